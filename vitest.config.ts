@@ -1,0 +1,20 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const pkg = (p: string) => fileURLToPath(new URL(`./packages/${p}`, import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    // Tests run against sources, not dist: the same mapping as tsconfig.json's `paths`.
+    alias: [
+      { find: /^@agentgov\/core\/testing$/, replacement: pkg('core/src/testing/index.ts') },
+      { find: /^@agentgov\/([a-z-]+)$/, replacement: pkg('$1/src/index.ts') },
+    ],
+  },
+  test: {
+    include: ['packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    reporters: process.env.CI ? ['default'] : ['default'],
+  },
+});
