@@ -1,1 +1,10 @@
-export {};
+export * from './classification';
+export * from './classification-assignment';
+export * from './clock';
+export * from './errors';
+export * from './ids';
+export * from './memory/index';
+export * from './mutex';
+export * from './ports/index';
+export * from './resources';
+export * from './result';

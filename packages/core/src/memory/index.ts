@@ -1,0 +1,3 @@
+export * from './audit-store';
+export * from './org-directory';
+export * from './stores';
