@@ -1,0 +1,123 @@
+/** What went wrong, independent of the HTTP status. */
+export type AnalyticsErrorKind =
+  /** The server answered with a non-2xx status. `status` and `serverMessage` are set. */
+  | 'http'
+  /** The request never got an answer (DNS, connection refused, reset, ...). */
+  | 'network'
+  /** No answer within the configured timeout. */
+  | 'timeout'
+  /** The caller's `AbortSignal` fired. */
+  | 'aborted'
+  /** The server answered 2xx, but the body is not what this API returns (not JSON, wrong shape). */
+  | 'invalid_response';
+
+/** The request an error belongs to, safe to log: credentials and secret-looking query values are redacted. */
+export interface RedactedRequest {
+  method: string;
+  /** Path and query of the request, e.g. `/api/sessions?limit=50&offset=0`. */
+  path: string;
+  /** Full URL with userinfo and secret-looking query values replaced by `[redacted]`. */
+  url: string;
+}
+
+export interface AnalyticsApiErrorInit {
+  kind: AnalyticsErrorKind;
+  request: RedactedRequest;
+  status?: number;
+  serverMessage?: string;
+  body?: string;
+  attempts?: number;
+  cause?: unknown;
+}
+
+const BODY_SNIPPET = 500;
+
+/**
+ * The one error type every client call rejects with (besides programmer errors such as
+ * an invalid `limit`, which throw `TypeError`/`RangeError` before any request).
+ */
+export class AnalyticsApiError extends Error {
+  override readonly name = 'AnalyticsApiError';
+  readonly kind: AnalyticsErrorKind;
+  /** HTTP status for `kind: 'http'`, and for `invalid_response` the (2xx) status received. */
+  readonly status: number | undefined;
+  /** The server's own error text: `{"error": "..."}` or a plain-text body (e.g. `404 page not found`). */
+  readonly serverMessage: string | undefined;
+  /** First 500 characters of the response body, when there was one. */
+  readonly body: string | undefined;
+  readonly request: RedactedRequest;
+  /** How many attempts were made (1 + retries). */
+  readonly attempts: number;
+
+  constructor(init: AnalyticsApiErrorInit) {
+    super(describe(init), init.cause === undefined ? undefined : { cause: init.cause });
+    this.kind = init.kind;
+    this.status = init.status;
+    this.serverMessage = init.serverMessage;
+    this.body = init.body === undefined ? undefined : init.body.slice(0, BODY_SNIPPET);
+    this.request = init.request;
+    this.attempts = init.attempts ?? 1;
+  }
+
+  /** `METHOD /path` of the failed request. */
+  get endpoint(): string {
+    return `${this.request.method} ${this.request.path.split('?')[0]}`;
+  }
+
+  /** True for 404 answers (JSON or the plain-text `404 page not found`). */
+  get isNotFound(): boolean {
+    return this.kind === 'http' && this.status === 404;
+  }
+
+  /** Whether the failure is transient by nature (network, timeout, 5xx); says nothing about idempotency. */
+  get isTransient(): boolean {
+    return (
+      this.kind === 'network' ||
+      this.kind === 'timeout' ||
+      (this.kind === 'http' && this.status !== undefined && this.status >= 500)
+    );
+  }
+}
+
+export function isAnalyticsApiError(value: unknown): value is AnalyticsApiError {
+  return value instanceof AnalyticsApiError;
+}
+
+function describe(init: AnalyticsApiErrorInit): string {
+  const where = `${init.request.method} ${init.request.path}`;
+  switch (init.kind) {
+    case 'http':
+      return `${where} failed with HTTP ${init.status}${init.serverMessage ? `: ${init.serverMessage}` : ''}`;
+    case 'network':
+      return `${where} failed: network error${causeText(init.cause)}`;
+    case 'timeout':
+      return `${where} timed out`;
+    case 'aborted':
+      return `${where} was aborted`;
+    case 'invalid_response':
+      return `${where} returned an unexpected response${causeText(init.cause)}`;
+  }
+}
+
+function causeText(cause: unknown): string {
+  if (cause instanceof Error && cause.message) return ` (${cause.message})`;
+  return '';
+}
+
+const SECRET_KEY = /(token|secret|password|passwd|api[-_]?key|auth|signature|credential)/i;
+
+/** Redacts userinfo and secret-looking query parameter values of a URL. */
+export function redactUrl(url: URL): RedactedRequest['url'] {
+  const copy = new URL(url.href);
+  if (copy.username) copy.username = 'redacted';
+  if (copy.password) copy.password = 'redacted';
+  for (const key of [...copy.searchParams.keys()]) {
+    if (SECRET_KEY.test(key)) copy.searchParams.set(key, '[redacted]');
+  }
+  return copy.href;
+}
+
+export function redactRequest(method: string, url: URL): RedactedRequest {
+  const redacted = new URL(redactUrl(url));
+  return { method, path: `${redacted.pathname}${redacted.search}`, url: redacted.href };
+}
