@@ -1,2 +1,3 @@
+export * from './audit-sink';
 export * from './engines';
 export * from './stores';
