@@ -1,0 +1,227 @@
+/**
+ * The development OIDC issuer of the reference server: a real OpenID Provider (`oidc-provider`)
+ * on loopback, with a confidential client, dev accounts carrying the agentgov claims (`roles`,
+ * `tenant_id`, `org_unit`, `team`), and helpers that mint ID tokens and obtain authorization codes
+ * for those accounts — so a new user gets a working token the moment the server starts.
+ * Never used when `OIDC_ISSUER` is set.
+ */
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
+import Provider, { type Configuration } from 'oidc-provider';
+
+export interface DevAccount {
+  sub: string;
+  email: string;
+  roles: string[];
+  tenant_id: string;
+  org_unit?: string;
+  team?: string;
+}
+
+/** The dev accounts: one per role, in tenant `acme` (matching examples/policies/directory.yaml). */
+export const DEV_ACCOUNTS: readonly DevAccount[] = [
+  {
+    sub: 'alice',
+    email: 'alice@acme.example',
+    roles: ['enterprise_admin'],
+    tenant_id: 'acme',
+    org_unit: 'eng',
+    team: 'platform',
+  },
+  {
+    sub: 'bob',
+    email: 'bob@acme.example',
+    roles: ['org_admin'],
+    tenant_id: 'acme',
+    org_unit: 'eng',
+    team: 'platform',
+  },
+  {
+    sub: 'carol',
+    email: 'carol@acme.example',
+    roles: ['team_lead'],
+    tenant_id: 'acme',
+    org_unit: 'sales',
+    team: 'emea',
+  },
+  {
+    sub: 'dave',
+    email: 'dave@acme.example',
+    roles: ['user'],
+    tenant_id: 'acme',
+    org_unit: 'eng',
+    team: 'platform',
+  },
+];
+
+export interface DevIssuer {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+  /** Signs an ID token for a dev account with the issuer's own key (valid for `ttlSeconds`). */
+  mintIdToken(sub: string, ttlSeconds?: number): Promise<string>;
+  /** Runs the real authorization-code flow for a dev account and returns the code. */
+  authorizationCode(sub: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startDevIssuer(options: {
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+  host?: string;
+  port?: number;
+  accounts?: readonly DevAccount[];
+}): Promise<DevIssuer> {
+  const accounts = new Map((options.accounts ?? DEV_ACCOUNTS).map((a) => [a.sub, a]));
+  const server = http.createServer();
+  server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  const issuer = `http://${options.host ?? '127.0.0.1'}:${port}`;
+
+  const { privateKey } = await generateKeyPair('ES256', { extractable: true });
+  const jwk: JWK = { ...(await exportJWK(privateKey)), kid: 'dev-es256', alg: 'ES256', use: 'sig' };
+
+  const configuration: Configuration = {
+    clients: [
+      {
+        client_id: options.clientId,
+        client_secret: options.clientSecret,
+        redirect_uris: [options.redirectUri],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        id_token_signed_response_alg: 'ES256',
+      },
+    ],
+    jwks: { keys: [jwk as never] },
+    claims: { openid: ['sub'], email: ['email'], agentgov: ['roles', 'tenant_id', 'org_unit', 'team'] },
+    scopes: ['openid', 'email', 'agentgov'],
+    // The gateway reads the agentgov claims from the ID token itself.
+    conformIdTokenClaims: false,
+    features: { devInteractions: { enabled: true } },
+    ttl: {
+      AccessToken: 3600,
+      AuthorizationCode: 60,
+      Grant: 3600,
+      IdToken: 3600,
+      Interaction: 600,
+      Session: 3600,
+    },
+    cookies: { keys: [crypto.randomUUID()] },
+    findAccount: (_ctx, sub) => {
+      const account = accounts.get(sub);
+      if (!account) return undefined;
+      return { accountId: sub, claims: () => ({ ...account }) };
+    },
+    loadExistingGrant: async (ctx) => {
+      // Dev issuer: consent is implied for the one first-party client.
+      const grantId =
+        ctx.oidc.result?.consent?.grantId ?? ctx.oidc.session?.grantIdFor(ctx.oidc.client?.clientId ?? '');
+      if (grantId) return ctx.oidc.provider.Grant.find(grantId);
+      const session = ctx.oidc.session;
+      if (!session?.accountId || !ctx.oidc.client) return undefined;
+      const grant = new ctx.oidc.provider.Grant({
+        clientId: ctx.oidc.client.clientId,
+        accountId: session.accountId,
+      });
+      grant.addOIDCScope('openid email agentgov');
+      await grant.save();
+      return grant;
+    },
+  };
+  const provider = new Provider(issuer, configuration);
+  provider.on('server_error', (_ctx, error) => console.error('dev issuer error:', error));
+  server.on('request', provider.callback());
+
+  const mintIdToken = async (sub: string, ttlSeconds = 12 * 3600): Promise<string> => {
+    const account = accounts.get(sub);
+    if (!account) throw new Error(`unknown dev account ${sub}`);
+    const { sub: _sub, ...claims } = account;
+    return new SignJWT({ ...claims })
+      .setProtectedHeader({ alg: 'ES256', kid: jwk.kid as string, typ: 'JWT' })
+      .setIssuer(issuer)
+      .setAudience(options.clientId)
+      .setSubject(sub)
+      .setIssuedAt()
+      .setExpirationTime(`${ttlSeconds}s`)
+      .sign(privateKey);
+  };
+
+  return {
+    issuer,
+    clientId: options.clientId,
+    clientSecret: options.clientSecret,
+    redirectUri: options.redirectUri,
+    mintIdToken,
+    authorizationCode: (sub) => runCodeFlow(issuer, options.clientId, options.redirectUri, sub),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Drives oidc-provider's dev login form like a browser would, following redirects by hand. */
+async function runCodeFlow(
+  issuer: string,
+  clientId: string,
+  redirectUri: string,
+  sub: string,
+): Promise<string> {
+  const jar = new Map<string, string>();
+  const remember = (res: Response) => {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const [name, ...value] = (pair ?? '').split('=');
+      if (name) jar.set(name.trim(), value.join('='));
+    }
+  };
+  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  const go = async (url: string, init: RequestInit = {}): Promise<Response> => {
+    const res = await fetch(url, {
+      ...init,
+      redirect: 'manual',
+      headers: { ...(init.headers ?? {}), cookie: cookie() },
+    });
+    remember(res);
+    return res;
+  };
+  const auth = new URL('/auth', issuer);
+  auth.search = new URLSearchParams({
+    client_id: clientId,
+    response_type: 'code',
+    scope: 'openid email agentgov',
+    redirect_uri: redirectUri,
+    state: crypto.randomUUID(),
+  }).toString();
+  let res = await go(auth.href);
+  for (let hop = 0; hop < 10; hop++) {
+    const location = res.headers.get('location');
+    if (location?.startsWith(redirectUri)) {
+      const code = new URL(location).searchParams.get('code');
+      if (!code) throw new Error(`authorization failed: ${location}`);
+      return code;
+    }
+    if (location) {
+      res = await go(new URL(location, issuer).href);
+      continue;
+    }
+    const html = await res.text();
+    const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
+    if (!action) throw new Error(`unexpected page from the dev issuer (status ${res.status})`);
+    const isLogin = /name="login"/.test(html);
+    const body = new URLSearchParams(
+      isLogin ? { prompt: 'login', login: sub, password: 'dev' } : { prompt: 'consent' },
+    );
+    res = await go(new URL(action, issuer).href, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+  }
+  throw new Error('authorization did not complete');
+}
