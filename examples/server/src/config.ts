@@ -1,0 +1,91 @@
+/**
+ * The reference server's configuration contract (DESIGN.md, "Reference server contract"):
+ * every variable of that table, parsed and checked in one place.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+
+const Port = z.coerce.number().int().min(0).max(65535);
+
+const EnvSchema = z.object({
+  PORT: Port.default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  AGENTGOV_FRAMEWORK: z.enum(['express', 'koa']).default('express'),
+  DATABASE_URL: z.string().min(1).optional(),
+  AGENTGOV_DATA_DIR: z.string().min(1).default('./.agentgov'),
+  REDIS_URL: z.string().min(1).optional(),
+  OPA_URL: z.url().optional(),
+  OIDC_ISSUER: z.url().optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  OIDC_REDIRECT_URI: z.url().optional(),
+  AGENTGOV_SECRETS: z.enum(['env']).default('env'),
+});
+
+export type Database =
+  | { kind: 'pglite'; dataDir: string }
+  | { kind: 'postgres'; url: string }
+  | { kind: 'memory' };
+
+export interface ServerConfig {
+  port: number;
+  host: string;
+  framework: 'express' | 'koa';
+  database: Database;
+  redisUrl: string | undefined;
+  opaUrl: string | undefined;
+  oidc: {
+    /** Undefined: start the development issuer in-process. */
+    issuer: string | undefined;
+    clientId: string;
+    clientSecret: string;
+    redirectUri: string;
+  };
+  secrets: 'env';
+}
+
+/** Development values of the OIDC client, used with the in-process development issuer. */
+export const DEV_OIDC_CLIENT = { clientId: 'agentgov-dev', clientSecret: 'agentgov-dev-secret' } as const;
+
+export class ConfigError extends Error {}
+
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  cwd = process.cwd(),
+): ServerConfig {
+  // Empty variables count as unset, as in most twelve-factor tooling.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new ConfigError(`invalid configuration: ${problems}`);
+  }
+  const e = parsed.data;
+  let database: Database;
+  if (e.DATABASE_URL === undefined)
+    database = { kind: 'pglite', dataDir: path.resolve(cwd, e.AGENTGOV_DATA_DIR) };
+  else if (e.DATABASE_URL === 'memory:') database = { kind: 'memory' };
+  else if (/^postgres(ql)?:\/\//.test(e.DATABASE_URL)) database = { kind: 'postgres', url: e.DATABASE_URL };
+  else
+    throw new ConfigError(
+      `DATABASE_URL must be postgres://…, postgresql://… or memory: (got ${e.DATABASE_URL})`,
+    );
+  if (e.OIDC_ISSUER && (!e.OIDC_CLIENT_ID || !e.OIDC_CLIENT_SECRET)) {
+    throw new ConfigError('OIDC_ISSUER needs OIDC_CLIENT_ID and OIDC_CLIENT_SECRET');
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    framework: e.AGENTGOV_FRAMEWORK,
+    database,
+    redisUrl: e.REDIS_URL,
+    opaUrl: e.OPA_URL,
+    oidc: {
+      issuer: e.OIDC_ISSUER,
+      clientId: e.OIDC_CLIENT_ID ?? DEV_OIDC_CLIENT.clientId,
+      clientSecret: e.OIDC_CLIENT_SECRET ?? DEV_OIDC_CLIENT.clientSecret,
+      redirectUri: e.OIDC_REDIRECT_URI ?? `http://${e.HOST}:${e.PORT}/callback`,
+    },
+    secrets: e.AGENTGOV_SECRETS,
+  };
+}

@@ -1,0 +1,100 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEV_OIDC_CLIENT, loadConfig } from '../src/config';
+
+describe('reference server configuration', () => {
+  it('defaults to PGlite in ./.agentgov, express, 127.0.0.1:8080 and the development issuer', () => {
+    const c = loadConfig({}, '/srv');
+    expect(c).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      framework: 'express',
+      database: { kind: 'pglite', dataDir: '/srv/.agentgov' },
+      redisUrl: undefined,
+      opaUrl: undefined,
+      oidc: {
+        issuer: undefined,
+        clientId: DEV_OIDC_CLIENT.clientId,
+        redirectUri: 'http://127.0.0.1:8080/callback',
+      },
+      secrets: 'env',
+    });
+  });
+
+  it('reads every variable of the contract', () => {
+    const c = loadConfig(
+      {
+        PORT: '9000',
+        HOST: '0.0.0.0',
+        AGENTGOV_FRAMEWORK: 'koa',
+        DATABASE_URL: 'postgres://u@db:5432/gov',
+        REDIS_URL: 'redis://cache:6379',
+        OPA_URL: 'http://opa:8181',
+        OIDC_ISSUER: 'https://idp.example',
+        OIDC_CLIENT_ID: 'gov',
+        OIDC_CLIENT_SECRET: 's3cret',
+        OIDC_REDIRECT_URI: 'https://gov.example/callback',
+        AGENTGOV_SECRETS: 'env',
+      },
+      '/srv',
+    );
+    expect(c).toEqual({
+      port: 9000,
+      host: '0.0.0.0',
+      framework: 'koa',
+      database: { kind: 'postgres', url: 'postgres://u@db:5432/gov' },
+      redisUrl: 'redis://cache:6379',
+      opaUrl: 'http://opa:8181',
+      oidc: {
+        issuer: 'https://idp.example',
+        clientId: 'gov',
+        clientSecret: 's3cret',
+        redirectUri: 'https://gov.example/callback',
+      },
+      secrets: 'env',
+    });
+  });
+
+  it('understands memory: and AGENTGOV_DATA_DIR', () => {
+    expect(loadConfig({ DATABASE_URL: 'memory:' }).database).toEqual({ kind: 'memory' });
+    expect(loadConfig({ AGENTGOV_DATA_DIR: 'data/gov' }, '/srv').database).toEqual({
+      kind: 'pglite',
+      dataDir: '/srv/data/gov',
+    });
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, /PORT/],
+    [{ PORT: '70000' }, /PORT/],
+    [{ AGENTGOV_FRAMEWORK: 'fastify' }, /AGENTGOV_FRAMEWORK/],
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
+    [{ OPA_URL: 'not a url' }, /OPA_URL/],
+    [{ OIDC_ISSUER: 'https://idp.example' }, /OIDC_CLIENT_ID/],
+    [{ AGENTGOV_SECRETS: 'vault' }, /AGENTGOV_SECRETS/],
+  ])('rejects %j with a ConfigError naming the variable', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('never throws anything but ConfigError, whatever the environment (property)', () => {
+    const keys = fc.constantFrom(
+      'PORT',
+      'HOST',
+      'AGENTGOV_FRAMEWORK',
+      'DATABASE_URL',
+      'REDIS_URL',
+      'OPA_URL',
+      'OIDC_ISSUER',
+    );
+    fc.assert(
+      fc.property(fc.dictionary(keys, fc.string()), (env) => {
+        try {
+          const c = loadConfig(env);
+          expect(c.port).toBeGreaterThanOrEqual(0);
+        } catch (error) {
+          expect(error).toBeInstanceOf(ConfigError);
+        }
+      }),
+    );
+  });
+});
