@@ -1,0 +1,93 @@
+/**
+ * The machinery shared by every conformance suite: a fresh store per test from a factory, cleanup
+ * after it, and explicit, reasoned skips (CONVENTIONS.md #6).
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+/** Creates a fresh, empty store for one test; `cleanup` runs after the test (drop schema, close pool…). */
+export type StoreFactory<S> = () => Promise<{ store: S; cleanup?: () => Promise<void> }>;
+
+export interface ConformanceOptions<C extends string> {
+  /**
+   * Cases this backend cannot support, each with the reason. A skipped case shows up as
+   * `it.skip('<case> — skipped: <reason>')`, so the gap stays visible in every run.
+   */
+  skip?: Partial<Record<C, string>>;
+}
+
+/** One case of a suite: receives the fresh store of the test. */
+export type ConformanceCase<S> = (store: S) => Promise<void>;
+
+/** Builds a `describeXConformance(name, factory, options)` function from a table of cases. */
+export function defineConformanceSuite<S, C extends string>(
+  port: string,
+  cases: Readonly<Record<C, ConformanceCase<S>>>,
+): (name: string, factory: StoreFactory<S>, options?: ConformanceOptions<C>) => void {
+  return (name, factory, options = {}) => {
+    const known = new Set<string>(Object.keys(cases));
+    for (const key of Object.keys(options.skip ?? {})) {
+      if (!known.has(key)) throw new Error(`${port} conformance: unknown case in skip: ${key}`);
+    }
+    describe(`${port} conformance: ${name}`, () => {
+      let current: { store: S; cleanup?: () => Promise<void> } | undefined;
+      beforeEach(async () => {
+        current = await factory();
+      });
+      afterEach(async () => {
+        const c = current;
+        current = undefined;
+        await c?.cleanup?.();
+      });
+      for (const caseName of Object.keys(cases) as C[]) {
+        const reason = options.skip?.[caseName];
+        if (reason !== undefined) {
+          it.skip(`${caseName} — skipped: ${reason}`, () => {});
+          continue;
+        }
+        const body = cases[caseName];
+        it(caseName, async () => {
+          if (!current) throw new Error('the store factory did not produce a store');
+          await body(current.store);
+        });
+      }
+    });
+  };
+}
+
+/** Asserts that a promise (or async function) rejects, whatever the error. */
+export async function expectRejects(work: Promise<unknown> | (() => Promise<unknown>)): Promise<void> {
+  let promise: Promise<unknown>;
+  try {
+    promise = typeof work === 'function' ? work() : work;
+  } catch {
+    return; // a synchronous throw counts as a rejection
+  }
+  await expect(promise).rejects.toBeDefined();
+}
+
+/** A deterministic permutation (so insertion order never matches the expected order by accident). */
+export function shuffled<T>(items: readonly T[], seed = 7): T[] {
+  const out = [...items];
+  let s = seed;
+  for (let i = out.length - 1; i > 0; i--) {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    const j = s % (i + 1);
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  // Make sure the order really changed when there is more than one item.
+  if (out.length > 1 && out.every((x, i) => x === items[i])) out.reverse();
+  return out;
+}
+
+/** Strings that stress encodings: accents, CJK, emoji (astral), RTL, combining marks, quotes, newlines. */
+export const UNICODE_SAMPLES = [
+  'Zoë Ñúñez',
+  '東京の会議室',
+  'emoji 🚀🔒👩🏽‍💻',
+  'עברית مرحبا',
+  'e\u0301 combining',
+  `quotes ' " \\ backslash\nnewline\ttab`,
+] as const;
+
+/** A string of exactly 255 characters (2-byte characters in UTF-8: catches byte-length limits). */
+export const STRING_255 = 'é'.repeat(255);
