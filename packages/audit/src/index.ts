@@ -1,1 +1,64 @@
-export {};
+/**
+ * @agentgov/audit — hash-chained, Merkle-checkpointed, append-only audit log: append (single and
+ * batch), verifier, signed checkpoints with inclusion/consistency proofs, and AuditService
+ * (query, get, streamed JSON/CSV export, GDPR anonymization). See README.md for the decisions.
+ */
+export {
+  CHECKPOINT_TYP,
+  type CheckpointPayload,
+  CheckpointPayloadSchema,
+  type CheckpointVerificationError,
+  signCheckpoint,
+  verifyCheckpoint,
+} from './checkpoint';
+export { COMMITMENT_KDF_SALT, canonicalJson, deriveTenantKey, GENESIS_HASH, sha256Hex } from './crypto';
+export {
+  AuditKeyError,
+  type AuditKeys,
+  type CheckpointAlg,
+  DEFAULT_COMMITMENT_KEY_REF,
+  DEFAULT_SIGNING_KEY_REF,
+  ensureAuditKeys,
+  generateAuditKeys,
+  MIN_COMMITMENT_KEY_LENGTH,
+  parseSigningKey,
+  publicJwkOf,
+} from './keys';
+export {
+  type AuditLog,
+  type AuditLogOptions,
+  type ConsistencyProof,
+  createAuditLog,
+  type InclusionProof,
+} from './log';
+export {
+  consistencyProof,
+  EMPTY_TREE_ROOT,
+  inclusionProof,
+  MerkleAccumulator,
+  merkleLeafHash,
+  merkleNodeHash,
+  merkleRoot,
+  verifyConsistency,
+  verifyInclusion,
+} from './merkle';
+export {
+  ANONYMIZED_PREFIX,
+  anonymizedPlaceholder,
+  commitIdentifiers,
+  commitmentOf,
+  committedEntry,
+  computeRecordHash,
+  isAnonymizedPlaceholder,
+  PERSONAL_IDENTIFIER_PATHS,
+  recordHashInput,
+} from './records';
+export {
+  type BreakReason,
+  type ChainBreak,
+  type CheckpointCheck,
+  type VerifyOptions,
+  type VerifyReport,
+  verifyAll,
+  verifyTenant,
+} from './verify';

@@ -1,0 +1,183 @@
+/**
+ * Audit keys: the commitment master key (HMAC, per-tenant keys derived with HKDF) and the
+ * checkpoint signing key (Ed25519 by default, ES256 accepted), both read from a SecretStore.
+ */
+import { EnvSecretStore, GovernanceError, type SecretStore, type WritableSecretStore } from '@agentgov/core';
+import {
+  type CryptoKey,
+  calculateJwkThumbprint,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  type JWK,
+} from 'jose';
+import { deriveTenantKey } from './crypto';
+
+/** Secret ref of the commitment master key (env store: `AGENTGOV_SECRET_AUDIT_COMMITMENT_KEY`). */
+export const DEFAULT_COMMITMENT_KEY_REF = 'audit-commitment-key';
+/** Secret ref of the checkpoint signing key (env store: `AGENTGOV_SECRET_AUDIT_SIGNING_KEY`). */
+export const DEFAULT_SIGNING_KEY_REF = 'audit-signing-key';
+/** A commitment master key shorter than this is refused (it would be guessable). */
+export const MIN_COMMITMENT_KEY_LENGTH = 32;
+
+export type CheckpointAlg = 'EdDSA' | 'ES256';
+
+/**
+ * A required audit key is missing or unusable. Appends and checkpoints fail with it instead of
+ * writing entries nobody could verify later (status 500: a server misconfiguration).
+ */
+export class AuditKeyError extends GovernanceError<'internal_error'> {
+  readonly ref: string;
+  constructor(ref: string, problem: 'missing' | 'invalid', reason?: string) {
+    super(
+      'internal_error',
+      problem === 'missing'
+        ? `audit key '${ref}' is not configured (set ${EnvSecretStore.variableName(ref)}; see generateAuditKeys())`
+        : `audit key '${ref}' is invalid: ${reason ?? 'unusable value'}`,
+      { detail: { ref, variable: EnvSecretStore.variableName(ref), problem } },
+    );
+    this.ref = ref;
+  }
+}
+
+/** Reads the commitment master key; undefined when absent, AuditKeyError when too short. */
+export async function readCommitmentSecret(secrets: SecretStore, ref: string): Promise<string | undefined> {
+  const value = await secrets.get(ref);
+  if (value === undefined) return undefined;
+  if (value.length < MIN_COMMITMENT_KEY_LENGTH) {
+    throw new AuditKeyError(ref, 'invalid', `at least ${MIN_COMMITMENT_KEY_LENGTH} characters are required`);
+  }
+  return value;
+}
+
+/** Caches the per-tenant commitment keys derived from one master secret. */
+export class TenantKeys {
+  readonly #master: string;
+  readonly #keys = new Map<string, Uint8Array>();
+  constructor(master: string) {
+    this.#master = master;
+  }
+  get(tenantId: string): Uint8Array {
+    let key = this.#keys.get(tenantId);
+    if (!key) {
+      key = deriveTenantKey(this.#master, tenantId);
+      if (this.#keys.size > 10_000) this.#keys.clear();
+      this.#keys.set(tenantId, key);
+    }
+    return key;
+  }
+}
+
+export interface SigningKey {
+  alg: CheckpointAlg;
+  kid: string;
+  privateKey: CryptoKey;
+  publicJwk: JWK;
+}
+
+function algOf(jwk: JWK): CheckpointAlg | undefined {
+  if (jwk.kty === 'OKP' && jwk.crv === 'Ed25519') return 'EdDSA';
+  if (jwk.kty === 'EC' && jwk.crv === 'P-256') return 'ES256';
+  return undefined;
+}
+
+/** The public part of a private JWK (only the members a verifier needs). */
+export function publicJwkOf(jwk: JWK): JWK {
+  const alg = algOf(jwk);
+  const pub: JWK = { kty: jwk.kty, crv: jwk.crv, x: jwk.x };
+  if (jwk.kty === 'EC') pub.y = jwk.y;
+  if (alg) pub.alg = alg;
+  if (jwk.kid) pub.kid = jwk.kid;
+  return pub;
+}
+
+/** Parses a private signing JWK (JSON text); throws AuditKeyError when unusable. */
+export async function parseSigningKey(text: string, ref = DEFAULT_SIGNING_KEY_REF): Promise<SigningKey> {
+  let jwk: JWK;
+  try {
+    jwk = JSON.parse(text) as JWK;
+  } catch {
+    throw new AuditKeyError(ref, 'invalid', 'not a JSON Web Key');
+  }
+  const alg = jwk && typeof jwk === 'object' ? algOf(jwk) : undefined;
+  if (!alg) throw new AuditKeyError(ref, 'invalid', 'an Ed25519 (OKP) or P-256 (EC) private JWK is required');
+  if (typeof jwk.d !== 'string') throw new AuditKeyError(ref, 'invalid', 'the JWK has no private part (d)');
+  try {
+    const privateKey = (await importJWK(jwk, alg)) as CryptoKey;
+    const publicJwk = publicJwkOf(jwk);
+    const kid = jwk.kid ?? (await jwkThumbprintOf(publicJwk));
+    publicJwk.kid = kid;
+    return { alg, kid, privateKey, publicJwk };
+  } catch (error) {
+    throw new AuditKeyError(ref, 'invalid', error instanceof Error ? error.message : String(error));
+  }
+}
+
+function jwkThumbprintOf(jwk: JWK): Promise<string> {
+  return calculateJwkThumbprint(jwk, 'sha256');
+}
+
+export async function readSigningKey(secrets: SecretStore, ref: string): Promise<SigningKey | undefined> {
+  const text = await secrets.get(ref);
+  return text === undefined ? undefined : parseSigningKey(text, ref);
+}
+
+export interface AuditKeys {
+  /** Value of the commitment master key (43 characters, base64url of 32 random bytes). */
+  commitmentKey: string;
+  /** Value of the signing key: a private JWK as JSON text. */
+  signingKey: string;
+  /** The public JWK auditors use with `verifyCheckpoint` (publish it). */
+  publicJwk: JWK;
+  /** The same values as environment variables of the `env` secret store. */
+  env: { AGENTGOV_SECRET_AUDIT_COMMITMENT_KEY: string; AGENTGOV_SECRET_AUDIT_SIGNING_KEY: string };
+}
+
+/** Generates a fresh commitment key and checkpoint signing key (Ed25519 unless `alg: 'ES256'`). */
+export async function generateAuditKeys(options: { alg?: CheckpointAlg } = {}): Promise<AuditKeys> {
+  const alg = options.alg ?? 'EdDSA';
+  const commitmentKey = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(32))).toString(
+    'base64url',
+  );
+  const { privateKey } = await generateKeyPair(
+    alg,
+    alg === 'EdDSA' ? { crv: 'Ed25519', extractable: true } : { extractable: true },
+  );
+  const jwk = await exportJWK(privateKey);
+  jwk.alg = alg;
+  jwk.kid = await jwkThumbprintOf(publicJwkOf(jwk));
+  const signingKey = JSON.stringify(jwk);
+  return {
+    commitmentKey,
+    signingKey,
+    publicJwk: publicJwkOf(jwk),
+    env: {
+      AGENTGOV_SECRET_AUDIT_COMMITMENT_KEY: commitmentKey,
+      AGENTGOV_SECRET_AUDIT_SIGNING_KEY: signingKey,
+    },
+  };
+}
+
+/**
+ * Development helper: generates and stores whichever audit key is missing in a writable secret
+ * store; returns what it created. Never use it where keys must survive a restart unless the
+ * store persists them (a lost commitment key makes identifiers unverifiable).
+ */
+export async function ensureAuditKeys(
+  secrets: WritableSecretStore,
+  refs: { commitmentKeyRef?: string; signingKeyRef?: string } = {},
+): Promise<{ created: string[] }> {
+  const commitmentRef = refs.commitmentKeyRef ?? DEFAULT_COMMITMENT_KEY_REF;
+  const signingRef = refs.signingKeyRef ?? DEFAULT_SIGNING_KEY_REF;
+  const created: string[] = [];
+  const fresh = await generateAuditKeys();
+  if ((await secrets.get(commitmentRef)) === undefined) {
+    await secrets.set(commitmentRef, fresh.commitmentKey);
+    created.push(commitmentRef);
+  }
+  if ((await secrets.get(signingRef)) === undefined) {
+    await secrets.set(signingRef, fresh.signingKey);
+    created.push(signingRef);
+  }
+  return { created };
+}
