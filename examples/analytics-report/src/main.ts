@@ -16,7 +16,11 @@ const USAGE = `Usage: analytics-report [--url URL] [--days N] [--width N] [--fol
   --no-color  no ANSI colours`;
 
 async function main(): Promise<number> {
+  // `pnpm start -- --flag` forwards the `--` separator; drop a leading one.
+  const argv = process.argv.slice(2);
+  if (argv[0] === '--') argv.shift();
   const { values } = parseArgs({
+    args: argv,
     options: {
       url: { type: 'string', default: process.env.ANALYTICS_URL ?? 'http://127.0.0.1:3000' },
       days: { type: 'string', default: '14' },
