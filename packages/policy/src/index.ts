@@ -1,1 +1,66 @@
-export {};
+export {
+  type BundleFileError,
+  type BundleReport,
+  type BundleViolation,
+  bundleEngine,
+  bundlePolicies,
+  loadOrgDirectoryYaml,
+  loadPolicyBundle,
+  MAX_POLICY_FILE_BYTES,
+  type OrgDirectoryDefinitionParsed,
+  type PolicyBundle,
+  type PolicyDocument,
+  PolicyFileSchema,
+  parsePolicyFile,
+  validateBundle,
+} from './bundle';
+export {
+  DOMAIN_SCHEMAS,
+  MAX_CONTENT_ITEMS,
+  MAX_CONTENT_STRING,
+  parsePolicyContent,
+  parseYaml,
+  schemaOf,
+  toYaml,
+} from './content';
+export * from './domains';
+export {
+  BuiltinDecisionEngine,
+  DEFAULT_OPA_PATHS,
+  decisionNode,
+  OpaDecisionEngine,
+  type OpaDecisionEngineOptions,
+  OpaDecisionSchema,
+} from './engines';
+export {
+  DEFAULT_MAX_CLASSIFICATION_SHARED,
+  evaluate,
+  evaluateAgentToAgent,
+  evaluateIntegrations,
+  REASONS,
+} from './evaluate';
+export {
+  type ChainLevel,
+  type ChainPolicy,
+  effectiveAlong,
+  meetContents,
+  validateChain,
+  violationsAgainst,
+} from './hierarchy';
+export * from './lattice';
+export { canManage, canSee, type Principal, principalChain } from './rbac';
+export {
+  type EffectivePolicy,
+  EffectivePolicyResolver,
+  type EffectivePolicyResolverOptions,
+  loadChain,
+  parseStored,
+} from './resolver';
+export {
+  checkTarget,
+  PolicyListQuerySchema,
+  PolicyService,
+  type PolicyServiceError,
+  type PolicyServiceOptions,
+  type WriteContext,
+} from './service';

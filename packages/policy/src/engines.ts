@@ -1,0 +1,223 @@
+/**
+ * The two DecisionEngine implementations: the built-in engine (effective policy + pure evaluate)
+ * and a client of an OPA sidecar (REST Data API). Both deny cross-tenant inputs before anything
+ * else, and both fail closed.
+ */
+import {
+  type AgentToAgentInput,
+  type CallOptions,
+  ClassificationLevelSchema,
+  type Decision,
+  type DecisionEngine,
+  type DecisionRequest,
+  PolicyEngineUnreachableError,
+  type ScopeRef,
+} from '@agentgov/core';
+import { err, ok, type Result } from 'neverthrow';
+import { z } from 'zod';
+import type { AgentToAgentPolicy, IntegrationsPolicy } from './domains';
+import { evaluate, REASONS } from './evaluate';
+import type { EffectivePolicyResolver } from './resolver';
+
+const crossTenant = (request: DecisionRequest): boolean => {
+  if (request.domain !== 'agent-to-agent') return false;
+  const input: AgentToAgentInput = request.input;
+  return (
+    input.initiator_tenant_id !== input.responder_tenant_id || input.initiator_tenant_id !== request.tenantId
+  );
+};
+
+const crossTenantDecision = (): Decision => ({
+  allow: false,
+  deny: true,
+  reason: REASONS.crossTenant,
+  constraints: {},
+});
+
+/** The node a request is decided for: the user, or the tenant's enterprise scope. */
+export const decisionNode = (request: Pick<DecisionRequest, 'tenantId' | 'userId'>): ScopeRef =>
+  request.userId
+    ? { scope: 'user', scopeId: request.userId }
+    : { scope: 'enterprise', scopeId: request.tenantId };
+
+/**
+ * Built-in engine: resolves the effective policy of the user (or enterprise) through the resolver
+ * (cached; invalidated by PolicyService writes) and evaluates it with the pure `evaluate`.
+ * A store failure is `POLICY_ENGINE_UNREACHABLE`; a stored policy that no longer parses is a deny.
+ */
+export class BuiltinDecisionEngine implements DecisionEngine {
+  readonly name = 'builtin';
+  readonly #resolver: EffectivePolicyResolver;
+  constructor(resolver: EffectivePolicyResolver) {
+    this.#resolver = resolver;
+  }
+
+  async decide(
+    request: DecisionRequest,
+    options?: CallOptions,
+  ): Promise<Result<Decision, PolicyEngineUnreachableError>> {
+    if (crossTenant(request)) return ok(crossTenantDecision());
+    const effective = await this.#resolver.resolve(
+      request.tenantId,
+      request.domain,
+      decisionNode(request),
+      options,
+    );
+    if (effective.isErr()) {
+      if (effective.error.code === 'internal_error' && effective.error.detail !== undefined) {
+        return ok({
+          allow: false,
+          deny: true,
+          reason: `effective policy is invalid: ${effective.error.message}`,
+          constraints: {},
+        });
+      }
+      return err(new PolicyEngineUnreachableError('the policy store could not be read', effective.error));
+    }
+    return ok(
+      evaluate(
+        effective.value.content as AgentToAgentPolicy | IntegrationsPolicy,
+        request.domain,
+        request.input,
+        request.tenantId,
+      ),
+    );
+  }
+
+  async health(): Promise<boolean> {
+    return true;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// OPA sidecar
+
+/** What the OPA policy must produce at its decision path. */
+export const OpaDecisionSchema = z.object({
+  allow: z.boolean(),
+  deny: z.boolean().optional(),
+  reason: z.string().max(4096).optional(),
+  constraints: z
+    .object({
+      max_rounds: z.number().int().min(1).optional(),
+      max_classification_shared: ClassificationLevelSchema.optional(),
+    })
+    .optional(),
+});
+
+export interface OpaDecisionEngineOptions {
+  /** Base URL of the sidecar, e.g. `http://127.0.0.1:8181`. */
+  url: string;
+  /** Data API path per domain (no leading slash). Defaults: `agentgov/agent_to_agent/decision`, `agentgov/integrations/decision`. */
+  paths?: Partial<Record<DecisionRequest['domain'], string>>;
+  /** Per-request timeout in milliseconds (default 500). */
+  timeoutMs?: number;
+  /** Largest response body accepted, in bytes (default 64 KiB). */
+  maxResponseBytes?: number;
+  /** Injected fetch (default: global fetch). */
+  fetch?: typeof fetch;
+}
+
+export const DEFAULT_OPA_PATHS: Record<DecisionRequest['domain'], string> = {
+  'agent-to-agent': 'agentgov/agent_to_agent/decision',
+  integrations: 'agentgov/integrations/decision',
+};
+
+/**
+ * A client of an OPA sidecar through the REST Data API: `POST {url}/v1/data/{path}` with
+ * `{input}` and `{result}` back; health from `GET {url}/health`. The input document is the spec's
+ * input plus `tenant_id` and (when known) `user_id`. Every failure — timeout, network error,
+ * non-2xx, non-JSON, missing or wrong-shaped result — is `err(PolicyEngineUnreachableError)`.
+ */
+export class OpaDecisionEngine implements DecisionEngine {
+  readonly name = 'opa';
+  readonly #base: string;
+  readonly #paths: Record<DecisionRequest['domain'], string>;
+  readonly #timeoutMs: number;
+  readonly #maxBytes: number;
+  readonly #fetch: typeof fetch;
+
+  constructor(options: OpaDecisionEngineOptions) {
+    this.#base = options.url.replace(/\/+$/, '');
+    this.#paths = { ...DEFAULT_OPA_PATHS, ...options.paths };
+    this.#timeoutMs = options.timeoutMs ?? 500;
+    this.#maxBytes = options.maxResponseBytes ?? 64 * 1024;
+    this.#fetch = options.fetch ?? globalThis.fetch;
+  }
+
+  #signal(options?: CallOptions): AbortSignal {
+    const timeout = AbortSignal.timeout(this.#timeoutMs);
+    return options?.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  }
+
+  async decide(
+    request: DecisionRequest,
+    options?: CallOptions,
+  ): Promise<Result<Decision, PolicyEngineUnreachableError>> {
+    if (crossTenant(request)) return ok(crossTenantDecision());
+    const path = this.#paths[request.domain].replace(/^\/+/, '');
+    const url = `${this.#base}/v1/data/${path}`;
+    const input: Record<string, unknown> = { ...request.input, tenant_id: request.tenantId };
+    if (request.userId) input.user_id = request.userId;
+    let text: string;
+    try {
+      const response = await this.#fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ input }),
+        signal: this.#signal(options),
+      });
+      const declared = Number(response.headers.get('content-length') ?? 0);
+      if (declared > this.#maxBytes) {
+        await response.body?.cancel();
+        return err(new PolicyEngineUnreachableError(`OPA answer exceeds ${this.#maxBytes} bytes`));
+      }
+      text = await response.text();
+      if (!response.ok) {
+        return err(new PolicyEngineUnreachableError(`OPA answered HTTP ${response.status} for ${path}`));
+      }
+    } catch (error) {
+      const name = (error as Error)?.name;
+      const what = name === 'TimeoutError' ? `timed out after ${this.#timeoutMs} ms` : 'could not be reached';
+      return err(new PolicyEngineUnreachableError(`OPA ${what} (${path})`, error));
+    }
+    if (Buffer.byteLength(text) > this.#maxBytes) {
+      return err(new PolicyEngineUnreachableError(`OPA answer exceeds ${this.#maxBytes} bytes`));
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch (error) {
+      return err(new PolicyEngineUnreachableError('OPA answered with malformed JSON', error));
+    }
+    if (typeof body !== 'object' || body === null || !('result' in body)) {
+      return err(new PolicyEngineUnreachableError(`OPA has no document at ${path} (no result)`));
+    }
+    const parsed = OpaDecisionSchema.safeParse((body as { result: unknown }).result);
+    if (!parsed.success) {
+      return err(new PolicyEngineUnreachableError(`OPA result at ${path} is not a decision`, parsed.error));
+    }
+    const r = parsed.data;
+    const allow = r.allow && r.deny !== true;
+    const constraints: Decision['constraints'] = {};
+    if (r.constraints?.max_rounds !== undefined) constraints.max_rounds = r.constraints.max_rounds;
+    if (r.constraints?.max_classification_shared !== undefined)
+      constraints.max_classification_shared = r.constraints.max_classification_shared;
+    return ok({
+      allow,
+      deny: !allow,
+      reason: r.reason ?? (allow ? 'allowed by OPA' : 'denied by OPA'),
+      constraints,
+    });
+  }
+
+  async health(options?: CallOptions): Promise<boolean> {
+    try {
+      const response = await this.#fetch(`${this.#base}/health`, { signal: this.#signal(options) });
+      await response.body?.cancel();
+      return response.ok;
+    } catch {
+      return false;
+    }
+  }
+}

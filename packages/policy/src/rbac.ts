@@ -1,0 +1,75 @@
+/**
+ * Who may see and who may write a policy, by role and by where its target sits in the org tree
+ * (spec: Authentication, roles table). Pure functions over scope chains.
+ */
+import type { OrgDirectory, Role, ScopeRef } from '@agentgov/core';
+
+/** The authenticated caller, as the gateway passes it (from the ID token or session). */
+export interface Principal {
+  userId: string;
+  tenantId: string;
+  roles: readonly Role[];
+  orgUnit?: string | undefined;
+  team?: string | undefined;
+}
+
+const has = (chain: readonly ScopeRef[], scope: ScopeRef['scope'], scopeId: string | undefined): boolean =>
+  scopeId !== undefined && chain.some((r) => r.scope === scope && r.scopeId === scopeId);
+
+/**
+ * The principal's own chain: enterprise, org, team, user. Claims (`orgUnit`, `team`) win over the
+ * directory; missing ones are looked up there.
+ */
+export async function principalChain(directory: OrgDirectory, principal: Principal): Promise<ScopeRef[]> {
+  const known = await directory.ancestry(principal.tenantId, { scope: 'user', scopeId: principal.userId });
+  const org = principal.orgUnit ?? known.find((r) => r.scope === 'org')?.scopeId;
+  const team = principal.team ?? known.find((r) => r.scope === 'team')?.scopeId;
+  const chain: ScopeRef[] = [{ scope: 'enterprise', scopeId: principal.tenantId }];
+  if (org) chain.push({ scope: 'org', scopeId: org });
+  if (team) chain.push({ scope: 'team', scopeId: team });
+  chain.push({ scope: 'user', scopeId: principal.userId });
+  return chain;
+}
+
+/**
+ * Visibility (list, get): enterprise_admin sees everything; everyone sees the policies on their
+ * own chain (enterprise, their org, their team, themselves); an org_admin also sees everything
+ * inside their org; a team_lead everything inside their team.
+ */
+export function canSee(
+  principal: Principal,
+  target: ScopeRef,
+  targetChain: readonly ScopeRef[],
+  ownChain: readonly ScopeRef[],
+): boolean {
+  const roles = principal.roles;
+  if (roles.includes('enterprise_admin')) return true;
+  if (has(ownChain, target.scope, target.scopeId)) return true;
+  if (roles.includes('org_admin') && has(targetChain, 'org', principal.orgUnit)) return true;
+  if (roles.includes('team_lead') && has(targetChain, 'team', principal.team)) return true;
+  return false;
+}
+
+/**
+ * Writes (create, update, deprecate), by scope: enterprise_admin any scope; org_admin org, team
+ * and user policies inside their org; team_lead team and user policies inside their team; user
+ * their own user-scope policies (they can only restrict further, like every child).
+ */
+export function canManage(principal: Principal, target: ScopeRef, targetChain: readonly ScopeRef[]): boolean {
+  const roles = principal.roles;
+  if (roles.includes('enterprise_admin')) return true;
+  if (
+    roles.includes('org_admin') &&
+    target.scope !== 'enterprise' &&
+    has(targetChain, 'org', principal.orgUnit)
+  )
+    return true;
+  if (
+    roles.includes('team_lead') &&
+    (target.scope === 'team' || target.scope === 'user') &&
+    has(targetChain, 'team', principal.team)
+  )
+    return true;
+  if (roles.includes('user') && target.scope === 'user' && target.scopeId === principal.userId) return true;
+  return false;
+}

@@ -1,0 +1,176 @@
+/**
+ * Effective-policy resolution over the ports: the chain comes from the OrgDirectory, the active
+ * policies from the PolicyStore; the result is cached per (tenant, domain, node) and invalidated
+ * when a policy of the tenant is written.
+ */
+import {
+  type CallOptions,
+  GovernanceError,
+  type OrgDirectory,
+  type Policy,
+  type PolicyDomain,
+  type PolicyStore,
+  type ScopeRef,
+  toGovernanceError,
+} from '@agentgov/core';
+import { err, ok, type Result } from 'neverthrow';
+import { parsePolicyContent } from './content';
+import type { PolicyContentByDomain } from './domains';
+import { type ChainLevel, effectiveAlong } from './hierarchy';
+
+export interface EffectivePolicy<D extends PolicyDomain = PolicyDomain> {
+  tenantId: string;
+  domain: D;
+  /** The node the policy is effective for and its chain, enterprise first. */
+  node: ScopeRef;
+  chain: ScopeRef[];
+  content: PolicyContentByDomain[D];
+  /** The active policies that were combined, enterprise first. */
+  sources: Array<Pick<Policy, 'id' | 'scope' | 'scopeId' | 'name' | 'version'>>;
+}
+
+const refKey = (ref: ScopeRef): string => `${ref.scope}:${ref.scopeId}`;
+
+/** Parses a stored policy; a row whose content no longer parses is an internal error (fail closed). */
+export function parseStored(policy: Policy): Result<unknown, GovernanceError> {
+  const parsed = parsePolicyContent(policy.domain, policy.content);
+  return parsed.isOk()
+    ? ok(parsed.value)
+    : err(
+        new GovernanceError('internal_error', `stored policy ${policy.id} has invalid content`, {
+          cause: parsed.error,
+          detail: parsed.error.detail,
+        }),
+      );
+}
+
+/**
+ * The chain of `node` (enterprise first) with the active policies of `domain` at each level.
+ * `override` replaces or adds one policy (a write being validated); `exclude` drops one.
+ */
+export async function loadChain(
+  ports: { store: PolicyStore; directory: OrgDirectory },
+  tenantId: string,
+  domain: PolicyDomain,
+  node: ScopeRef,
+  options: { override?: Policy; exclude?: string } = {},
+): Promise<Result<{ chain: ChainLevel[]; policies: Policy[] }, GovernanceError>> {
+  try {
+    const refs = await ports.directory.ancestry(tenantId, node);
+    const stored = await ports.store.list(tenantId, { domain, status: 'active', targets: refs });
+    const policies = stored.filter((p) => p.id !== options.exclude && p.id !== options.override?.id);
+    const o = options.override;
+    if (o && o.status === 'active' && refs.some((r) => refKey(r) === refKey(o))) policies.push(o);
+    const byRef = new Map<string, ChainLevel>(refs.map((ref) => [refKey(ref), { ref, policies: [] }]));
+    for (const p of policies) {
+      const parsed = parseStored(p);
+      if (parsed.isErr()) return err(parsed.error);
+      const level = byRef.get(refKey(p));
+      if (level)
+        (level.policies as { id: string; content: unknown }[]).push({ id: p.id, content: parsed.value });
+    }
+    return ok({ chain: refs.map((r) => byRef.get(refKey(r)) as ChainLevel), policies });
+  } catch (error) {
+    return err(toGovernanceError(error));
+  }
+}
+
+export interface EffectivePolicyResolverOptions {
+  store: PolicyStore;
+  directory: OrgDirectory;
+  /** Most cached effective policies across tenants (default 10 000); the oldest go first. */
+  maxEntries?: number;
+}
+
+export class EffectivePolicyResolver {
+  readonly #store: PolicyStore;
+  readonly #directory: OrgDirectory;
+  readonly #max: number;
+  readonly #cache = new Map<string, Map<string, EffectivePolicy>>();
+  #size = 0;
+  /** Bumped on invalidation so a resolve that raced a write does not cache a stale result. */
+  readonly #generation = new Map<string, number>();
+  #epoch = 0;
+
+  constructor(options: EffectivePolicyResolverOptions) {
+    this.#store = options.store;
+    this.#directory = options.directory;
+    this.#max = options.maxEntries ?? 10_000;
+  }
+
+  /** The cached effective policy, if any (no I/O). */
+  peek<D extends PolicyDomain>(tenantId: string, domain: D, node: ScopeRef): EffectivePolicy<D> | undefined {
+    return this.#cache.get(tenantId)?.get(`${domain}\u0000${refKey(node)}`) as EffectivePolicy<D> | undefined;
+  }
+
+  async resolve<D extends PolicyDomain>(
+    tenantId: string,
+    domain: D,
+    node: ScopeRef,
+    _options?: CallOptions,
+  ): Promise<Result<EffectivePolicy<D>, GovernanceError>> {
+    const hit = this.peek(tenantId, domain, node);
+    if (hit) return ok(hit);
+    const generation = this.#generation.get(tenantId) ?? 0;
+    const epoch = this.#epoch;
+    const loaded = await loadChain(
+      { store: this.#store, directory: this.#directory },
+      tenantId,
+      domain,
+      node,
+    );
+    if (loaded.isErr()) return err(loaded.error);
+    const { chain, policies } = loaded.value;
+    const order = new Map(chain.map((l, i) => [refKey(l.ref), i]));
+    const effective: EffectivePolicy<D> = {
+      tenantId,
+      domain,
+      node,
+      chain: chain.map((l) => l.ref),
+      content: effectiveAlong(domain, chain),
+      sources: policies
+        .map((p) => ({ id: p.id, scope: p.scope, scopeId: p.scopeId, name: p.name, version: p.version }))
+        .sort((a, b) => (order.get(refKey(a)) ?? 0) - (order.get(refKey(b)) ?? 0)),
+    };
+    if ((this.#generation.get(tenantId) ?? 0) === generation && this.#epoch === epoch)
+      this.#put(tenantId, `${domain}\u0000${refKey(node)}`, effective as EffectivePolicy);
+    return ok(effective);
+  }
+
+  /** Drops the cached policies of a tenant (or of every tenant). */
+  invalidate(tenantId?: string): void {
+    if (tenantId === undefined) {
+      this.#epoch += 1;
+      this.#cache.clear();
+      this.#size = 0;
+      return;
+    }
+    this.#generation.set(tenantId, (this.#generation.get(tenantId) ?? 0) + 1);
+    const t = this.#cache.get(tenantId);
+    if (t) {
+      this.#size -= t.size;
+      this.#cache.delete(tenantId);
+    }
+  }
+
+  #put(tenantId: string, key: string, value: EffectivePolicy): void {
+    if (this.#size >= this.#max) {
+      const [oldestTenant, entries] = this.#cache.entries().next().value ?? [];
+      if (oldestTenant !== undefined && entries) {
+        const first = entries.keys().next().value;
+        if (first !== undefined) {
+          entries.delete(first);
+          this.#size -= 1;
+        }
+        if (entries.size === 0) this.#cache.delete(oldestTenant);
+      }
+    }
+    let t = this.#cache.get(tenantId);
+    if (!t) {
+      t = new Map();
+      this.#cache.set(tenantId, t);
+    }
+    if (!t.has(key)) this.#size += 1;
+    t.set(key, value);
+  }
+}

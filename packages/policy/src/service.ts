@@ -1,0 +1,399 @@
+/**
+ * PolicyService: create, update, deprecate, list and get policies, with content and hierarchy
+ * validation at write time, RBAC by scope, and a `policy_change` audit entry per write.
+ * Depends only on ports (PolicyStore, OrgDirectory, AuditSink, Clock, ids).
+ */
+import {
+  type AuditSink,
+  type CallOptions,
+  type Clock,
+  ForbiddenError,
+  GovernanceError,
+  type HierarchyViolation,
+  KeyedMutex,
+  NotFoundError,
+  newId,
+  type OrgDirectory,
+  type Policy,
+  PolicyCreateSchema,
+  PolicyDomainSchema,
+  PolicyHierarchyViolationError,
+  type PolicyStore,
+  PolicyUpdateSchema,
+  parseWith,
+  SCOPE_DEPTH,
+  type ScopeRef,
+  ScopeSchema,
+  systemClock,
+  toGovernanceError,
+  ValidationError,
+} from '@agentgov/core';
+import { err, ok, type Result } from 'neverthrow';
+import semver from 'semver';
+import { z } from 'zod';
+import { parsePolicyContent } from './content';
+import { violationsAgainst } from './hierarchy';
+import { canManage, canSee, type Principal, principalChain } from './rbac';
+import { loadChain, parseStored } from './resolver';
+
+export type PolicyServiceError =
+  | ValidationError
+  | ForbiddenError
+  | NotFoundError
+  | PolicyHierarchyViolationError
+  | GovernanceError;
+
+export interface PolicyServiceOptions {
+  store: PolicyStore;
+  directory: OrgDirectory;
+  audit: AuditSink;
+  clock?: Clock;
+  newId?: () => string;
+  /** Called after every successful write (e.g. `resolver.invalidate(tenantId)`). */
+  onChange?: (tenantId: string, policy: Policy) => void;
+}
+
+export interface WriteContext extends CallOptions {
+  /** Correlation id for the audit entry (a new id when absent). */
+  requestId?: string;
+}
+
+export const PolicyListQuerySchema = z.object({
+  scope: ScopeSchema.optional(),
+  domain: PolicyDomainSchema.optional(),
+  status: z.enum(['draft', 'active', 'deprecated']).optional(),
+});
+
+const refOf = (p: Pick<Policy, 'scope' | 'scopeId'>): ScopeRef => ({ scope: p.scope, scopeId: p.scopeId });
+const sameRef = (a: ScopeRef, b: ScopeRef): boolean => a.scope === b.scope && a.scopeId === b.scopeId;
+
+/** Checks that a target node exists: enterprise = the tenant; others known to the directory when it knows the tenant. */
+export async function checkTarget(
+  directory: OrgDirectory,
+  tenantId: string,
+  ref: ScopeRef,
+): Promise<Result<ScopeRef[], ValidationError>> {
+  if (ref.scope === 'enterprise') {
+    return ref.scopeId === tenantId
+      ? ok([ref])
+      : err(
+          ValidationError.invalid(
+            'scopeId',
+            `an enterprise policy's scopeId must be the tenant id '${tenantId}'`,
+          ),
+        );
+  }
+  const chain = await directory.ancestry(tenantId, ref);
+  const orgs = await directory.children(tenantId, { scope: 'enterprise', scopeId: tenantId });
+  if (orgs.length === 0) return ok(chain); // the directory does not know this tenant's tree (yet)
+  const known =
+    ref.scope === 'org'
+      ? orgs.some((o) => o.scopeId === ref.scopeId)
+      : ref.scope === 'team'
+        ? chain.some((r) => r.scope === 'org')
+        : (await directory.users(tenantId)).includes(ref.scopeId);
+  return known
+    ? ok(chain)
+    : err(
+        ValidationError.invalid('scopeId', `unknown ${ref.scope} '${ref.scopeId}' in tenant '${tenantId}'`),
+      );
+}
+
+export class PolicyService {
+  readonly #store: PolicyStore;
+  readonly #directory: OrgDirectory;
+  readonly #audit: AuditSink;
+  readonly #clock: Clock;
+  readonly #newId: () => string;
+  readonly #onChange: ((tenantId: string, policy: Policy) => void) | undefined;
+  /** Writes of one tenant are serialized so two writes cannot both validate against a stale tree. */
+  readonly #mutex = new KeyedMutex();
+
+  constructor(options: PolicyServiceOptions) {
+    this.#store = options.store;
+    this.#directory = options.directory;
+    this.#audit = options.audit;
+    this.#clock = options.clock ?? systemClock;
+    this.#newId = options.newId ?? newId;
+    this.#onChange = options.onChange;
+  }
+
+  /** POST /policies: validates, checks hierarchy (also of descendants), stores as `active`, audits. */
+  async create(
+    principal: Principal,
+    body: unknown,
+    ctx: WriteContext = {},
+  ): Promise<Result<Policy, PolicyServiceError>> {
+    const parsed = parseWith(PolicyCreateSchema, body);
+    if (parsed.isErr()) return err(parsed.error);
+    const input = parsed.value;
+    const content = parsePolicyContent(input.domain, input.content);
+    if (content.isErr()) return err(content.error);
+    return this.#guard(principal.tenantId, async () => {
+      const tenantId = principal.tenantId;
+      const target = await checkTarget(this.#directory, tenantId, refOf(input));
+      if (target.isErr()) return err(target.error);
+      if (!canManage(principal, refOf(input), target.value)) {
+        return err(
+          new ForbiddenError(`your role cannot write ${input.scope} policies for '${input.scopeId}'`),
+        );
+      }
+      const now = this.#clock.now().toISOString();
+      const policy: Policy = {
+        id: this.#newId(),
+        tenantId,
+        scope: input.scope,
+        scopeId: input.scopeId,
+        domain: input.domain,
+        name: input.name,
+        version: input.version,
+        content: input.content,
+        status: 'active',
+        createdBy: principal.userId,
+        createdAt: now,
+        updatedAt: now,
+        changeReason: input.changeReason,
+      };
+      const checked = await this.#checkHierarchy(policy, content.value);
+      if (checked.isErr()) return err(checked.error);
+      await this.#store.insert(policy);
+      return this.#written(principal, policy, 'create', ctx);
+    });
+  }
+
+  /**
+   * PUT /policies/{id}: new content and changeReason (and optionally a version that must not go
+   * back). When the content changes, the policy and every active policy below it are re-validated;
+   * if any would become invalid the update is refused with all their violations (`policyId` set).
+   */
+  async update(
+    principal: Principal,
+    id: string,
+    body: unknown,
+    ctx: WriteContext = {},
+  ): Promise<Result<Policy, PolicyServiceError>> {
+    const parsed = parseWith(PolicyUpdateSchema, body);
+    if (parsed.isErr()) return err(parsed.error);
+    const input = parsed.value;
+    return this.#guard(principal.tenantId, async () => {
+      const current = await this.#writable(principal, id);
+      if (current.isErr()) return err(current.error);
+      const before = current.value;
+      if (before.status === 'deprecated') {
+        return err(ValidationError.invalid('status', `policy ${id} is deprecated and cannot be updated`));
+      }
+      if (input.version !== undefined && semver.lt(input.version, before.version)) {
+        return err(
+          ValidationError.invalid(
+            'version',
+            `version ${input.version} is lower than the current ${before.version}`,
+          ),
+        );
+      }
+      const content = parsePolicyContent(before.domain, input.content);
+      if (content.isErr()) return err(content.error);
+      const policy: Policy = {
+        ...before,
+        content: input.content,
+        changeReason: input.changeReason,
+        version: input.version ?? before.version,
+        updatedAt: this.#clock.now().toISOString(),
+      };
+      if (input.content !== before.content && policy.status === 'active') {
+        const checked = await this.#checkHierarchy(policy, content.value);
+        if (checked.isErr()) return err(checked.error);
+      }
+      if (!(await this.#store.update(policy))) return err(new NotFoundError(`policy ${id}`));
+      return this.#written(principal, policy, 'update', ctx, before);
+    });
+  }
+
+  /** DELETE /policies/{id}: the policy becomes `deprecated`; the record is kept. */
+  async deprecate(
+    principal: Principal,
+    id: string,
+    ctx: WriteContext = {},
+  ): Promise<Result<Policy, PolicyServiceError>> {
+    return this.#guard(principal.tenantId, async () => {
+      const current = await this.#writable(principal, id);
+      if (current.isErr()) return err(current.error);
+      if (current.value.status === 'deprecated') return ok(current.value);
+      const policy: Policy = {
+        ...current.value,
+        status: 'deprecated',
+        updatedAt: this.#clock.now().toISOString(),
+      };
+      if (!(await this.#store.update(policy))) return err(new NotFoundError(`policy ${id}`));
+      return this.#written(principal, policy, 'deprecate', ctx, current.value);
+    });
+  }
+
+  /** GET /policies/{id}; a policy the caller may not see is NOT_FOUND (existence is not leaked). */
+  async get(principal: Principal, id: string): Promise<Result<Policy, PolicyServiceError>> {
+    try {
+      const policy = await this.#store.get(principal.tenantId, id);
+      if (!policy) return err(new NotFoundError(`policy ${id}`));
+      const chain = await this.#directory.ancestry(principal.tenantId, refOf(policy));
+      const own = await principalChain(this.#directory, principal);
+      return canSee(principal, refOf(policy), chain, own)
+        ? ok(policy)
+        : err(new NotFoundError(`policy ${id}`));
+    } catch (error) {
+      return err(toGovernanceError(error));
+    }
+  }
+
+  /** GET /policies?scope=&domain=&status=: every status unless filtered, scoped by role. */
+  async list(principal: Principal, query: unknown = {}): Promise<Result<Policy[], PolicyServiceError>> {
+    const q = parseWith(PolicyListQuerySchema, query ?? {});
+    if (q.isErr()) return err(q.error);
+    try {
+      const filter = Object.fromEntries(Object.entries(q.value).filter(([, v]) => v !== undefined));
+      const all = await this.#store.list(principal.tenantId, filter);
+      const own = await principalChain(this.#directory, principal);
+      const out: Policy[] = [];
+      const chains = new Map<string, ScopeRef[]>();
+      for (const p of all) {
+        const key = `${p.scope}:${p.scopeId}`;
+        let chain = chains.get(key);
+        if (!chain) {
+          chain = await this.#directory.ancestry(principal.tenantId, refOf(p));
+          chains.set(key, chain);
+        }
+        if (canSee(principal, refOf(p), chain, own)) out.push(p);
+      }
+      return ok(out);
+    } catch (error) {
+      return err(toGovernanceError(error));
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  async #guard<T>(
+    tenantId: string,
+    work: () => Promise<Result<T, PolicyServiceError>>,
+  ): Promise<Result<T, PolicyServiceError>> {
+    return this.#mutex.run(tenantId, async () => {
+      try {
+        return await work();
+      } catch (error) {
+        return err(toGovernanceError(error));
+      }
+    });
+  }
+
+  async #writable(principal: Principal, id: string): Promise<Result<Policy, PolicyServiceError>> {
+    const found = await this.get(principal, id);
+    if (found.isErr()) return found;
+    const chain = await this.#directory.ancestry(principal.tenantId, refOf(found.value));
+    if (!canManage(principal, refOf(found.value), chain)) {
+      return err(
+        new ForbiddenError(
+          `your role cannot write ${found.value.scope} policies for '${found.value.scopeId}'`,
+        ),
+      );
+    }
+    return ok(found.value);
+  }
+
+  /**
+   * The policy against its ancestors' effective value, then every active policy of the domain
+   * below its node against a chain that includes the new content.
+   */
+  async #checkHierarchy(policy: Policy, content: unknown): Promise<Result<void, PolicyServiceError>> {
+    const ports = { store: this.#store, directory: this.#directory };
+    const ref = refOf(policy);
+    const own = await loadChain(ports, policy.tenantId, policy.domain, ref, { exclude: policy.id });
+    if (own.isErr()) return err(own.error);
+    const ancestors = own.value.chain.filter((l) => !sameRef(l.ref, ref));
+    const violations: HierarchyViolation[] = violationsAgainst(policy.domain, { ref, content }, ancestors);
+
+    const active = await this.#store.list(policy.tenantId, { domain: policy.domain, status: 'active' });
+    const below = new Map<string, { ref: ScopeRef; policies: Policy[] }>();
+    for (const other of active) {
+      if (other.id === policy.id || SCOPE_DEPTH[other.scope] <= SCOPE_DEPTH[policy.scope]) continue;
+      const chain = await this.#directory.ancestry(policy.tenantId, refOf(other));
+      if (!chain.some((r) => sameRef(r, ref))) continue;
+      const key = `${other.scope}:${other.scopeId}`;
+      const group = below.get(key) ?? { ref: refOf(other), policies: [] };
+      group.policies.push(other);
+      below.set(key, group);
+    }
+    for (const group of below.values()) {
+      const chain = await loadChain(ports, policy.tenantId, policy.domain, group.ref, { override: policy });
+      if (chain.isErr()) return err(chain.error);
+      const ancestorsOfGroup = chain.value.chain.filter((l) => !sameRef(l.ref, group.ref));
+      for (const other of group.policies) {
+        const parsed = parseStored(other);
+        if (parsed.isErr()) return err(parsed.error);
+        violations.push(
+          ...violationsAgainst(
+            policy.domain,
+            { ref: group.ref, content: parsed.value, policyId: other.id },
+            ancestorsOfGroup,
+          ),
+        );
+      }
+    }
+    if (violations.length === 0) return ok(undefined);
+    const own_ = violations.filter((v) => v.policyId === undefined).length;
+    const message =
+      own_ > 0
+        ? `Policy content violates hierarchy constraints (${violations.length} violation${violations.length > 1 ? 's' : ''})`
+        : `The change would make ${violations.length} descendant polic${violations.length > 1 ? 'ies' : 'y'} violate the hierarchy`;
+    return err(new PolicyHierarchyViolationError(violations, message));
+  }
+
+  async #written(
+    principal: Principal,
+    policy: Policy,
+    operation: 'create' | 'update' | 'deprecate',
+    ctx: WriteContext,
+    before?: Policy,
+  ): Promise<Result<Policy, PolicyServiceError>> {
+    this.#onChange?.(policy.tenantId, policy);
+    const detail: Record<string, unknown> = {
+      operation,
+      policyId: policy.id,
+      scope: policy.scope,
+      scopeId: policy.scopeId,
+      domain: policy.domain,
+      name: policy.name,
+      version: policy.version,
+      status: policy.status,
+      changeReason: policy.changeReason,
+    };
+    if (before) {
+      detail.previousVersion = before.version;
+      detail.contentChanged = before.content !== policy.content;
+    }
+    const audited = await this.#audit.append(
+      {
+        tenantId: policy.tenantId,
+        userId: principal.userId,
+        actionType: 'policy_change',
+        actionDetail: detail,
+        policyApplied: policy.id,
+        policyResult: 'allow',
+        policyReason: policy.changeReason.slice(0, 1024),
+        outcome: 'success',
+        requestId: ctx.requestId ?? this.#newId(),
+      },
+      ctx.signal ? { signal: ctx.signal } : undefined,
+    );
+    if (audited.isErr()) {
+      return err(
+        new GovernanceError(
+          'service_unavailable',
+          `policy ${policy.id} was written but its audit entry failed`,
+          {
+            cause: audited.error,
+            detail: { policyId: policy.id },
+          },
+        ),
+      );
+    }
+    return ok(policy);
+  }
+}
