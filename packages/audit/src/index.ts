@@ -12,6 +12,7 @@ export {
   verifyCheckpoint,
 } from './checkpoint';
 export { COMMITMENT_KDF_SALT, canonicalJson, deriveTenantKey, GENESIS_HASH, sha256Hex } from './crypto';
+export { CSV_COLUMNS, CSV_HEADER, csvCell, csvRow, exportStream } from './export';
 export {
   AuditKeyError,
   type AuditKeys,
@@ -43,6 +44,17 @@ export {
   verifyInclusion,
 } from './merkle';
 export {
+  type AuditExportQuery,
+  AuditExportQuerySchema,
+  type AuditQuery,
+  AuditQuerySchema,
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE,
+  MAX_PAGE_SIZE,
+  parseAuditExportQuery,
+  parseAuditQuery,
+} from './query';
+export {
   ANONYMIZED_PREFIX,
   anonymizedPlaceholder,
   commitIdentifiers,
@@ -53,6 +65,15 @@ export {
   PERSONAL_IDENTIFIER_PATHS,
   recordHashInput,
 } from './records';
+export {
+  type AuditExport,
+  type AuditPage,
+  type AuditService,
+  type AuditVisibility,
+  createAuditService,
+  type ErasureActor,
+  type ErasureResult,
+} from './service';
 export {
   type BreakReason,
   type ChainBreak,
