@@ -1,1 +1,30 @@
-export {};
+/**
+ * `@agentgov/store-kysely`: the agentgov store ports on SQL through kysely — PostgreSQL (`pg`)
+ * and embedded PGlite, one migration set, monthly audit partitions, append-only triggers.
+ */
+export { KyselyAuditStore, type KyselyAuditStoreOptions } from './audit-store';
+export {
+  createPGliteKysely,
+  createPostgresKysely,
+  createSqlStores,
+  DEFAULT_SCHEMA,
+  databaseKind,
+  type EnsurePartitionsResult,
+  ensurePartitions,
+  type MigrateResult,
+  migrateToLatest,
+  type OpenStoreOptions,
+  openStore,
+  type PgPoolLike,
+  type SqlStores,
+} from './connect';
+export { MIGRATIONS, migrationProvider, PARTITION_MONTHS_AHEAD } from './migrations';
+export { PGliteDialect, type PGliteDialectConfig, type PGliteLike } from './pglite-dialect';
+export { KyselyPolicyStore } from './policy-store';
+export type {
+  AuditChainHeadsTable,
+  AuditCheckpointsTable,
+  AuditEntriesTable,
+  Database,
+  PoliciesTable,
+} from './schema';
