@@ -185,11 +185,12 @@ export function validationErrorFromZod(error: z.ZodError, input: unknown, prefix
   const issues: FieldIssue[] = error.issues.map((issue) => {
     const path = issue.path.map(String).join('.');
     const field = prefix && path ? `${prefix}.${path}` : prefix || path || '(body)';
-    const missing = issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined;
+    // Absent is absent whatever the issue code: zod 4 reports a missing enum or literal field as
+    // `invalid_value` and a missing union field as `invalid_union`, not `invalid_type`.
+    const missing = valueAt(input, issue.path) === undefined;
     return { field, message: missing ? 'Required' : issue.message };
   });
   const first = error.issues[0];
-  const missing =
-    first !== undefined && first.code === 'invalid_type' && valueAt(input, first.path) === undefined;
+  const missing = first !== undefined && valueAt(input, first.path) === undefined;
   return new ValidationError(missing ? 'missing_type' : 'invalid_type', issues);
 }

@@ -18,12 +18,22 @@ export interface ConformanceOptions<C extends string> {
 /** One case of a suite: receives the fresh store of the test. */
 export type ConformanceCase<S> = (store: S) => Promise<void>;
 
+/**
+ * A `describeXConformance(name, factory, options)` function. Its `cases` table is exposed too, so a
+ * test can run one case directly (for example against a deliberately broken store).
+ */
+export interface ConformanceSuite<S, C extends string> {
+  (name: string, factory: StoreFactory<S>, options?: ConformanceOptions<C>): void;
+  readonly port: string;
+  readonly cases: Readonly<Record<C, ConformanceCase<S>>>;
+}
+
 /** Builds a `describeXConformance(name, factory, options)` function from a table of cases. */
 export function defineConformanceSuite<S, C extends string>(
   port: string,
   cases: Readonly<Record<C, ConformanceCase<S>>>,
-): (name: string, factory: StoreFactory<S>, options?: ConformanceOptions<C>) => void {
-  return (name, factory, options = {}) => {
+): ConformanceSuite<S, C> {
+  const describeSuite = (name: string, factory: StoreFactory<S>, options: ConformanceOptions<C> = {}) => {
     const known = new Set<string>(Object.keys(cases));
     for (const key of Object.keys(options.skip ?? {})) {
       if (!known.has(key)) throw new Error(`${port} conformance: unknown case in skip: ${key}`);
@@ -52,6 +62,7 @@ export function defineConformanceSuite<S, C extends string>(
       }
     });
   };
+  return Object.assign(describeSuite, { port, cases });
 }
 
 /** Asserts that a promise (or async function) rejects, whatever the error. */
