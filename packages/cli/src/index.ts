@@ -20,7 +20,8 @@ type Command = (args: string[], io: CliIo) => Promise<number>;
  * Each command module exports `default: Command`.
  */
 const COMMANDS: Record<string, () => Promise<Command>> = {
-  // 'policy validate': async () => (await import('./commands/policy-validate')).default,
+  'policy validate': async () => (await import('./commands/policy-validate')).default,
+  'policy decide': async () => (await import('./commands/policy-decide')).default,
 };
 
 /** Runs the CLI with `argv` (without node and script); resolves to the exit code. */

@@ -100,7 +100,7 @@ export function parsePolicyFile(text: string, file: string): Result<PolicyDocume
   const invalid = (e: ValidationError): BundleFileError => ({
     file,
     kind: 'invalid',
-    message: e.message,
+    message: e.detail[0] ? `${e.detail[0].field}: ${e.detail[0].message}` : e.message,
     issues: e.detail,
   });
   const raw = parseYaml(text, 'file');

@@ -138,7 +138,12 @@ export function parseYaml(text: string, field = 'content'): Result<unknown, Vali
   }
   const first = doc.errors[0];
   if (first) {
-    return err(ValidationError.invalid(field, `malformed YAML: ${first.message.split('\n')[0]}`));
+    return err(
+      ValidationError.invalid(
+        field,
+        `malformed YAML: ${(first.message.split('\n')[0] ?? '').replace(/:$/, '')}`,
+      ),
+    );
   }
   try {
     return ok(doc.toJS({ maxAliasCount: 100 }));
