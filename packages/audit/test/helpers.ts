@@ -1,5 +1,12 @@
-import type { AuditEntryInput } from '@agentgov/core';
-import { InMemoryAuditStore, InMemorySecretStore, ManualClock } from '@agentgov/core';
+import type {
+  AuditCheckpoint,
+  AuditEntryInput,
+  AuditFilter,
+  AuditRecord,
+  AuditStore,
+  ChainHead,
+} from '@agentgov/core';
+import { InMemoryAuditStore, InMemorySecretStore, ManualClock, matchesAuditFilter } from '@agentgov/core';
 import { generateAuditKeys } from '../src/index';
 import { createAuditLog } from '../src/log';
 
@@ -31,4 +38,64 @@ export function setup(store = new InMemoryAuditStore()) {
   const s = secrets();
   const log = createAuditLog({ store, secrets: s, clock });
   return { store, clock, secrets: s, log };
+}
+
+/**
+ * An AuditStore over plain arrays that a test may mutate freely (tamper with rows, reorder,
+ * delete). Everything else delegates to simple in-memory logic.
+ */
+export class RowsStore implements AuditStore {
+  constructor(
+    readonly rows: AuditRecord[],
+    readonly cps: AuditCheckpoint[] = [],
+    readonly tenantId = 't1',
+  ) {}
+  static async from(store: AuditStore, tenantId = 't1'): Promise<RowsStore> {
+    const rows: AuditRecord[] = [];
+    for await (const r of store.scan(tenantId)) rows.push(r);
+    return new RowsStore(rows, await store.checkpoints(tenantId), tenantId);
+  }
+  async append(): Promise<AuditRecord[]> {
+    throw new Error('read-only');
+  }
+  async head(tenantId: string): Promise<ChainHead | undefined> {
+    const last = tenantId === this.tenantId ? this.rows.at(-1) : undefined;
+    return last && { seq: last.seq, hash: last.hash };
+  }
+  async get(tenantId: string, id: string): Promise<AuditRecord | undefined> {
+    const r = tenantId === this.tenantId ? this.rows.find((x) => x.entry.id === id) : undefined;
+    return r && structuredClone(r);
+  }
+  async query(): Promise<{ records: AuditRecord[]; total: number }> {
+    throw new Error('not used');
+  }
+  async *scan(
+    tenantId: string,
+    options: { fromSeq?: number; toSeq?: number; filter?: AuditFilter } = {},
+  ): AsyncIterable<AuditRecord> {
+    if (tenantId !== this.tenantId) return;
+    // Positional like a SQL `ORDER BY seq` over tampered rows would not be: we yield in row
+    // order so that reordering tests see the reordered rows.
+    for (const r of this.rows) {
+      if (options.fromSeq !== undefined && r.seq < options.fromSeq) continue;
+      if (options.toSeq !== undefined && r.seq > options.toSeq) continue;
+      if (options.filter && !matchesAuditFilter(r, options.filter)) continue;
+      yield structuredClone(r);
+    }
+  }
+  async anonymize(): Promise<number> {
+    throw new Error('read-only');
+  }
+  async tenants(): Promise<string[]> {
+    return this.rows.length ? [this.tenantId] : [];
+  }
+  async count(): Promise<number> {
+    return this.rows.length;
+  }
+  async saveCheckpoint(c: AuditCheckpoint): Promise<void> {
+    this.cps.push(c);
+  }
+  async checkpoints(): Promise<AuditCheckpoint[]> {
+    return structuredClone(this.cps);
+  }
 }
