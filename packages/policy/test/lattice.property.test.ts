@@ -1,0 +1,222 @@
+import { CLASSIFICATION_LEVELS, POLICY_DOMAINS, type PolicyDomain, type ScopeRef } from '@agentgov/core';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  DOMAIN_LATTICES,
+  effectiveAlong,
+  type LatticeNode,
+  leq,
+  meet,
+  normalize,
+  parsePolicyContent,
+  toYaml,
+  validateChain,
+  violationsAgainst,
+} from '../src/index';
+
+/** Random (normalized) content of a lattice node; absent keys are common. */
+function arb(node: LatticeNode): fc.Arbitrary<unknown> {
+  const raw = ((): fc.Arbitrary<unknown> => {
+    switch (node.kind) {
+      case 'level':
+        return fc.constantFrom(...CLASSIFICATION_LEVELS);
+      case 'allowList':
+      case 'denyList':
+        return node.values
+          ? fc.subarray([...node.values])
+          : fc.uniqueArray(fc.constantFrom('a', 'b', 'c', 'd'), { maxLength: 4 });
+      case 'numericMax':
+        return fc.integer({ min: node.min, max: Math.min(node.max, node.min + 8) });
+      case 'numericMin':
+        return fc.integer({ min: node.floor, max: node.floor + 8 });
+      case 'grant':
+        return fc.boolean();
+      case 'ordinal':
+        return fc.constantFrom(...node.order);
+      case 'map':
+        return node.keys
+          ? fc.record(Object.fromEntries(node.keys.map((k) => [k, arb(node.child)])), { requiredKeys: [] })
+          : fc.dictionary(fc.constantFrom('t1', 't2', 't3'), arb(node.child), { maxKeys: 3 });
+      case 'object':
+        return fc.record(Object.fromEntries(Object.entries(node.fields).map(([k, n]) => [k, arb(n)])), {
+          requiredKeys: [],
+        });
+    }
+  })();
+  return raw.map((v) => normalize(node, v));
+}
+
+type Dict = Record<string, unknown>;
+const isDict = (v: unknown): v is Dict => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Reference model of "child ⊑ parent for every key the child sets", written from DESIGN.md
+ * independently of the library: classification lower is stricter, allow-list subset, deny-list
+ * superset, numeric max smaller, numeric min larger, grant false, ordinal later in the order.
+ */
+function oracle(node: LatticeNode, child: unknown, parent: unknown): boolean {
+  if (child === undefined || parent === undefined) return true;
+  switch (node.kind) {
+    case 'level':
+      return CLASSIFICATION_LEVELS.indexOf(child as never) <= CLASSIFICATION_LEVELS.indexOf(parent as never);
+    case 'allowList':
+      return (child as string[]).every((x) => (parent as string[]).includes(x));
+    case 'denyList':
+      return (parent as string[]).every((x) => (child as string[]).includes(x));
+    case 'numericMax':
+      return (child as number) <= (parent as number);
+    case 'numericMin':
+      return (child as number) >= (parent as number);
+    case 'grant':
+      return child === false || parent === true;
+    case 'ordinal':
+      return node.order.indexOf(child as string) >= node.order.indexOf(parent as string);
+    case 'map':
+    case 'object': {
+      const c = child as Dict;
+      const p = isDict(parent) ? parent : {};
+      return Object.keys(c).every((k) => {
+        const n = node.kind === 'map' ? node.child : node.fields[k];
+        return n ? oracle(n, c[k], p[k]) : true;
+      });
+    }
+  }
+}
+
+/** Every leaf the child sets equals meet(child, parent) there — "c ⊑ p iff c ∧ p = c". */
+function meetFixesChild(node: LatticeNode, child: unknown, parent: unknown): boolean {
+  if (child === undefined) return true;
+  if (node.kind === 'map' || node.kind === 'object') {
+    const c = child as Dict;
+    const p = isDict(parent) ? parent : {};
+    return Object.keys(c).every((k) => {
+      const n = node.kind === 'map' ? node.child : node.fields[k];
+      return n ? meetFixesChild(n, c[k], p[k]) : true;
+    });
+  }
+  return JSON.stringify(meet(node, child, parent)) === JSON.stringify(child);
+}
+
+const ent: ScopeRef = { scope: 'enterprise', scopeId: 'acme' };
+const org: ScopeRef = { scope: 'org', scopeId: 'eng' };
+const team: ScopeRef = { scope: 'team', scopeId: 'platform' };
+const user: ScopeRef = { scope: 'user', scopeId: 'alice' };
+const level = (ref: ScopeRef, content: unknown) => ({
+  ref,
+  policies: content === undefined ? [] : [{ content }],
+});
+
+describe.each(POLICY_DOMAINS.map((d) => [d] as [PolicyDomain]))('lattice of %s', (domain) => {
+  const node = DOMAIN_LATTICES[domain];
+  const content = arb(node);
+
+  it('meet is commutative, associative and idempotent', () => {
+    fc.assert(
+      fc.property(content, content, content, (a, b, c) => {
+        expect(meet(node, a, b)).toEqual(meet(node, b, a));
+        expect(meet(node, meet(node, a, b), c)).toEqual(meet(node, a, meet(node, b, c)));
+        expect(meet(node, a, a)).toEqual(a);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('meet is the greatest lower bound for ⊑', () => {
+    fc.assert(
+      fc.property(content, content, (a, b) => {
+        const m = meet(node, a, b);
+        expect(leq(node, m, a)).toBe(true);
+        expect(leq(node, m, b)).toBe(true);
+        // a ⊑ b exactly when a ∧ b ≡ a
+        expect(leq(node, a, b)).toBe(leq(node, meet(node, a, b), a) && leq(node, a, meet(node, a, b)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('validation accepts a child iff it is ⊑ its parent for every key it sets', () => {
+    fc.assert(
+      fc.property(content, content, (parent, child) => {
+        const violations = violationsAgainst(domain, { ref: org, content: child }, [level(ent, parent)]);
+        expect(violations.length === 0).toBe(oracle(node, child, parent));
+        expect(violations.length === 0).toBe(meetFixesChild(node, child, parent));
+        // and the same through whole-chain validation
+        expect(validateChain(domain, [level(ent, parent), level(org, child)]).length === 0).toBe(
+          oracle(node, child, parent),
+        );
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('a child made by meeting with its parent is always accepted', () => {
+    fc.assert(
+      fc.property(content, content, content, content, (e, o, t, u) => {
+        const o2 = meet(node, o, e);
+        const t2 = meet(node, t, meet(node, o2, e));
+        const u2 = meet(node, u, meet(node, t2, meet(node, o2, e)));
+        expect(
+          validateChain(domain, [level(ent, e), level(org, o2), level(team, t2), level(user, u2)]),
+        ).toEqual([]);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('the effective policy of a 4-level chain is never more permissive than any ancestor', () => {
+    const maybe = fc.option(content, { nil: undefined });
+    fc.assert(
+      fc.property(maybe, maybe, maybe, maybe, (e, o, t, u) => {
+        const chain = [level(ent, e), level(org, o), level(team, t), level(user, u)];
+        const effective = effectiveAlong(domain, chain);
+        for (const ancestor of [e, o, t, u]) {
+          expect(leq(node, effective, ancestor)).toBe(true);
+          // in the reference model too: every key an ancestor sets is set at least as strictly
+          expect(oracle(node, effective, ancestor)).toBe(true);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('violations name the nearest ancestor holding the effective value', () => {
+    fc.assert(
+      fc.property(content, content, content, (e, o, child) => {
+        const violations = violationsAgainst(domain, { ref: team, content: child }, [
+          level(ent, e),
+          level(org, o),
+        ]);
+        for (const v of violations) {
+          expect(['enterprise', 'org']).toContain(v.parentScope);
+          expect(v.scope).toBe('team');
+          expect(v.reason).toContain(v.key);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('content survives YAML text and parsing unchanged (parser round trip)', () => {
+    fc.assert(
+      fc.property(content, (c) => {
+        const parsed = parsePolicyContent(domain, toYaml(c));
+        expect(parsed.isOk()).toBe(true);
+        expect(parsed._unsafeUnwrap()).toEqual(c);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('the parser never throws on arbitrary values or text', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.anything(), fc.string(), fc.json()), (input) => {
+        const result = parsePolicyContent(domain, input);
+        if (result.isErr()) {
+          expect(result.error.code).toMatch(/^(invalid_type|missing_type)$/);
+          expect(result.error.detail.length).toBeGreaterThan(0);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
