@@ -1,0 +1,239 @@
+/**
+ * OIDC: ID-token verification with jose against the issuer's discovery document and JWKS, and the
+ * authorization-code exchange at the token endpoint with oauth4webapi (confidential client,
+ * client secret). Both fail closed with the spec's error codes.
+ */
+import { GovernanceError } from '@agentgov/core';
+import { createRemoteJWKSet, type JWTPayload, errors as joseErrors, jwtVerify } from 'jose';
+import * as oauth from 'oauth4webapi';
+
+/** Asymmetric JWS algorithms accepted for ID tokens (never `none`, never HMAC). */
+export const ASYMMETRIC_ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+] as const;
+
+export interface OidcConfig {
+  /** Issuer URL; discovery at `<issuer>/.well-known/openid-configuration`. */
+  issuer: string;
+  /** Client id: the expected `aud` of ID tokens. */
+  clientId: string;
+  /** Client secret, sent to the token endpoint (client_secret_basic unless the issuer only supports post). */
+  clientSecret: string;
+  /** Redirect URI registered for the client; sent with the code exchange. */
+  redirectUri: string;
+  /** Allowed ID-token algorithms, a subset of ASYMMETRIC_ALGORITHMS (default: all of them). */
+  algorithms?: readonly string[];
+  /** Leeway for exp/nbf/iat in seconds (default 30). */
+  clockToleranceSeconds?: number;
+  /** Minimum time between two JWKS refetches triggered by an unknown `kid` (default 30 000 ms). */
+  jwksCooldownMs?: number;
+  /** Allow http:// issuers. Default: only for loopback hosts (development issuers, tests). */
+  allowInsecureRequests?: boolean;
+  /** Scopes requested by GET /auth/login (default `openid email profile`). */
+  scope?: string;
+}
+
+function isLoopback(url: URL): boolean {
+  return ['localhost', '127.0.0.1', '[::1]', '::1'].includes(url.hostname);
+}
+
+export interface VerifiedIdToken {
+  claims: JWTPayload & Record<string, unknown>;
+}
+
+export class OidcClient {
+  readonly config: OidcConfig;
+  readonly #issuer: URL;
+  readonly #algorithms: string[];
+  readonly #insecure: boolean;
+  #as: Promise<oauth.AuthorizationServer> | undefined;
+  #jwks: ReturnType<typeof createRemoteJWKSet> | undefined;
+
+  constructor(config: OidcConfig) {
+    this.config = config;
+    this.#issuer = new URL(config.issuer);
+    const allowed = new Set<string>(ASYMMETRIC_ALGORITHMS);
+    const algs = [...(config.algorithms ?? ASYMMETRIC_ALGORITHMS)];
+    for (const a of algs) {
+      if (!allowed.has(a)) throw new Error(`OIDC algorithm ${a} is not an allowed asymmetric algorithm`);
+    }
+    this.#algorithms = algs;
+    this.#insecure = config.allowInsecureRequests ?? isLoopback(this.#issuer);
+    if (this.#issuer.protocol !== 'https:' && !this.#insecure) {
+      throw new Error('OIDC issuer must use https (set allowInsecureRequests for development issuers)');
+    }
+  }
+
+  /** The issuer's metadata (discovery), fetched once; a failed fetch is retried on the next call. */
+  discover(): Promise<oauth.AuthorizationServer> {
+    if (!this.#as) {
+      const p = (async () => {
+        const res = await oauth.discoveryRequest(this.#issuer, {
+          algorithm: 'oidc',
+          [oauth.allowInsecureRequests]: this.#insecure,
+          signal: AbortSignal.timeout(10_000),
+        });
+        return oauth.processDiscoveryResponse(this.#issuer, res);
+      })();
+      this.#as = p;
+      p.catch(() => {
+        if (this.#as === p) this.#as = undefined;
+      });
+    }
+    return this.#as;
+  }
+
+  async #keys(): Promise<ReturnType<typeof createRemoteJWKSet>> {
+    if (!this.#jwks) {
+      const as = await this.discover();
+      if (!as.jwks_uri) throw new Error('the issuer publishes no jwks_uri');
+      this.#jwks = createRemoteJWKSet(new URL(as.jwks_uri), {
+        cooldownDuration: this.config.jwksCooldownMs ?? 30_000,
+        timeoutDuration: 10_000,
+      });
+    }
+    return this.#jwks;
+  }
+
+  /**
+   * Verifies an ID token: signature against the issuer's JWKS (refetched on an unknown `kid`),
+   * `iss`, `aud` = client id, exp/nbf with leeway, algorithm allow-list.
+   * Throws `invalid_token` (401) or, when the issuer cannot be reached, `service_unavailable` (503).
+   */
+  async verifyIdToken(token: string, options: { nonce?: string } = {}): Promise<VerifiedIdToken> {
+    let keys: ReturnType<typeof createRemoteJWKSet>;
+    try {
+      keys = await this.#keys();
+    } catch (error) {
+      throw new GovernanceError('service_unavailable', 'The identity provider cannot be reached', {
+        cause: error,
+      });
+    }
+    try {
+      const { payload } = await jwtVerify(token, keys, {
+        issuer: this.config.issuer,
+        audience: this.config.clientId,
+        algorithms: this.#algorithms,
+        clockTolerance: this.config.clockToleranceSeconds ?? 30,
+        requiredClaims: ['exp', 'iat', 'sub'],
+      });
+      if (options.nonce !== undefined && payload.nonce !== options.nonce) {
+        throw new GovernanceError('invalid_token', 'OIDC token validation failed', {
+          detail: 'nonce mismatch',
+        });
+      }
+      return { claims: payload as JWTPayload & Record<string, unknown> };
+    } catch (error) {
+      if (error instanceof GovernanceError) throw error;
+      if (
+        error instanceof joseErrors.JWKSTimeout ||
+        (error instanceof TypeError && /fetch/i.test(error.message))
+      ) {
+        throw new GovernanceError('service_unavailable', 'The identity provider cannot be reached', {
+          cause: error,
+        });
+      }
+      const detail = error instanceof joseErrors.JOSEError ? error.code : 'malformed token';
+      throw new GovernanceError('invalid_token', 'OIDC token validation failed', { detail, cause: error });
+    }
+  }
+
+  /**
+   * Exchanges an authorization code at the token endpoint (client secret authentication) and
+   * verifies the returned ID token. Any failure → 502 `token_exchange_failed`.
+   */
+  async exchangeCode(
+    code: string,
+    options: { codeVerifier?: string; nonce?: string; signal?: AbortSignal } = {},
+  ): Promise<VerifiedIdToken> {
+    let idToken: string;
+    try {
+      const as = await this.discover();
+      const client: oauth.Client = { client_id: this.config.clientId };
+      const methods = as.token_endpoint_auth_methods_supported;
+      const auth =
+        methods && !methods.includes('client_secret_basic') && methods.includes('client_secret_post')
+          ? oauth.ClientSecretPost(this.config.clientSecret)
+          : oauth.ClientSecretBasic(this.config.clientSecret);
+      // The body carries only the code (state, if any, was checked by the caller); the callback
+      // parameters are rebuilt for the library, with `iss` when the issuer sends one (RFC 9207).
+      const callback = new URLSearchParams({ code });
+      if (as.authorization_response_iss_parameter_supported) callback.set('iss', as.issuer);
+      const params = oauth.validateAuthResponse(as, client, callback, oauth.skipStateCheck);
+      const response = await oauth.authorizationCodeGrantRequest(
+        as,
+        client,
+        auth,
+        params,
+        this.config.redirectUri,
+        options.codeVerifier ?? oauth.nopkce,
+        {
+          [oauth.allowInsecureRequests]: this.#insecure,
+          signal: options.signal ?? AbortSignal.timeout(10_000),
+        },
+      );
+      const result = await oauth.processAuthorizationCodeResponse(as, client, response, {
+        expectedNonce: options.nonce ?? oauth.expectNoNonce,
+        requireIdToken: true,
+      });
+      if (!result.id_token) throw new Error('no id_token in the token response');
+      idToken = result.id_token;
+    } catch (error) {
+      throw new GovernanceError('token_exchange_failed', undefined, {
+        detail: describe(error),
+        cause: error,
+      });
+    }
+    try {
+      return await this.verifyIdToken(idToken, options.nonce === undefined ? {} : { nonce: options.nonce });
+    } catch (error) {
+      throw new GovernanceError('token_exchange_failed', undefined, {
+        detail: `the returned ID token is invalid: ${describe(error)}`,
+        cause: error,
+      });
+    }
+  }
+
+  /** The authorization URL of a login bound to `state`, a PKCE challenge and a nonce. */
+  async authorizationUrl(state: string, codeVerifier: string, nonce: string): Promise<URL> {
+    const as = await this.discover();
+    if (!as.authorization_endpoint) throw new Error('the issuer publishes no authorization_endpoint');
+    const url = new URL(as.authorization_endpoint);
+    url.searchParams.set('client_id', this.config.clientId);
+    url.searchParams.set('redirect_uri', this.config.redirectUri);
+    url.searchParams.set('response_type', 'code');
+    url.searchParams.set('scope', this.config.scope ?? 'openid email profile');
+    url.searchParams.set('state', state);
+    url.searchParams.set('nonce', nonce);
+    url.searchParams.set('code_challenge', await oauth.calculatePKCECodeChallenge(codeVerifier));
+    url.searchParams.set('code_challenge_method', 'S256');
+    return url;
+  }
+
+  async health(): Promise<boolean> {
+    try {
+      await this.discover();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof GovernanceError)
+    return typeof error.detail === 'string' ? error.detail : error.message;
+  if (error instanceof oauth.ResponseBodyError)
+    return `${error.error}: ${error.error_description ?? ''}`.trim();
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

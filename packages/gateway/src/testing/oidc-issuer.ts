@@ -1,0 +1,136 @@
+/**
+ * A REAL OIDC provider (oidc-provider) on loopback port 0 for tests: discovery, JWKS, a
+ * confidential client (client_secret_basic), a token endpoint that exchanges authorization codes
+ * and ID tokens carrying the custom claims `roles`, `tenant_id`, `org_unit`, `team`.
+ * `issueCode(account)` creates a grant and an authorization code the same way the authorization
+ * endpoint does after a login; `signIdToken(claims)` signs a bearer ID token with the provider's key.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
+import Provider from 'oidc-provider';
+
+export interface TestAccount {
+  sub: string;
+  email?: string;
+  roles?: string[];
+  tenant_id?: string;
+  org_unit?: string;
+  team?: string;
+  [claim: string]: unknown;
+}
+
+export interface TestIssuer {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+  /** An authorization code for `account`, redeemable once at the token endpoint. */
+  issueCode(account: TestAccount, options?: { nonce?: string; codeChallenge?: string }): Promise<string>;
+  /** A bearer ID token signed by the provider's key (override iss/aud/exp/alg/key for negative tests). */
+  signIdToken(
+    claims: TestAccount,
+    options?: {
+      issuer?: string;
+      audience?: string;
+      expiresInSeconds?: number;
+      notBeforeSeconds?: number;
+      kid?: string;
+      key?: CryptoKey;
+    },
+  ): Promise<string>;
+  /** A key pair the provider does not publish (for "unknown key" tests). */
+  foreignKey(): Promise<CryptoKey>;
+  close(): Promise<void>;
+}
+
+export async function startTestIssuer(
+  options: { clientId?: string; clientSecret?: string; redirectUri?: string } = {},
+): Promise<TestIssuer> {
+  const clientId = options.clientId ?? 'agentgov-test';
+  const clientSecret = options.clientSecret ?? 'test-secret-0123456789abcdef';
+  const redirectUri = options.redirectUri ?? 'http://127.0.0.1/callback';
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  const kid = 'test-key-1';
+  const privateJwk: JWK = { ...(await exportJWK(privateKey)), kid, alg: 'RS256', use: 'sig' };
+  const accounts = new Map<string, TestAccount>();
+
+  let handler:
+    | ((req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void)
+    | undefined;
+  const server: Server = createServer((req, res) => handler?.(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const provider = new Provider(issuer, {
+    clients: [
+      {
+        client_id: clientId,
+        client_secret: clientSecret,
+        redirect_uris: [redirectUri],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
+    ],
+    jwks: { keys: [privateJwk] },
+    claims: { openid: ['sub'], email: ['email'], agentgov: ['roles', 'tenant_id', 'org_unit', 'team'] },
+    conformIdTokenClaims: false,
+    pkce: { required: () => false },
+    features: { devInteractions: { enabled: false } },
+    async findAccount(_ctx, id) {
+      const account = accounts.get(id);
+      if (!account) return undefined;
+      return { accountId: id, claims: async () => ({ ...account, sub: id }) };
+    },
+  });
+  handler = provider.callback();
+
+  return {
+    issuer,
+    clientId,
+    clientSecret,
+    redirectUri,
+    async issueCode(account, opts = {}) {
+      accounts.set(account.sub, account);
+      const client = await provider.Client.find(clientId);
+      if (!client) throw new Error('test client missing');
+      const grant = new provider.Grant({ accountId: account.sub, clientId });
+      grant.addOIDCScope('openid email agentgov');
+      grant.addOIDCClaims(['email', 'roles', 'tenant_id', 'org_unit', 'team']);
+      const grantId = await grant.save();
+      const code = new provider.AuthorizationCode({
+        accountId: account.sub,
+        grantId,
+        client,
+        scope: 'openid email agentgov',
+        redirectUri,
+        authTime: Math.floor(Date.now() / 1000),
+        ...(opts.nonce ? { nonce: opts.nonce } : {}),
+        ...(opts.codeChallenge ? { codeChallenge: opts.codeChallenge, codeChallengeMethod: 'S256' } : {}),
+      });
+      return code.save();
+    },
+    async signIdToken(claims, opts = {}) {
+      const now = Math.floor(Date.now() / 1000);
+      const { sub, ...rest } = claims;
+      const jwt = new SignJWT(rest)
+        .setProtectedHeader({ alg: 'RS256', kid: opts.kid ?? kid })
+        .setSubject(sub)
+        .setIssuer(opts.issuer ?? issuer)
+        .setAudience(opts.audience ?? clientId)
+        .setIssuedAt(now)
+        .setExpirationTime(now + (opts.expiresInSeconds ?? 600));
+      if (opts.notBeforeSeconds !== undefined) jwt.setNotBefore(now + opts.notBeforeSeconds);
+      return jwt.sign(opts.key ?? privateKey);
+    },
+    async foreignKey() {
+      return (await generateKeyPair('RS256')).privateKey;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
