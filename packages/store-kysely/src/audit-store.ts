@@ -20,7 +20,7 @@ const DEFAULT_SCAN_BATCH = 500;
 
 interface AuditRow {
   tenant_id: string;
-  seq: string | number;
+  seq_text: string;
   id: string;
   user_id: string;
   ts: string;
@@ -40,7 +40,7 @@ interface AuditRow {
   commitments: Record<string, string>;
 }
 
-const SELECT_COLUMNS = sql`tenant_id, seq::text AS seq, id, user_id, ${isoText('timestamp')} AS ts, action_type,
+const SELECT_COLUMNS = sql`tenant_id, seq::text AS seq_text, id, user_id, ${isoText('timestamp')} AS ts, action_type,
   action_detail, data_accessed, model_used, model_tokens, data_classification, policy_applied,
   policy_result, policy_reason, outcome, request_id, prev_hash, hash, commitments`;
 
@@ -63,7 +63,13 @@ function toRecord(r: AuditRow): AuditRecord {
     outcome: r.outcome,
     requestId: r.request_id,
   } as AuditEntry;
-  return { entry, seq: toNumber(r.seq), prevHash: r.prev_hash, hash: r.hash, commitments: r.commitments };
+  return {
+    entry,
+    seq: toNumber(r.seq_text),
+    prevHash: r.prev_hash,
+    hash: r.hash,
+    commitments: r.commitments,
+  };
 }
 
 function rowValues(r: AuditRecord): RawBuilder<unknown> {
@@ -96,7 +102,27 @@ function whereFilter(tenantId: string, filter: AuditFilter = {}): RawBuilder<unk
   return sql.join(parts, sql` AND `);
 }
 
+/** One per kysely instance: every store over the same database object shares the per-tenant queue. */
+const mutexes = new WeakMap<object, KeyedMutex>();
+function mutexOf(db: object): KeyedMutex {
+  let m = mutexes.get(db);
+  if (!m) {
+    m = new KeyedMutex();
+    mutexes.set(db, m);
+  }
+  return m;
+}
+
 export interface KyselyAuditStoreOptions {
+  /**
+   * How appends of one tenant are serialized:
+   * - `row` (default; PostgreSQL): the tenant's `audit_chain_heads` row is locked with
+   *   `SELECT … FOR UPDATE` for the whole append, `build(head)` included — safe across processes;
+   * - `process` (PGlite, whose data directory only one process can open): an in-process per-tenant
+   *   queue; `build` runs outside the transaction so other tenants never wait for it, and the
+   *   short write transaction re-checks the head under the row lock.
+   */
+  lockMode?: 'row' | 'process';
   /** Rows fetched per `scan` round trip when the caller gives no `batchSize` (default 500). */
   scanBatchSize?: number;
 }
@@ -113,11 +139,14 @@ export interface KyselyAuditStoreOptions {
  */
 export class KyselyAuditStore implements AuditStore {
   readonly #db: Kysely<Database>;
-  readonly #mutex = new KeyedMutex();
+  readonly #mutex: KeyedMutex;
   readonly #scanBatch: number;
+  readonly #lockMode: 'row' | 'process';
 
   constructor(db: Kysely<Database>, options: KyselyAuditStoreOptions = {}) {
     this.#db = db;
+    this.#mutex = mutexOf(db);
+    this.#lockMode = options.lockMode ?? 'row';
     this.#scanBatch = options.scanBatchSize ?? DEFAULT_SCAN_BATCH;
   }
 
@@ -128,31 +157,45 @@ export class KyselyAuditStore implements AuditStore {
   ): Promise<AuditRecord[]> {
     return this.#mutex.run(tenantId, async () => {
       options?.signal?.throwIfAborted();
+      if (this.#lockMode === 'process') {
+        // PGlite: one session for the whole process, so holding a transaction open during `build`
+        // would stall every other tenant. The per-tenant in-process lock (shared by every store
+        // over this kysely instance) already serializes; the write re-checks the head.
+        const head = await this.head(tenantId);
+        const records = await this.#built(tenantId, head, build, options);
+        if (records.length === 0) return [];
+        await this.#db.transaction().execute(async (trx) => {
+          const current = await lockHead(trx, tenantId);
+          if (current?.seq !== head?.seq || current?.hash !== head?.hash) {
+            throw new Error(`audit chain head of tenant ${tenantId} moved during append (another writer)`);
+          }
+          await insertRecords(trx, tenantId, records);
+        });
+        return structuredClone(records);
+      }
       return this.#db.transaction().execute(async (trx) => {
         const head = await lockHead(trx, tenantId);
-        const records = await build(head);
-        checkAppendBatch(head, records);
-        for (const r of records) {
-          if (r.entry.tenantId !== tenantId) throw new Error('audit record of another tenant');
-        }
-        options?.signal?.throwIfAborted();
-        const last = records.at(-1);
-        if (!last) return [];
-        for (let i = 0; i < records.length; i += INSERT_CHUNK) {
-          const chunk = records.slice(i, i + INSERT_CHUNK);
-          const insert = sql`${INSERT_HEAD}${sql.join(chunk.map(rowValues))}`;
-          if (i + INSERT_CHUNK >= records.length) {
-            // Last (usually only) chunk: insert and move the head in one round trip.
-            await sql`WITH inserted AS (${insert} RETURNING 1)
-              UPDATE audit_chain_heads SET seq = ${last.seq}, hash = ${last.hash}, updated_at = now()
-              WHERE tenant_id = ${tenantId}`.execute(trx);
-          } else {
-            await insert.execute(trx);
-          }
-        }
+        const records = await this.#built(tenantId, head, build, options);
+        if (records.length === 0) return [];
+        await insertRecords(trx, tenantId, records);
         return structuredClone(records);
       });
     });
+  }
+
+  async #built(
+    tenantId: string,
+    head: ChainHead | undefined,
+    build: (head: ChainHead | undefined) => AuditRecord[] | Promise<AuditRecord[]>,
+    options?: CallOptions,
+  ): Promise<AuditRecord[]> {
+    const records = await build(head);
+    checkAppendBatch(head, records);
+    for (const r of records) {
+      if (r.entry.tenantId !== tenantId) throw new Error('audit record of another tenant');
+    }
+    options?.signal?.throwIfAborted();
+    return records;
   }
 
   async head(tenantId: string): Promise<ChainHead | undefined> {
@@ -252,20 +295,42 @@ export class KyselyAuditStore implements AuditStore {
   async checkpoints(tenantId: string): Promise<AuditCheckpoint[]> {
     const { rows } = await sql<{
       tenant_id: string;
-      tree_size: string;
+      tree_size_text: string;
       root_hash: string;
       ts: string;
       jws: string;
     }>`
-      SELECT tenant_id, tree_size::text AS tree_size, root_hash, ${isoText('issued_at')} AS ts, jws
+      SELECT tenant_id, tree_size::text AS tree_size_text, root_hash, ${isoText('issued_at')} AS ts, jws
       FROM audit_checkpoints WHERE tenant_id = ${tenantId} ORDER BY tree_size`.execute(this.#db);
     return rows.map((r) => ({
       tenantId: r.tenant_id,
-      treeSize: toNumber(r.tree_size),
+      treeSize: toNumber(r.tree_size_text),
       rootHash: r.root_hash,
       issuedAt: isoFromText(r.ts),
       jws: r.jws,
     }));
+  }
+}
+
+/** Inserts the records with multi-row INSERTs and moves the tenant's head (inside the caller's transaction). */
+async function insertRecords(
+  trx: Transaction<Database>,
+  tenantId: string,
+  records: AuditRecord[],
+): Promise<void> {
+  const last = records.at(-1);
+  if (!last) return;
+  for (let i = 0; i < records.length; i += INSERT_CHUNK) {
+    const chunk = records.slice(i, i + INSERT_CHUNK);
+    const insert = sql`${INSERT_HEAD}${sql.join(chunk.map(rowValues))}`;
+    if (i + INSERT_CHUNK >= records.length) {
+      // Last (usually only) chunk: insert and move the head in one round trip.
+      await sql`WITH inserted AS (${insert} RETURNING 1)
+        UPDATE audit_chain_heads SET seq = ${last.seq}, hash = ${last.hash}, updated_at = now()
+        WHERE tenant_id = ${tenantId}`.execute(trx);
+    } else {
+      await insert.execute(trx);
+    }
   }
 }
 

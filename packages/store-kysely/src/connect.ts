@@ -154,10 +154,10 @@ export function createSqlStores(
     db,
     kind: options.kind,
     schema,
-    audit: new KyselyAuditStore(
-      db,
-      options.scanBatchSize === undefined ? {} : { scanBatchSize: options.scanBatchSize },
-    ),
+    audit: new KyselyAuditStore(db, {
+      lockMode: options.kind === 'pglite' ? 'process' : 'row',
+      ...(options.scanBatchSize === undefined ? {} : { scanBatchSize: options.scanBatchSize }),
+    }),
     policies: new KyselyPolicyStore(db),
     async migrate() {
       const applied = await migrateToLatest(db, schema);

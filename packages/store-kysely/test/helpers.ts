@@ -1,0 +1,160 @@
+/**
+ * Test backends for the store-kysely tests.
+ *
+ * - `AGENTGOV_TEST_BACKENDS=pglite,postgres` narrows the backends (default: both; CONVENTIONS #7).
+ * - PostgreSQL tests read `TEST_DATABASE_URL`; without it (or with the server unreachable) they are
+ *   skipped with the reason — unless `AGENTGOV_REQUIRE_SERVICES=1`, under which they FAIL.
+ * - Every test file (and every conformance case) gets its own fresh schema `agentgov_t_<random>`,
+ *   dropped in cleanup, so concurrent runs sharing the database never see each other.
+ */
+import { randomBytes } from 'node:crypto';
+import { PGlite } from '@electric-sql/pglite';
+import type { Kysely } from 'kysely';
+import pg from 'pg';
+import { describe, it } from 'vitest';
+import {
+  createPGliteKysely,
+  createPostgresKysely,
+  createSqlStores,
+  type Database,
+  type PGliteLike,
+  type SqlStores,
+} from '../src/index';
+
+export type Backend = 'pglite' | 'postgres';
+
+const ALL: Backend[] = ['pglite', 'postgres'];
+export const BACKENDS: Backend[] = (process.env.AGENTGOV_TEST_BACKENDS ?? ALL.join(','))
+  .split(',')
+  .map((s) => s.trim())
+  .filter((s): s is Backend => (ALL as string[]).includes(s));
+
+export const REQUIRE_SERVICES = process.env.AGENTGOV_REQUIRE_SERVICES === '1';
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
+
+export const freshSchema = (): string => `agentgov_t_${randomBytes(6).toString('hex')}`;
+
+export type PostgresStatus = { ok: true; url: string } | { ok: false; reason: string };
+
+let status: Promise<PostgresStatus> | undefined;
+/** Whether PostgreSQL is usable (checked once per file). */
+export function postgresStatus(): Promise<PostgresStatus> {
+  status ??= (async (): Promise<PostgresStatus> => {
+    const url = TEST_DATABASE_URL;
+    if (!url) return { ok: false, reason: 'TEST_DATABASE_URL is not set' };
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+    try {
+      await client.connect();
+      await client.query('SELECT 1');
+      return { ok: true, url };
+    } catch (error) {
+      return {
+        ok: false,
+        reason: `PostgreSQL at TEST_DATABASE_URL is unreachable: ${(error as Error).message}`,
+      };
+    } finally {
+      await client.end().catch(() => {});
+    }
+  })();
+  return status;
+}
+
+/**
+ * Registers PostgreSQL tests: runs `body(url)` when PostgreSQL is usable; otherwise a skipped
+ * block naming the reason, or — under AGENTGOV_REQUIRE_SERVICES=1 — a failing test.
+ */
+export async function describePostgres(name: string, body: (url: string) => void): Promise<void> {
+  if (!BACKENDS.includes('postgres')) {
+    describe.skip(`${name} — skipped: postgres not in AGENTGOV_TEST_BACKENDS`, () => {
+      it('not run', () => {});
+    });
+    return;
+  }
+  const s = await postgresStatus();
+  if (s.ok) {
+    body(s.url);
+    return;
+  }
+  if (REQUIRE_SERVICES) {
+    describe(name, () => {
+      it('needs PostgreSQL (AGENTGOV_REQUIRE_SERVICES=1)', () => {
+        throw new Error(s.reason);
+      });
+    });
+    return;
+  }
+  describe.skip(`${name} — skipped: ${s.reason}`, () => {
+    it('not run', () => {});
+  });
+}
+
+/** Registers PGlite tests unless AGENTGOV_TEST_BACKENDS leaves PGlite out. */
+export function describePGlite(name: string, body: () => void): void {
+  if (BACKENDS.includes('pglite')) body();
+  else
+    describe.skip(`${name} — skipped: pglite not in AGENTGOV_TEST_BACKENDS`, () => {
+      it('not run', () => {});
+    });
+}
+
+/** Stores over a fresh, migrated schema on PostgreSQL; `cleanup` drops the schema. */
+export async function postgresStores(
+  url: string,
+  options: { max?: number; migrate?: boolean } = {},
+): Promise<SqlStores & { cleanup: () => Promise<void> }> {
+  const schema = freshSchema();
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 4 });
+  const db = createPostgresKysely({ pool, schema });
+  const stores = createSqlStores(db, { schema, kind: 'postgres' });
+  if (options.migrate !== false) await stores.migrate();
+  return {
+    ...stores,
+    cleanup: async () => {
+      await dropSchema(db, schema);
+      await stores.close();
+    },
+  };
+}
+
+let sharedPGlite: Promise<PGlite> | undefined;
+/** One PGlite instance per test file (starting one takes seconds); each caller gets its own schema. */
+export function pgliteInstance(): Promise<PGlite> {
+  sharedPGlite ??= PGlite.create();
+  return sharedPGlite;
+}
+
+export async function closePGlite(): Promise<void> {
+  const p = sharedPGlite;
+  sharedPGlite = undefined;
+  if (p) await (await p).close();
+}
+
+/** Stores over a fresh, migrated schema on the file's PGlite instance; `cleanup` drops the schema. */
+export async function pgliteStores(
+  options: { migrate?: boolean } = {},
+): Promise<SqlStores & { cleanup: () => Promise<void> }> {
+  const schema = freshSchema();
+  const client = (await pgliteInstance()) as unknown as PGliteLike;
+  const db = createPGliteKysely({ client, schema, closeOnDestroy: false });
+  const stores = createSqlStores(db, { schema, kind: 'pglite' });
+  if (options.migrate !== false) await stores.migrate();
+  return {
+    ...stores,
+    cleanup: async () => {
+      await dropSchema(db, schema);
+      await stores.close();
+    },
+  };
+}
+
+export async function dropSchema(db: Kysely<Database>, schema: string): Promise<void> {
+  const { sql } = await import('kysely');
+  await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(db);
+}
+
+/** Collects an async iterable. */
+export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of iterable) out.push(x);
+  return out;
+}
