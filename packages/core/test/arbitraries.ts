@@ -41,14 +41,19 @@ export const semver = fc
     fc.option(fc.constantFrom('alpha', 'rc.1', 'beta.2'), { nil: undefined }),
   )
   .map(([a, b, c, pre]) => `${a}.${b}.${c}${pre ? `-${pre}` : ''}`);
+/** Doubles without -0, which JSON cannot carry (it comes back as 0). */
+const double = (c: fc.DoubleConstraints = {}) =>
+  fc.double({ noNaN: true, noDefaultInfinity: true, ...c }).map((x) => (x === 0 ? 0 : x));
 const nullable = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: null });
 /** JSON objects. zod drops `__proto__` keys of records (safely), so they are left out here. */
 const jsonKey = fc.string({ maxLength: 10 }).filter((k) => k !== '__proto__');
-export const jsonObject = fc.dictionary(
-  jsonKey,
-  fc.jsonValue({ maxDepth: 2 }).filter((v) => !JSON.stringify(v).includes('"__proto__"')),
-  { maxKeys: 4 },
-);
+export const jsonObject = fc
+  .dictionary(
+    jsonKey,
+    fc.jsonValue({ maxDepth: 2 }).filter((v) => !JSON.stringify(v).includes('"__proto__"')),
+    { maxKeys: 4 },
+  )
+  .map((o) => JSON.parse(JSON.stringify(o)) as Record<string, unknown>); // JSON has no -0
 
 export const policy = fc.record({
   id: uuid,
@@ -86,10 +91,10 @@ export const task = fc.record({
   status: fc.constantFrom(...TASK_STATUSES),
   sources: fc.array(fc.record({ system: fc.string(), id: fc.string(), url: fc.webUrl() }), { maxLength: 3 }),
   correlationId: nullable(uuid),
-  correlationConfidence: nullable(fc.double({ min: 0, max: 1, noNaN: true })),
+  correlationConfidence: nullable(double({ min: 0, max: 1 })),
   deadline: nullable(timestamp),
   urgencySignals: fc.record({
-    senderSeniority: nullable(fc.double({ noNaN: true, noDefaultInfinity: true })),
+    senderSeniority: nullable(double()),
     followUpCount: fc.nat(1000),
     slaTimer: nullable(fc.constantFrom('PT4H', 'P1D', '2025-01-01T00:00:00Z')),
     blockingRelationships: fc.array(fc.string(), { maxLength: 3 }),
