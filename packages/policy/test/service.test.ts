@@ -5,6 +5,7 @@ import {
   ManualClock,
   type Policy,
   type Role,
+  type ValidationError,
 } from '@agentgov/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -33,6 +34,9 @@ function setup() {
   });
   return { store, audit, clock, service, changes };
 }
+
+const fieldOf = (r: { _unsafeUnwrapErr(): unknown }): string =>
+  (r._unsafeUnwrapErr() as ValidationError).field;
 
 const who = (userId: string, roles: Role[], orgUnit?: string, team?: string): Principal => ({
   userId,
@@ -146,7 +150,7 @@ describe('PolicyService.create', () => {
 
   it('rejects bad bodies with typed errors', async () => {
     const { service } = setup();
-    const bad = async (b: unknown) => (await service.create(root, b))._unsafeUnwrapErr();
+    const bad = async (b: unknown) => (await service.create(root, b))._unsafeUnwrapErr() as ValidationError;
     expect((await bad({ ...body('enterprise', 'acme', ''), version: '1.0' })).field).toBe('version');
     expect((await bad({ ...body('enterprise', 'acme', 'x: 1') })).message).toContain(
       "unknown key 'x' in agent-to-agent policy",
@@ -263,14 +267,14 @@ describe('PolicyService.update', () => {
       version: '2.1.0',
     });
     expect(
-      (
-        await service.update(root, p.id, { content: 'enabled: true', changeReason: 'x', version: '2.0.9' })
-      )._unsafeUnwrapErr().field,
+      fieldOf(
+        await service.update(root, p.id, { content: 'enabled: true', changeReason: 'x', version: '2.0.9' }),
+      ),
     ).toBe('version');
     expect(
-      (
-        await service.update(root, p.id, { content: 'enabled: true', changeReason: 'x', version: 'v3' })
-      )._unsafeUnwrapErr().field,
+      fieldOf(
+        await service.update(root, p.id, { content: 'enabled: true', changeReason: 'x', version: 'v3' }),
+      ),
     ).toBe('version');
     expect(
       (
@@ -321,10 +325,9 @@ describe('PolicyService.deprecate, get, list', () => {
     });
     // the deprecated limit no longer constrains children
     await create(service, engAdmin, body('org', 'eng', 'max_rounds: {information_query: 3}'));
-    expect(
-      (await service.update(root, ent.id, { content: 'enabled: true', changeReason: 'x' }))._unsafeUnwrapErr()
-        .field,
-    ).toBe('status');
+    expect(fieldOf(await service.update(root, ent.id, { content: 'enabled: true', changeReason: 'x' }))).toBe(
+      'status',
+    );
   });
 
   it('scopes list and get by role', async () => {
@@ -350,7 +353,7 @@ describe('PolicyService.deprecate, get, list', () => {
     expect(await ids(carol)).toEqual([ent, sales, emea, carols].map((x) => x.id).sort());
     expect(await ids(root, { scope: 'team' })).toEqual([platform, emea].map((x) => x.id).sort());
     expect(await ids(root, { domain: 'models' })).toEqual([]);
-    expect((await service.list(root, { scope: 'galaxy' }))._unsafeUnwrapErr().field).toBe('scope');
+    expect(fieldOf(await service.list(root, { scope: 'galaxy' }))).toBe('scope');
     expect((await service.get(carol, bobs.id))._unsafeUnwrapErr().code).toBe('NOT_FOUND');
     expect((await service.get(bob, bobs.id))._unsafeUnwrap().id).toBe(bobs.id);
     expect((await service.get({ ...root, tenantId: 'globex' }, ent.id))._unsafeUnwrapErr().code).toBe(
