@@ -7,7 +7,7 @@ const USAGE = `agentgov — policy-as-code and audit tooling
 Usage:
   agentgov policy validate DIR [--json]
   agentgov policy decide DIR --domain agent-to-agent|integrations --input FILE [--user ID]
-  agentgov audit verify --database URL|DIR [--tenant ID] [--json]
+  agentgov audit verify --database URL|DIR [--tenant ID] [--public-key FILE] [--json]
   agentgov db migrate --database URL|DIR
 
 Exit codes: 0 ok, 1 violations or a broken audit chain, 2 unusable input.
@@ -20,6 +20,7 @@ type Command = (args: string[], io: CliIo) => Promise<number>;
  * Each command module exports `default: Command`.
  */
 const COMMANDS: Record<string, () => Promise<Command>> = {
+  'audit verify': async () => (await import('./commands/audit-verify')).default,
   'policy validate': async () => (await import('./commands/policy-validate')).default,
   'policy decide': async () => (await import('./commands/policy-decide')).default,
 };

@@ -1,0 +1,233 @@
+/**
+ * `agentgov audit verify --database URL|DIR [--tenant ID] [--public-key FILE] [--json]`
+ *
+ * Streams each tenant's audit log from PostgreSQL (`postgres://…`) or a PGlite directory
+ * (anything else) and verifies the hash chain, the identifier commitments (when
+ * AGENTGOV_SECRET_AUDIT_COMMITMENT_KEY is set; otherwise they are reported unchecked) and the
+ * signed checkpoints (public key from --public-key or from AGENTGOV_SECRET_AUDIT_SIGNING_KEY).
+ * Exit 0 intact, 1 any break (the JSON names the first broken entry id), 2 unusable input.
+ * Read-only: it never migrates or writes the database.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import {
+  DEFAULT_COMMITMENT_KEY_REF,
+  MIN_COMMITMENT_KEY_LENGTH,
+  type VerifyReport,
+  verifyTenant,
+} from '@agentgov/audit';
+import { type AuditStore, EnvSecretStore } from '@agentgov/core';
+import { type CliIo, EXIT, UsageError } from '../io';
+
+/** The part of an opened store bundle the command uses. */
+export interface OpenedAuditStore {
+  audit: AuditStore;
+  close(): Promise<void>;
+}
+
+/** A progress display for long runs (cli-progress on a TTY by default). */
+export interface Progress {
+  start(total: number, label: string): void;
+  update(value: number, total: number): void;
+  stop(): void;
+}
+
+export interface AuditVerifyDeps {
+  /** Opens the database named by --database (default: `openStore` of @agentgov/store-kysely, no migration). */
+  openStore(database: string): Promise<OpenedAuditStore>;
+  /** Creates the progress display, or undefined for none (default: cli-progress on stderr when a TTY). */
+  progress(io: CliIo): Promise<Progress | undefined>;
+}
+
+/** Runs shorter than this many entries get no progress bar. */
+export const PROGRESS_THRESHOLD = 5000;
+
+const USAGE = 'usage: agentgov audit verify --database URL|DIR [--tenant ID] [--public-key FILE] [--json]';
+
+/** Hides the password of a database URL in messages. */
+export function redactDatabase(database: string): string {
+  return database.replace(/^([a-z]+:\/\/[^:/@]*:)[^@]*@/i, '$1***@');
+}
+
+async function defaultOpenStore(database: string): Promise<OpenedAuditStore> {
+  const { databaseKind, openStore } = await import('@agentgov/store-kysely');
+  if (
+    databaseKind(database) === 'pglite-dir' &&
+    (!existsSync(database) || !statSync(database).isDirectory())
+  ) {
+    throw new UsageError(`no PGlite database directory at ${database}`);
+  }
+  return openStore({ database, migrate: false });
+}
+
+async function defaultProgress(io: CliIo): Promise<Progress | undefined> {
+  if (!io.isTTY) return undefined;
+  const { SingleBar, Presets } = (await import('cli-progress')).default;
+  const bar = new SingleBar(
+    {
+      stream: process.stderr,
+      format: '{label} [{bar}] {percentage}% | {value}/{total} entries | {eta_formatted}',
+    },
+    Presets.shades_classic,
+  );
+  let running = false;
+  return {
+    start(total, label) {
+      bar.start(total, 0, { label });
+      running = true;
+    },
+    update(value, total) {
+      if (!running) return;
+      bar.setTotal(total);
+      bar.update(value);
+    },
+    stop() {
+      if (running) bar.stop();
+      running = false;
+    },
+  };
+}
+
+function parse(args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      options: {
+        database: { type: 'string' },
+        tenant: { type: 'string' },
+        'public-key': { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
+      allowPositionals: false,
+      strict: true,
+    }).values;
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n${USAGE}`);
+  }
+}
+
+function readPublicKey(file: string | undefined): object | undefined {
+  if (file === undefined) return undefined;
+  let jwk: unknown;
+  try {
+    jwk = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`--public-key ${file}: not a readable JWK (${(error as Error).message})`);
+  }
+  if (jwk === null || typeof jwk !== 'object' || !('kty' in jwk)) {
+    throw new UsageError(`--public-key ${file}: not a JSON Web Key`);
+  }
+  return jwk;
+}
+
+function human(report: VerifyReport): string {
+  const cps = report.checkpoints;
+  const sig = cps.some((c) => c.signature === 'invalid')
+    ? 'signature INVALID'
+    : cps.some((c) => c.signature === 'unchecked')
+      ? 'signatures unchecked (no public key)'
+      : 'signatures valid';
+  const cpText = cps.length === 0 ? 'no checkpoints' : `${cps.length} checkpoint(s), ${sig}`;
+  const ids =
+    report.identifiers === 'checked' ? 'identifiers checked' : 'identifiers UNCHECKED (no commitment key)';
+  if (report.ok) return `tenant ${report.tenantId}: intact — ${report.checked} entries, ${ids}, ${cpText}\n`;
+  const lines = [`tenant ${report.tenantId}: BROKEN`];
+  const b = report.firstBreak;
+  if (b) {
+    lines.push(`  first broken entry: ${b.entryId || '(none)'} (seq ${b.seq}): ${b.reason}`, `  ${b.detail}`);
+    if (b.expected !== undefined) lines.push(`  expected: ${JSON.stringify(b.expected)}`);
+    if (b.actual !== undefined) lines.push(`  actual:   ${JSON.stringify(b.actual)}`);
+  }
+  for (const c of cps.filter((x) => !x.ok)) lines.push(`  checkpoint ${c.treeSize}: ${c.reason ?? 'failed'}`);
+  lines.push(`  ${report.checked} entries read, ${ids}, ${cpText}`);
+  return `${lines.join('\n')}\n`;
+}
+
+export function createAuditVerify(deps: Partial<AuditVerifyDeps> = {}) {
+  const open = deps.openStore ?? defaultOpenStore;
+  const makeProgress = deps.progress ?? defaultProgress;
+
+  return async function auditVerify(args: string[], io: CliIo): Promise<number> {
+    const values = parse(args);
+    const database = values.database;
+    if (!database) throw new UsageError(`--database is required\n${USAGE}`);
+    if (values.tenant === '') throw new UsageError('--tenant must not be empty');
+    const publicJwk = readPublicKey(values['public-key']);
+    const secrets = new EnvSecretStore(io.env);
+    const commitmentKey = await secrets.get(DEFAULT_COMMITMENT_KEY_REF);
+    if (commitmentKey !== undefined && commitmentKey.length < MIN_COMMITMENT_KEY_LENGTH) {
+      throw new UsageError(
+        `${EnvSecretStore.variableName(DEFAULT_COMMITMENT_KEY_REF)} is shorter than ${MIN_COMMITMENT_KEY_LENGTH} characters`,
+      );
+    }
+
+    let opened: OpenedAuditStore;
+    try {
+      opened = await open(database);
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+      throw new UsageError(`cannot open ${redactDatabase(database)}: ${(error as Error).message}`);
+    }
+    const progress = await makeProgress(io);
+    const reports: VerifyReport[] = [];
+    try {
+      let tenants: string[];
+      try {
+        tenants = values.tenant === undefined ? await opened.audit.tenants() : [values.tenant];
+        if (values.tenant !== undefined && (await opened.audit.count(values.tenant)) === 0) {
+          throw new UsageError(`tenant ${values.tenant} has no audit entries in ${redactDatabase(database)}`);
+        }
+      } catch (error) {
+        if (error instanceof UsageError) throw error;
+        throw new UsageError(
+          `cannot read the audit log of ${redactDatabase(database)}: ${(error as Error).message}`,
+        );
+      }
+      for (const tenantId of tenants) {
+        let started = false;
+        try {
+          reports.push(
+            await verifyTenant(opened.audit, tenantId, {
+              secrets,
+              ...(publicJwk ? { publicJwk } : {}),
+              onProgress: (checked, total) => {
+                if (!progress || total < PROGRESS_THRESHOLD) return;
+                if (!started) {
+                  progress.start(total, `tenant ${tenantId}`);
+                  started = true;
+                }
+                progress.update(checked, total);
+              },
+            }),
+          );
+        } catch (error) {
+          throw new UsageError(
+            `cannot read the audit log of tenant ${tenantId}: ${(error as Error).message}`,
+          );
+        } finally {
+          if (started) progress?.stop();
+        }
+      }
+    } finally {
+      await opened.close().catch(() => {});
+    }
+
+    const ok = reports.every((r) => r.ok);
+    const broken = reports.find((r) => !r.ok);
+    if (values.json) {
+      const firstBreak = broken
+        ? {
+            tenantId: broken.tenantId,
+            ...(broken.firstBreak ?? { entryId: null, reason: 'checkpoint_invalid' }),
+          }
+        : null;
+      io.stdout(`${JSON.stringify({ ok, firstBreak, tenants: reports }, null, 2)}\n`);
+    } else {
+      if (reports.length === 0) io.stdout(`${redactDatabase(database)}: no audit entries\n`);
+      for (const r of reports) io.stdout(human(r));
+    }
+    return ok ? EXIT.ok : EXIT.findings;
+  };
+}
+
+export default createAuditVerify();
