@@ -34,6 +34,7 @@ export {
   RedisInstanceRegistry,
 } from './instances';
 export { createMemoryDependencies, createMemoryStores } from './memory';
+export { type NodeRequestOptions, sendFetchResponse, toFetchRequest } from './node';
 export { buildOpenApi, type OpenApiDocument } from './openapi';
 export { AuditExportQuerySchema, AuditQuerySchema, CSV_COLUMNS } from './plugins/audit-enterprise/routes';
 export { CallbackBodySchema } from './plugins/auth-enterprise/routes';

@@ -1,1 +1,2 @@
-export {};
+export { ACCOUNTS, describeHttpSuite, type ServerFactory, type StartedServer } from './http-suite';
+export { startTestIssuer, type TestAccount, type TestIssuer } from './oidc-issuer';

@@ -106,8 +106,11 @@ export async function startTestIssuer(
         scope: 'openid email agentgov',
         redirectUri,
         authTime: Math.floor(Date.now() / 1000),
+        gty: 'authorization_code',
         ...(opts.nonce ? { nonce: opts.nonce } : {}),
-        ...(opts.codeChallenge ? { codeChallenge: opts.codeChallenge, codeChallengeMethod: 'S256' } : {}),
+        ...(opts.codeChallenge
+          ? { codeChallenge: opts.codeChallenge, codeChallengeMethod: 'S256' as const }
+          : {}),
       });
       return code.save();
     },

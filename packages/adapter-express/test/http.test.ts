@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { createGovernance, createMemoryDependencies } from '@agentgov/gateway';
+import express from 'express';
+import { describe, expect, it } from 'vitest';
+// The shared suite lives in @agentgov/gateway/testing (imported from source: the root vitest alias maps only package roots).
+import { describeHttpSuite, startTestIssuer } from '../../gateway/src/testing/index';
+import { governanceMiddleware } from '../src/index';
+
+async function listen(app: express.Express) {
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describeHttpSuite('express', async (governance) => {
+  const app = express();
+  app.use(governanceMiddleware(governance));
+  app.get('/other', (_req, res) => {
+    res.send('not ours');
+  });
+  return listen(app);
+});
+
+describe('express adapter: translation', () => {
+  it('keeps raw bytes, re-serializes a parsed body only when the raw bytes are gone, passes other paths on', async () => {
+    const idp = await startTestIssuer();
+    const deps = await createMemoryDependencies();
+    const gov = createGovernance({
+      ...deps,
+      oidc: {
+        issuer: idp.issuer,
+        clientId: idp.clientId,
+        clientSecret: idp.clientSecret,
+        redirectUri: idp.redirectUri,
+      },
+    });
+    const seen: string[] = [];
+    const app = express();
+    // a body parser that keeps the raw bytes (as signature-checking apps do)
+    app.use(
+      express.json({
+        verify: (req, _res, buf) => {
+          (req as unknown as { rawBody: Buffer }).rawBody = Buffer.from(buf);
+          seen.push(createHash('sha256').update(buf).digest('hex'));
+        },
+      }),
+    );
+    app.use(governanceMiddleware(gov));
+    app.get('/other', (_req, res) => {
+      res.send('not ours');
+    });
+    const s = await listen(app);
+    try {
+      const token = await idp.signIdToken({ sub: 'ea', roles: ['enterprise_admin'], tenant_id: 't1' });
+      const raw = '{ "type": "mail",   "credentials_secret_ref": "ref-1" }';
+      const r = await fetch(`${s.url}/api/v1/connectors`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: raw,
+      });
+      expect(r.status).toBe(201);
+      expect(seen).toEqual([createHash('sha256').update(raw).digest('hex')]);
+      expect(await (await fetch(`${s.url}/other`)).text()).toBe('not ours');
+      const missing = await fetch(`${s.url}/api/v1/nope`);
+      expect(missing.status).toBe(404);
+      expect((await missing.json()).error).toBe('NOT_FOUND');
+    } finally {
+      await s.close();
+      await idp.close();
+    }
+  });
+});
