@@ -1,0 +1,203 @@
+/**
+ * The SQL store under `@agentgov/audit`: tampering with any stored column (triggers disabled by a
+ * superuser), reordering or deleting entries makes `verifyTenant` fail and name the entry;
+ * anonymization through the store keeps the chain valid and leaves no clear user id behind.
+ * Runs on PGlite and on PostgreSQL.
+ */
+import { createAuditLog, createAuditService, ensureAuditKeys, verifyTenant } from '@agentgov/audit';
+import { type AuditEntry, type AuditEntryInput, InMemorySecretStore } from '@agentgov/core';
+import { type RawBuilder, sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SqlStores } from '../src/index';
+import { closePGlite, describePGlite, describePostgres, pgliteStores, postgresStores } from './helpers';
+
+type Stores = SqlStores & { cleanup: () => Promise<void> };
+
+const input = (tenantId: string, i: number, overrides: Partial<AuditEntryInput> = {}): AuditEntryInput => ({
+  tenantId,
+  userId: `user-${i % 2}`,
+  actionType: 'agent_exchange',
+  actionDetail: {
+    exchangeId: `ex-${i}`,
+    initiatorUserId: `user-${i % 2}`,
+    responderUserId: 'zoë@example.com',
+    currentRound: i,
+    ratio: 0.1 + i,
+    nested: { deep: ['a', 1, true, null] },
+  },
+  dataAccessed: [{ source: 'drive', classification: 'internal', purpose: `purpose ${i}` }],
+  modelUsed: i % 2 === 0 ? 'model-x' : null,
+  modelTokens: i % 2 === 0 ? { input: 100 + i, output: 7 } : null,
+  dataClassification: 'confidential',
+  policyApplied: 'policy-a2a',
+  policyResult: 'allow',
+  policyReason: `reason ${i} — ünïcødé 🚀`,
+  outcome: 'success',
+  requestId: `req-${i}`,
+  ...overrides,
+});
+
+/** Tampers: each changes one column of the entry at seq 3 (or the chain's shape). */
+const COLUMN_TAMPERS: Record<string, RawBuilder<unknown>> = {
+  id: sql`id = '01ARZ3NDEKTSV4RRFFQ69G5FAV'`,
+  user_id: sql`user_id = 'mallory'`,
+  timestamp_ms: sql`"timestamp" = "timestamp" + interval '1 millisecond'`,
+  timestamp_us: sql`"timestamp" = "timestamp" + interval '1 microsecond'`,
+  action_type: sql`action_type = 'data_access'`,
+  action_detail_value: sql`action_detail = jsonb_set(action_detail, '{currentRound}', '99')`,
+  action_detail_identifier: sql`action_detail = jsonb_set(action_detail, '{initiatorUserId}', '"mallory"')`,
+  action_detail_added_key: sql`action_detail = action_detail || '{"extra": 1}'`,
+  data_accessed: sql`data_accessed = '[{"source":"mail","classification":"internal","purpose":"purpose 3"}]'`,
+  model_used: sql`model_used = 'model-y'`,
+  model_tokens: sql`model_tokens = '{"input": 1, "output": 7}'`,
+  data_classification: sql`data_classification = 'public'`,
+  policy_applied: sql`policy_applied = 'policy-other'`,
+  policy_result: sql`policy_result = 'deny'`,
+  policy_reason: sql`policy_reason = policy_reason || ' '`,
+  outcome: sql`outcome = 'error'`,
+  request_id: sql`request_id = 'req-x'`,
+  prev_hash: sql`prev_hash = repeat('0', 64)`,
+  hash: sql`hash = repeat('a', 64)`,
+  commitments: sql`commitments = jsonb_set(commitments, '{userId}', to_jsonb(repeat('b', 64)))`,
+};
+
+function chainSuite(name: string, open: () => Promise<Stores>): void {
+  describe(name, () => {
+    let s: Stores;
+    const secrets = new InMemorySecretStore();
+    beforeAll(async () => {
+      s = await open();
+      await ensureAuditKeys(secrets);
+    });
+    afterAll(async () => {
+      await s?.cleanup();
+    });
+
+    /** Appends 5 entries (batch of 2, then 3 singles) to a fresh tenant; returns them in seq order. */
+    async function seed(tenantId: string): Promise<AuditEntry[]> {
+      const log = createAuditLog({ store: s.audit, secrets });
+      const batch = await log.appendBatch([input(tenantId, 1), input(tenantId, 2)]);
+      const out = [...batch._unsafeUnwrap()];
+      for (const i of [3, 4, 5]) out.push((await log.append(input(tenantId, i)))._unsafeUnwrap());
+      const report = await verifyTenant(s.audit, tenantId, { secrets });
+      expect(report.ok, JSON.stringify(report.firstBreak)).toBe(true);
+      expect(report.checked).toBe(5);
+      return out;
+    }
+
+    /** Runs SQL with every trigger off (superuser only), as an attacker with DB access would. */
+    async function tamper(statement: RawBuilder<unknown>): Promise<void> {
+      await s.db.transaction().execute(async (trx) => {
+        await sql`SET LOCAL session_replication_role = replica`.execute(trx);
+        await statement.execute(trx);
+      });
+    }
+
+    it('a fresh chain verifies; every field reads back exactly as appended', async () => {
+      const entries = await seed('t-roundtrip');
+      const { records } = await s.audit.query('t-roundtrip', {}, { offset: 0, limit: 10 });
+      expect(records.map((r) => r.entry)).toEqual(entries);
+      expect(records.map((r) => r.seq)).toEqual([1, 2, 3, 4, 5]);
+    });
+
+    for (const [column, change] of Object.entries(COLUMN_TAMPERS)) {
+      it(`changing ${column} of one entry in SQL makes verify fail and name that entry`, async () => {
+        const tenant = `t-${column}`;
+        const entries = await seed(tenant);
+        const target = entries[2] as AuditEntry;
+        await tamper(sql`UPDATE audit_entries SET ${change} WHERE tenant_id = ${tenant} AND seq = 3`);
+        const report = await verifyTenant(s.audit, tenant, { secrets });
+        expect(report.ok).toBe(false);
+        const expectedId = column === 'id' ? '01ARZ3NDEKTSV4RRFFQ69G5FAV' : target.id;
+        expect(report.firstBreak?.entryId, JSON.stringify(report.firstBreak)).toBe(expectedId);
+        expect(report.firstBreak?.seq).toBe(3);
+      });
+    }
+
+    it('changing tenant_id moves the entry out of the chain: verify fails at the gap', async () => {
+      const entries = await seed('t-tenant');
+      await tamper(
+        sql`UPDATE audit_entries SET tenant_id = 't-elsewhere' WHERE tenant_id = 't-tenant' AND seq = 3`,
+      );
+      const report = await verifyTenant(s.audit, 't-tenant', { secrets });
+      expect(report.ok).toBe(false);
+      expect(report.firstBreak?.reason).toBe('seq_gap');
+      expect(report.firstBreak?.entryId).toBe(entries[3]?.id);
+    });
+
+    it('changing seq (a gap) makes verify fail', async () => {
+      const entries = await seed('t-seq');
+      await tamper(sql`UPDATE audit_entries SET seq = 30 WHERE tenant_id = 't-seq' AND seq = 3`);
+      const report = await verifyTenant(s.audit, 't-seq', { secrets });
+      expect(report.ok).toBe(false);
+      expect(report.firstBreak?.entryId).toBe(entries[3]?.id);
+    });
+
+    it('swapping the seq of two entries (reordering) makes verify fail and name a swapped entry', async () => {
+      const entries = await seed('t-swap');
+      await tamper(sql`UPDATE audit_entries SET seq = CASE seq WHEN 2 THEN 3 ELSE 2 END
+        WHERE tenant_id = 't-swap' AND seq IN (2, 3)`);
+      const report = await verifyTenant(s.audit, 't-swap', { secrets });
+      expect(report.ok).toBe(false);
+      expect([entries[1]?.id, entries[2]?.id]).toContain(report.firstBreak?.entryId);
+      expect(report.firstBreak?.seq).toBe(2);
+    });
+
+    it('deleting an entry makes verify fail at the next one (seq gap)', async () => {
+      const entries = await seed('t-delete');
+      await tamper(sql`DELETE FROM audit_entries WHERE tenant_id = 't-delete' AND seq = 3`);
+      const report = await verifyTenant(s.audit, 't-delete', { secrets });
+      expect(report.ok).toBe(false);
+      expect(report.firstBreak?.entryId).toBe(entries[3]?.id);
+      expect(report.firstBreak?.reason).toBe('seq_gap');
+    });
+
+    it('anonymizing a user keeps the chain valid and leaves the clear id in no column of any row', async () => {
+      const tenant = 't-gdpr';
+      const subject = 'zoë@example.com';
+      const log = createAuditLog({ store: s.audit, secrets });
+      await log.appendBatch([
+        input(tenant, 1),
+        input(tenant, 2, {
+          userId: subject,
+          actionDetail: { initiatorUserId: subject, approverUserId: 'user-1' },
+        }),
+        input(tenant, 3, { userId: subject }),
+      ]);
+      await log.append(input('t-gdpr-other', 1)); // another tenant keeps its clear values
+      const service = createAuditService({ store: s.audit, secrets, log });
+      const erased = await service.anonymizeUser(
+        { tenantId: tenant, userId: 'dpo', requestId: 'req-erase' },
+        subject,
+      );
+      const result = erased._unsafeUnwrap();
+      expect(result.recordsAnonymized).toBe(3);
+
+      const report = await verifyTenant(s.audit, tenant, { secrets });
+      expect(report.ok, JSON.stringify(report.firstBreak)).toBe(true);
+      expect(report.checked).toBe(4);
+
+      const { rows } = await sql<{
+        t: string;
+      }>`SELECT t::text AS t FROM audit_entries t WHERE tenant_id = ${tenant}`.execute(s.db);
+      expect(rows).toHaveLength(4);
+      for (const row of rows) expect(row.t).not.toContain(subject);
+      // the three rewritten entries and the erasure entry itself (its subject is the placeholder)
+      expect(rows.filter((r) => r.t.includes(result.placeholder)).length).toBe(4);
+      const other = await sql<{
+        t: string;
+      }>`SELECT t::text AS t FROM audit_entries t WHERE tenant_id = 't-gdpr-other'`.execute(s.db);
+      expect(other.rows[0]?.t).toContain('zoë@example.com');
+      expect((await verifyTenant(s.audit, 't-gdpr-other', { secrets })).ok).toBe(true);
+    });
+  });
+}
+
+describePGlite('audit chain over the SQL store (pglite)', () => {
+  afterAll(closePGlite);
+  chainSuite('audit chain over the SQL store: pglite', () => pgliteStores());
+});
+
+await describePostgres('audit chain over the SQL store (postgres)', (url) => {
+  chainSuite('audit chain over the SQL store: postgres', () => postgresStores(url));
+});
