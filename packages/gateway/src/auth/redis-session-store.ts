@@ -29,7 +29,7 @@ export class RedisSessionStore implements SessionStore {
     return `${this.#prefix}:${idHash}`;
   }
   async create(session: SessionRecord): Promise<void> {
-    const ttl = Math.max(1, Date.parse(session.expiresAt) - this.#now() + this.#graceMs);
+    const ttl = Math.max(0, Date.parse(session.expiresAt) - this.#now()) + this.#graceMs;
     const res = await this.#redis.set(this.#key(session.idHash), JSON.stringify(session), 'PX', ttl, 'NX');
     if (res !== 'OK') throw new Error('session already exists');
   }
