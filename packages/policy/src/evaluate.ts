@@ -69,7 +69,7 @@ export function evaluateAgentToAgent(
   }
   const level = input.classification_level;
   if (input.initiator_org_unit !== input.responder_org_unit && policy.cross_org?.[level] === 'deny') {
-    return decision(false, `${level} data cannot be shared cross-org`, maxRounds, maxShared);
+    return decision(false, crossOrgReason(level), maxRounds, maxShared);
   }
   if (classificationOrder(level) > classificationOrder(maxShared)) {
     return decision(
@@ -143,4 +143,15 @@ export function evaluate(
   return domain === 'agent-to-agent'
     ? evaluateAgentToAgent(effective as AgentToAgentPolicy, input as AgentToAgentInput, tenantId)
     : evaluateIntegrations(effective as IntegrationsPolicy, input as IntegrationsInput);
+}
+
+/**
+ * The spec's wording: confidential or restricted data is denied between org units "with the reason
+ * that confidential data cannot be shared cross-org" — kept verbatim for both levels, with the
+ * actual level named after it when it is not confidential.
+ */
+function crossOrgReason(level: ClassificationLevel): string {
+  if (level === 'confidential') return 'confidential data cannot be shared cross-org';
+  if (level === 'restricted') return 'confidential data cannot be shared cross-org (classification: restricted)';
+  return `${level} data cannot be shared cross-org`;
 }

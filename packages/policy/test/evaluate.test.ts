@@ -62,7 +62,7 @@ describe('agent-to-agent (spec example policy)', () => {
       'agent-to-agent',
       a2a({ classification_level: 'restricted', responder_org_unit: 'sales' }),
     );
-    expect(r.reason).toBe('restricted data cannot be shared cross-org');
+    expect(r.reason).toBe('confidential data cannot be shared cross-org (classification: restricted)');
   });
 
   it('denies data above max_classification_shared within one org', () => {
