@@ -21,6 +21,7 @@ type Command = (args: string[], io: CliIo) => Promise<number>;
  */
 const COMMANDS: Record<string, () => Promise<Command>> = {
   'audit verify': async () => (await import('./commands/audit-verify')).default,
+  'db migrate': async () => (await import('./commands/db-migrate')).default,
   'policy validate': async () => (await import('./commands/policy-validate')).default,
   'policy decide': async () => (await import('./commands/policy-decide')).default,
 };

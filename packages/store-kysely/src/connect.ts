@@ -182,8 +182,8 @@ export interface OpenStoreOptions {
   schema?: string;
   /** Run `migrate()` (migrations + `ensurePartitions()`) before returning (default true). */
   migrate?: boolean;
-  /** PostgreSQL pool size (default 10). */
-  pool?: { max?: number };
+  /** PostgreSQL pool size (default 10) and connection timeout in ms (default 10,000). */
+  pool?: { max?: number; connectionTimeoutMillis?: number };
   /** Rows per `scan` round trip (default 500). */
   scanBatchSize?: number;
 }
@@ -208,7 +208,11 @@ export async function openStore(options: OpenStoreOptions): Promise<SqlStores> {
   if (kind === 'postgres') {
     const pg = await import('pg');
     const Pool = (pg.default?.Pool ?? (pg as unknown as typeof pg.default).Pool) as typeof pg.default.Pool;
-    const pool = new Pool({ connectionString: options.database, max: options.pool?.max ?? 10 });
+    const pool = new Pool({
+      connectionString: options.database,
+      max: options.pool?.max ?? 10,
+      connectionTimeoutMillis: options.pool?.connectionTimeoutMillis ?? 10_000,
+    });
     // An idle client dropped by the server must not crash the process; the next query reconnects.
     pool.on('error', () => {});
     const db = createPostgresKysely({ pool, schema });

@@ -1,0 +1,151 @@
+/**
+ * `agentgov db migrate` on a PGlite directory and on PostgreSQL (own schema, dropped after):
+ * idempotent, exit 0; unusable input and connection failures exit 2 with a clear message.
+ * PostgreSQL cases read TEST_DATABASE_URL (skipped without it, failing under AGENTGOV_REQUIRE_SERVICES=1).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openStore } from '@agentgov/store-kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CliIo, run } from '../src/index';
+
+function captureIo(): CliIo & { out: string; err: string } {
+  const io = {
+    out: '',
+    err: '',
+    env: {},
+    isTTY: false,
+    stdout: (t: string) => {
+      io.out += t;
+    },
+    stderr: (t: string) => {
+      io.err += t;
+    },
+  };
+  return io;
+}
+
+async function migrate(...args: string[]) {
+  const io = captureIo();
+  const code = await run(['db', 'migrate', ...args], io);
+  return { code, out: io.out, err: io.err };
+}
+
+describe('agentgov db migrate: PGlite directory and bad input', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'agentgov-cli-db-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('migrates a new PGlite directory, then a second run changes nothing', { timeout: 60_000 }, async () => {
+    const data = join(dir, 'data');
+    const first = await migrate('--database', data);
+    expect(first.err).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.out).toContain('migrations applied: 0001_initial');
+    expect(first.out).toMatch(/partitions created: 0\n/); // the migration itself created them
+
+    const second = await migrate('--database', data, '--json');
+    expect(second.code).toBe(0);
+    expect(JSON.parse(second.out)).toMatchObject({ applied: [], partitions: { created: [], blocked: [] } });
+
+    const stores = await openStore({ database: data, migrate: false });
+    try {
+      expect(await stores.audit.count()).toBe(0);
+      expect(await stores.policies.count('t')).toBe(0);
+    } finally {
+      await stores.close();
+    }
+  });
+
+  it('exit 2 without --database, with an unknown option, or with a file instead of a directory', async () => {
+    const none = await migrate();
+    expect(none.code).toBe(2);
+    expect(none.err).toContain('--database is required');
+    const unknown = await migrate('--database', dir, '--force');
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toMatch(/force/);
+    const file = join(dir, 'a-file');
+    await writeFile(file, 'x');
+    const notDir = await migrate('--database', file);
+    expect(notDir.code).toBe(2);
+    expect(notDir.err).toContain('is not a directory');
+    const badSchema = await migrate('--database', dir, '--schema', 'Robert"); DROP');
+    expect(badSchema.code).toBe(2);
+    expect(badSchema.err).toContain('invalid --schema');
+  });
+
+  it('exit 2 with a clear message (password hidden) when PostgreSQL is unreachable', async () => {
+    const r = await migrate('--database', 'postgres://agent:s3cret@127.0.0.1:1/nowhere');
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('cannot open postgres://agent:***@127.0.0.1:1/nowhere');
+    expect(r.err).not.toContain('s3cret');
+  });
+});
+
+const url = process.env.TEST_DATABASE_URL;
+const required = process.env.AGENTGOV_REQUIRE_SERVICES === '1';
+let reachable: string | undefined;
+if (url) {
+  try {
+    const probe = await openStore({
+      database: url,
+      migrate: false,
+      pool: { max: 1, connectionTimeoutMillis: 5_000 },
+    });
+    await probe.close();
+  } catch (error) {
+    reachable = `PostgreSQL at TEST_DATABASE_URL is unreachable: ${(error as Error).message}`;
+  }
+}
+const pgSkipReason = !url ? 'TEST_DATABASE_URL is not set' : reachable;
+
+if (pgSkipReason && required) {
+  describe('agentgov db migrate: PostgreSQL', () => {
+    it('needs PostgreSQL (AGENTGOV_REQUIRE_SERVICES=1)', () => {
+      throw new Error(pgSkipReason);
+    });
+  });
+} else if (pgSkipReason) {
+  describe.skip(`agentgov db migrate: PostgreSQL — skipped: ${pgSkipReason}`, () => {
+    it('not run', () => {});
+  });
+} else {
+  describe('agentgov db migrate: PostgreSQL', () => {
+    const schema = `agentgov_t_${randomBytes(6).toString('hex')}`;
+    afterAll(async () => {
+      const stores = await openStore({ database: url as string, schema, migrate: false });
+      await stores.db.schema.dropSchema(schema).ifExists().cascade().execute();
+      await stores.close();
+    });
+
+    it('applies the migrations once; a second run is a no-op; postgresql:// works too', async () => {
+      const first = await migrate('--database', url as string, '--schema', schema);
+      expect(first.err).toBe('');
+      expect(first.code).toBe(0);
+      expect(first.out).toContain('migrations applied: 0001_initial');
+      const second = await migrate(
+        '--database',
+        (url as string).replace(/^postgres:/, 'postgresql:'),
+        '--schema',
+        schema,
+      );
+      expect(second.code).toBe(0);
+      expect(second.out).toContain('migrations: up to date');
+      expect(second.out).toContain('partitions created: 0');
+      const stores = await openStore({ database: url as string, schema, migrate: false });
+      try {
+        // Every partition of this month and the 12 following exists already.
+        expect(await stores.ensurePartitions()).toEqual({ created: [], blocked: [] });
+        expect(await stores.audit.count()).toBe(0);
+      } finally {
+        await stores.close();
+      }
+    });
+  });
+}
