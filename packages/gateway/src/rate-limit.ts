@@ -74,15 +74,20 @@ export class MemoryRateLimiter extends FlexibleRateLimiter {
  */
 export interface RedisLike {
   get(key: string): Promise<string | null>;
-  set(key: string, value: string, ...args: (string | number)[]): Promise<unknown>;
-  del(...keys: string[]): Promise<number>;
-  zadd(key: string, ...args: (string | number)[]): Promise<unknown>;
-  zcount(key: string, min: string | number, max: string | number): Promise<number>;
-  zremrangebyscore(key: string, min: string | number, max: string | number): Promise<unknown>;
-  zrem(key: string, ...members: string[]): Promise<unknown>;
-  pexpire(key: string, ms: number): Promise<unknown>;
-  scan(cursor: string | number, ...args: (string | number)[]): Promise<[string, string[]]>;
-  ping(): Promise<string>;
+  set(key: string, value: string, px: 'PX', milliseconds: number, nx: 'NX'): Promise<'OK' | null>;
+  del(key: string): Promise<number>;
+  zadd(key: string, score: number, member: string): Promise<unknown>;
+  zcount(key: string, min: number | string, max: number | string): Promise<number>;
+  zremrangebyscore(key: string, min: number | string, max: number | string): Promise<unknown>;
+  zrem(key: string, member: string): Promise<unknown>;
+  pexpire(key: string, milliseconds: number): Promise<unknown>;
+  scan(
+    cursor: string,
+    match: 'MATCH',
+    pattern: string,
+    count: 'COUNT',
+    n: number,
+  ): Promise<[string, string[]]>;
 }
 
 /** Limits shared through Redis by every process using the same `keyPrefix` (an ioredis client). */
