@@ -3,7 +3,16 @@
  * `canonicalize`). Everything that enters a hash goes through `canonicalJson`.
  */
 import { createHash, createHmac, hkdfSync } from 'node:crypto';
-import canonicalize from 'canonicalize';
+import * as canonicalizeModule from 'canonicalize';
+
+/**
+ * `canonicalize` is ESM-only; through the CJS build (require of an ES module) its default export
+ * may arrive wrapped once more. Resolve the function either way.
+ */
+type Serialize = (input: unknown) => string | undefined;
+const canonicalizeExport = (canonicalizeModule as { default: Serialize | { default: Serialize } }).default;
+const canonicalize: Serialize =
+  typeof canonicalizeExport === 'function' ? canonicalizeExport : canonicalizeExport.default;
 
 /** 64 zeros: the `prevHash` of a tenant's first record. */
 export const GENESIS_HASH = '0'.repeat(64);
