@@ -2,6 +2,9 @@
  * `@agentgov/store-kysely`: the agentgov store ports on SQL through kysely — PostgreSQL (`pg`)
  * and embedded PGlite, one migration set, monthly audit partitions, append-only triggers.
  */
+
+/** kysely's raw SQL tag, re-exported so callers (scripts, benches) need no direct kysely dependency. */
+export { type Kysely, sql } from 'kysely';
 export { KyselyAuditStore, type KyselyAuditStoreOptions } from './audit-store';
 export {
   createPGliteKysely,

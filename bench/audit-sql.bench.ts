@@ -1,0 +1,271 @@
+/**
+ * `pnpm bench audit-sql`: the SQL audit store (`@agentgov/store-kysely`).
+ *
+ * - Append throughput on PostgreSQL and PGlite, single and batched (50), through
+ *   `@agentgov/audit`'s createAuditLog (validation, identifier commitments, hashing, the tenant
+ *   lock) — and through `store.append` with pre-hashed records — against a plain multi-row INSERT
+ *   of equivalent rows into the same table without hashing or locking (the baseline).
+ * - Query latency (p50/p99) of tenant+user+time-range queries over BENCH_AUDIT_ROWS entries
+ *   (default 1,000,000) on PostgreSQL, bulk-loaded with INSERT … SELECT generate_series.
+ *
+ * Reads BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test); every suite works
+ * in its own schema and drops it afterwards.
+ */
+import { randomBytes } from 'node:crypto';
+import { createAuditLog, ensureAuditKeys } from '@agentgov/audit';
+import { type AuditEntryInput, type AuditRecord, InMemorySecretStore } from '@agentgov/core';
+import { openStore, type SqlStores, sql } from '@agentgov/store-kysely';
+import { type BenchRow, type BenchSuite, percentile, throughput } from './lib';
+
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const QUERY_ROWS = Number(process.env.BENCH_AUDIT_ROWS ?? 1_000_000);
+const BATCH = 50;
+const BATCHES = 60; // 3,000 entries per batched case
+const SINGLES = 600;
+
+const schemaName = () => `agentgov_bench_${randomBytes(4).toString('hex')}`;
+
+const input = (tenantId: string, i: number): AuditEntryInput => ({
+  tenantId,
+  userId: `user-${i % 100}`,
+  actionType: 'tool_invocation',
+  actionDetail: { tool: 'tracker_update', ticketId: `T-${i}`, initiatorUserId: `user-${i % 100}` },
+  dataAccessed: [{ source: 'tracker', classification: 'internal', purpose: 'update' }],
+  modelUsed: 'model-x',
+  modelTokens: { input: 120, output: 40 },
+  dataClassification: 'internal',
+  policyApplied: 'policy-actions',
+  policyResult: 'allow',
+  policyReason: '',
+  outcome: 'success',
+  requestId: `req-${i}`,
+});
+
+let counter = 0;
+/** Rows equivalent to what the log stores (synthetic hashes), for the plain-INSERT baseline. */
+function plainRows(tenantId: string, n: number) {
+  return Array.from({ length: n }, () => {
+    const i = ++counter;
+    const e = input(tenantId, i);
+    return sql`(${tenantId}, ${i}, ${`01J${String(i).padStart(23, '0')}`}, ${e.userId}, ${new Date().toISOString()}::timestamptz,
+      ${e.actionType}, ${JSON.stringify(e.actionDetail)}::jsonb, ${JSON.stringify(e.dataAccessed)}::jsonb, ${e.modelUsed},
+      ${JSON.stringify(e.modelTokens)}::jsonb, ${e.dataClassification}, ${e.policyApplied}, ${e.policyResult}, ${e.policyReason},
+      ${e.outcome}, ${e.requestId}, ${'0'.repeat(64)}, ${'a'.repeat(64)}, ${JSON.stringify({ userId: 'c'.repeat(64), 'actionDetail.initiatorUserId': 'd'.repeat(64) })}::jsonb)`;
+  });
+}
+
+async function plainInsert(s: SqlStores, tenantId: string, n: number): Promise<void> {
+  await sql`INSERT INTO audit_entries (tenant_id, seq, id, user_id, "timestamp", action_type, action_detail,
+    data_accessed, model_used, model_tokens, data_classification, policy_applied, policy_result, policy_reason,
+    outcome, request_id, prev_hash, hash, commitments) VALUES ${sql.join(plainRows(tenantId, n))}`.execute(
+    s.db,
+  );
+}
+
+/** Pre-hashed records (hashing done outside the measurement) for the store-only case. */
+function prebuilt(
+  head: { seq: number; hash: string } | undefined,
+  tenantId: string,
+  n: number,
+): AuditRecord[] {
+  let seq = head?.seq ?? 0;
+  let prev = head?.hash ?? '0'.repeat(64);
+  return Array.from({ length: n }, () => {
+    const i = ++counter;
+    const hash = randomBytes(32).toString('hex');
+    const record: AuditRecord = {
+      entry: {
+        ...input(tenantId, i),
+        id: `01J${String(i).padStart(23, '0')}`,
+        timestamp: new Date().toISOString(),
+      } as AuditRecord['entry'],
+      seq: ++seq,
+      prevHash: prev,
+      hash,
+      commitments: { userId: 'c'.repeat(64) },
+    };
+    prev = hash;
+    return record;
+  });
+}
+
+function appendSuite(kind: 'postgres' | 'pglite', mode: 'batched' | 'single'): BenchSuite {
+  const size = mode === 'batched' ? BATCH : 1;
+  const rounds = mode === 'batched' ? BATCHES : SINGLES;
+  const total = size * rounds;
+  const baseline = `plain INSERT ×${size}`;
+  return {
+    name: `audit-sql append ${mode} (${kind})`,
+    baseline,
+    async run(): Promise<BenchRow[]> {
+      const schema = schemaName();
+      const s = await openStore({ database: kind === 'postgres' ? DATABASE_URL : 'memory://', schema });
+      try {
+        const secrets = new InMemorySecretStore();
+        await ensureAuditKeys(secrets);
+        const log = createAuditLog({ store: s.audit, secrets });
+        // Warm-up: every path once.
+        await plainInsert(s, 'warm-plain', size);
+        await log.appendBatch(Array.from({ length: size }, (_, i) => input('warm-log', i)));
+        await s.audit.append('warm-store', (h) => prebuilt(h, 'warm-store', size));
+
+        const rows: BenchRow[] = [];
+        rows.push(
+          await throughput(
+            baseline,
+            total,
+            async () => {
+              for (let r = 0; r < rounds; r++) await plainInsert(s, 'plain', size);
+            },
+            'entry',
+          ),
+        );
+        rows.push(
+          await throughput(
+            `audit log ${mode === 'batched' ? `appendBatch ×${size}` : 'append ×1'}`,
+            total,
+            async () => {
+              for (let r = 0; r < rounds; r++) {
+                const result =
+                  mode === 'batched'
+                    ? await log.appendBatch(
+                        Array.from({ length: size }, (_, i) => input('log', r * size + i)),
+                      )
+                    : await log.append(input('log', r));
+                if (result.isErr()) throw result.error;
+              }
+            },
+            'entry',
+          ),
+        );
+        rows.push(
+          await throughput(
+            `store.append pre-hashed ×${size}`,
+            total,
+            async () => {
+              for (let r = 0; r < rounds; r++)
+                await s.audit.append('store', (h) => prebuilt(h, 'store', size));
+            },
+            'entry',
+          ),
+        );
+        return rows;
+      } finally {
+        await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(s.db).catch(() => {});
+        await s.close();
+      }
+    },
+  };
+}
+
+const querySuite: BenchSuite = {
+  name: `audit-sql query over ${QUERY_ROWS.toLocaleString('en-US')} entries (postgres)`,
+  baseline: 'get by id',
+  async run(): Promise<BenchRow[]> {
+    const schema = schemaName();
+    const s = await openStore({ database: DATABASE_URL, schema });
+    const tenant = 'bench';
+    const users = 1000;
+    const yearMs = 365 * 24 * 3600 * 1000;
+    const end = Date.now();
+    const start = end - yearMs;
+    try {
+      await s.ensurePartitions(new Date(start)); // the past 12 months get their own partitions too
+      const loadStart = performance.now();
+      await sql`INSERT INTO audit_entries (tenant_id, seq, id, user_id, "timestamp", action_type, action_detail,
+          data_accessed, model_used, model_tokens, data_classification, policy_applied, policy_result, policy_reason,
+          outcome, request_id, prev_hash, hash, commitments)
+        SELECT ${tenant}, g, '01J' || lpad(g::text, 23, '0'), 'user-' || (g % ${users}),
+               to_timestamp((${start}::float8 + (g::float8 / ${QUERY_ROWS}) * ${yearMs}) / 1000),
+               (ARRAY['tool_invocation','data_access','model_call','policy_decision'])[1 + g % 4],
+               jsonb_build_object('tool', 'tracker_update', 'ticketId', 'T-' || g), '[]'::jsonb, NULL, NULL,
+               'internal', 'policy-actions', 'allow', '', 'success', 'req-' || g,
+               md5((g - 1)::text) || md5((g - 1)::text), md5(g::text) || md5(g::text), '{}'::jsonb
+        FROM generate_series(1, ${QUERY_ROWS}) AS g`.execute(s.db);
+      await sql`INSERT INTO audit_chain_heads (tenant_id, seq, hash) VALUES (${tenant}, ${QUERY_ROWS}, 'x')`.execute(
+        s.db,
+      );
+      await sql`ANALYZE audit_entries`.execute(s.db);
+      const loadMs = performance.now() - loadStart;
+
+      const rand = (n: number) => Math.floor(Math.random() * n);
+      const measureLatency = async (
+        name: string,
+        samples: number,
+        op: () => Promise<unknown>,
+      ): Promise<BenchRow> => {
+        for (let i = 0; i < 20; i++) await op(); // warm-up
+        const ms: number[] = [];
+        for (let i = 0; i < samples; i++) {
+          const t = performance.now();
+          await op();
+          ms.push(performance.now() - t);
+        }
+        const mean = ms.reduce((a, b) => a + b, 0) / ms.length;
+        return {
+          name,
+          opsPerSec: 1000 / mean,
+          p50Ms: percentile(ms, 50),
+          p99Ms: percentile(ms, 99),
+          unit: 'query',
+          note: `${samples} samples; load ${QUERY_ROWS.toLocaleString('en-US')} rows in ${(loadMs / 1000).toFixed(1)} s`,
+        };
+      };
+      const week = 7 * 24 * 3600 * 1000;
+      const window = () => {
+        const from = start + rand(yearMs - week);
+        return { from: new Date(from).toISOString(), to: new Date(from + week).toISOString() };
+      };
+      return [
+        await measureLatency('get by id', 300, () =>
+          s.audit.get(tenant, `01J${String(1 + rand(QUERY_ROWS)).padStart(23, '0')}`),
+        ),
+        await measureLatency('query user + 7-day range, page 50 + total', 300, () =>
+          s.audit.query(
+            tenant,
+            { userId: `user-${rand(users)}`, ...window() },
+            { offset: 0, limit: 50, order: 'desc' },
+          ),
+        ),
+        await measureLatency('query user + 90-day range, page 50 + total', 300, () => {
+          const from = start + rand(yearMs - 90 * 24 * 3600 * 1000);
+          return s.audit.query(
+            tenant,
+            {
+              userId: `user-${rand(users)}`,
+              from: new Date(from).toISOString(),
+              to: new Date(from + 90 * 24 * 3600 * 1000).toISOString(),
+            },
+            { offset: 0, limit: 50 },
+          );
+        }),
+        await measureLatency('query action type + 1-day range, page 50 + total', 300, () => {
+          const from = start + rand(yearMs - 24 * 3600 * 1000);
+          return s.audit.query(
+            tenant,
+            {
+              actionType: 'model_call',
+              from: new Date(from).toISOString(),
+              to: new Date(from + 24 * 3600 * 1000).toISOString(),
+            },
+            { offset: 0, limit: 50 },
+          );
+        }),
+        await measureLatency('query request id', 300, () =>
+          s.audit.query(tenant, { requestId: `req-${1 + rand(QUERY_ROWS)}` }, { offset: 0, limit: 50 }),
+        ),
+      ];
+    } finally {
+      await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(s.db).catch(() => {});
+      await s.close();
+    }
+  },
+};
+
+export default [
+  appendSuite('postgres', 'batched'),
+  appendSuite('postgres', 'single'),
+  appendSuite('pglite', 'batched'),
+  appendSuite('pglite', 'single'),
+  querySuite,
+] satisfies BenchSuite[];
