@@ -1,0 +1,199 @@
+/**
+ * Assembles the reference server from its configuration: database (PGlite, PostgreSQL or
+ * memory), Redis when configured, decision engine (built-in or OPA), OIDC issuer (external or
+ * the in-process development issuer), and the chosen framework adapter. `startServer` is what
+ * `main.ts` runs and what the tests start in-process.
+ */
+import { mkdir } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mount as mountExpress } from '@agentgov/adapter-express';
+import { mount as mountKoa } from '@agentgov/adapter-koa';
+import { type DecisionEngine, EnvSecretStore, InMemoryOrgDirectory } from '@agentgov/core';
+import {
+  createGovernance,
+  createMemoryStores,
+  createRedisRateLimiter,
+  type Governance,
+  type GovernanceStores,
+  RedisActivityTracker,
+  RedisInstanceRegistry,
+  RedisSessionStore,
+  sendFetchResponse,
+  toFetchRequest,
+} from '@agentgov/gateway';
+import { OpaDecisionEngine } from '@agentgov/policy';
+import { openStore, type SqlStores } from '@agentgov/store-kysely';
+import express from 'express';
+import { Redis } from 'ioredis';
+import Koa from 'koa';
+import type { ServerConfig } from './config';
+import { DEV_ACCOUNTS, type DevIssuer, startDevIssuer } from './dev-issuer';
+import { serverSecrets } from './dev-secrets';
+
+export interface RunningServer {
+  /** Base URL, e.g. http://127.0.0.1:8080 */
+  url: string;
+  governance: Governance;
+  /** The in-process development issuer, when no OIDC_ISSUER is configured. */
+  devIssuer: DevIssuer | undefined;
+  /** Audit key refs generated for development (empty when the environment provides them). */
+  generatedSecrets: string[];
+  /** Stops accepting connections, lets in-flight requests finish, then closes everything. */
+  close(): Promise<void>;
+}
+
+export async function startServer(
+  config: ServerConfig,
+  options: { env?: Record<string, string | undefined>; log?: (line: string) => void } = {},
+): Promise<RunningServer> {
+  const env = options.env ?? process.env;
+  const cleanups: (() => Promise<unknown>)[] = [];
+  const cleanup = async () => {
+    for (const fn of cleanups.reverse()) await fn().catch(() => {});
+  };
+  try {
+    // --- database
+    let sqlStores: SqlStores | undefined;
+    if (config.database.kind === 'pglite') {
+      await mkdir(config.database.dataDir, { recursive: true });
+      sqlStores = await openStore({ database: config.database.dataDir });
+    } else if (config.database.kind === 'postgres') {
+      sqlStores = await openStore({ database: config.database.url });
+    }
+    if (sqlStores) cleanups.push(() => (sqlStores as SqlStores).close());
+    const memory = createMemoryStores();
+    const stores: GovernanceStores = {
+      ...memory,
+      ...(sqlStores ? { policies: sqlStores.policies, audit: sqlStores.audit } : {}),
+    };
+
+    // --- Redis: shared rate limits, sessions, instance heartbeats and activity
+    let redis: Redis | undefined;
+    if (config.redisUrl) {
+      redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
+      await redis.connect();
+      cleanups.push(() => (redis as Redis).quit());
+      stores.sessions = new RedisSessionStore(redis);
+      stores.instances = new RedisInstanceRegistry(redis);
+    }
+
+    // --- secrets (environment first, development audit keys otherwise)
+    const { secrets, generated } = await serverSecrets(new EnvSecretStore(env), sqlStores?.db);
+
+    // --- OIDC
+    let devIssuer: DevIssuer | undefined;
+    if (!config.oidc.issuer) {
+      devIssuer = await startDevIssuer({
+        clientId: config.oidc.clientId,
+        clientSecret: config.oidc.clientSecret,
+        redirectUri: config.oidc.redirectUri,
+        host: '127.0.0.1',
+      });
+      cleanups.push(() => (devIssuer as DevIssuer).close());
+    }
+    const issuer = config.oidc.issuer ?? (devIssuer as DevIssuer).issuer;
+
+    // --- org directory: learned from ID-token claims; the dev accounts are known up front
+    const directory = new InMemoryOrgDirectory();
+    if (devIssuer) {
+      for (const a of DEV_ACCOUNTS)
+        await directory.place(a.tenant_id, a.sub, { orgUnit: a.org_unit, team: a.team });
+    }
+
+    const decisionEngine: DecisionEngine | undefined = config.opaUrl
+      ? new OpaDecisionEngine({ url: config.opaUrl })
+      : undefined;
+
+    const governance = createGovernance({
+      stores,
+      directory,
+      secrets,
+      oidc: {
+        issuer,
+        clientId: config.oidc.clientId,
+        clientSecret: config.oidc.clientSecret,
+        redirectUri: config.oidc.redirectUri,
+        // Plain HTTP is accepted only for an issuer on loopback (the development issuer, tests).
+        ...(isLoopbackHttp(issuer) ? { allowInsecureRequests: true } : {}),
+      },
+      ...(decisionEngine ? { decisionEngine } : {}),
+      ...(redis
+        ? { rateLimiter: createRedisRateLimiter(redis), activity: new RedisActivityTracker(redis) }
+        : {}),
+      ...(sqlStores
+        ? { probes: { database: async () => (await (sqlStores as SqlStores).ping(), true) } }
+        : {}),
+      ...(devIssuer ? { tenants: [{ id: 'acme', name: 'Acme (development)' }] } : {}),
+    });
+    await governance.start();
+    cleanups.push(() => governance.close());
+
+    // --- HTTP: the chosen framework; everything outside /api/v1 is answered by the gateway too,
+    // so unknown paths get the spec's 404 body rather than a framework page.
+    const fallback = (req: http.IncomingMessage, res: http.ServerResponse) => {
+      const remoteAddress = req.socket.remoteAddress;
+      governance
+        .handle(toFetchRequest(req, res), remoteAddress ? { remoteAddress } : {})
+        .then((response) => sendFetchResponse(res, response))
+        .catch(() => {
+          if (!res.headersSent) res.writeHead(500);
+          res.end();
+        });
+    };
+    let listener: http.RequestListener;
+    if (config.framework === 'koa') {
+      const app = new Koa();
+      app.use(mountKoa(governance));
+      app.use(async (ctx) => {
+        ctx.respond = false;
+        fallback(ctx.req, ctx.res);
+      });
+      listener = app.callback();
+    } else {
+      const app = express();
+      app.disable('x-powered-by');
+      app.use(mountExpress(governance));
+      app.use((req, res) => fallback(req, res));
+      listener = app;
+    }
+    const server = http.createServer(listener);
+    server.listen(config.port, config.host);
+    await new Promise<void>((resolve, reject) => {
+      server.once('listening', resolve);
+      server.once('error', reject);
+    });
+    const { port } = server.address() as AddressInfo;
+    const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+
+    let closing: Promise<void> | undefined;
+    return {
+      url,
+      governance,
+      devIssuer,
+      generatedSecrets: generated,
+      close: () => {
+        closing ??= (async () => {
+          // Stop accepting; idle keep-alive sockets go now, in-flight requests finish.
+          const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+          server.closeIdleConnections();
+          const force = setTimeout(() => server.closeAllConnections(), 10_000);
+          force.unref();
+          await closed;
+          clearTimeout(force);
+          // Audit appends are awaited inside each request, so nothing is buffered past this point.
+          await cleanup();
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+}
+
+function isLoopbackHttp(url: string): boolean {
+  const { protocol, hostname } = new URL(url);
+  return protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]', '::1'].includes(hostname);
+}
