@@ -1,0 +1,120 @@
+/**
+ * The reference server, started in-process on both frameworks (memory database, the in-process
+ * development issuer), and once as a real process to check start-up output and SIGTERM.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config';
+import { type RunningServer, startServer } from '../src/server';
+
+const serverDir = fileURLToPath(new URL('..', import.meta.url));
+
+describe.each(['express', 'koa'] as const)('reference server on %s', (framework) => {
+  let server: RunningServer;
+  let api: string;
+  beforeAll(async () => {
+    server = await startServer(
+      loadConfig({ DATABASE_URL: 'memory:', PORT: '0', AGENTGOV_FRAMEWORK: framework }),
+      {
+        env: {},
+      },
+    );
+    api = `${server.url}/api/v1`;
+  });
+  afterAll(() => server.close());
+
+  it('generates development audit keys when the environment has none', () => {
+    expect(server.generatedSecrets.sort()).toEqual(['audit-commitment-key', 'audit-signing-key']);
+  });
+
+  it('accepts a printed development ID token', async () => {
+    const token = await server.devIssuer!.mintIdToken('alice');
+    const res = await fetch(`${api}/auth/userinfo`, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toBeTruthy();
+    expect(await res.json()).toMatchObject({
+      userId: 'alice',
+      tenantId: 'acme',
+      roles: ['enterprise_admin'],
+    });
+  });
+
+  it('runs the real authorization-code flow into a session cookie', async () => {
+    const code = await server.devIssuer!.authorizationCode('bob');
+    const callback = await fetch(`${api}/auth/callback`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code }),
+    });
+    expect(callback.status).toBe(200);
+    expect(await callback.json()).toMatchObject({
+      authenticated: true,
+      user: { userId: 'bob', orgUnit: 'eng' },
+    });
+    const cookie = callback.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/^session=[^;]+; /);
+    expect(cookie).toContain('HttpOnly');
+    expect(cookie).toContain('SameSite=Strict');
+    const me = await fetch(`${api}/auth/userinfo`, { headers: { cookie: cookie.split(';')[0] ?? '' } });
+    expect(me.status).toBe(200);
+    expect(await me.json()).toMatchObject({ userId: 'bob', roles: ['org_admin'] });
+  });
+
+  it('answers unknown paths, inside and outside /api/v1, with the spec error body', async () => {
+    for (const path of ['/api/v1/nope', '/nope', '/']) {
+      const res = await fetch(`${server.url}${path}`);
+      expect(res.status).toBe(404);
+      expect(res.headers.get('x-request-id')).toBeTruthy();
+      expect(await res.json()).toMatchObject({ error: 'NOT_FOUND' });
+    }
+  });
+
+  it('reports healthy on /status without credentials', async () => {
+    const res = await fetch(`${api}/status`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({
+      status: 'healthy',
+      components: { database: { status: 'healthy' } },
+    });
+  });
+});
+
+describe('reference server process', () => {
+  it('prints its URL and tokens, serves, and exits 0 on SIGTERM', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: serverDir,
+      env: {
+        ...process.env,
+        DATABASE_URL: 'memory:',
+        PORT: '0',
+        REDIS_URL: '',
+        OPA_URL: '',
+        OIDC_ISSUER: '',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      out += chunk;
+    });
+    child.stderr.resume();
+    const deadline = Date.now() + 60_000;
+    while (!/^ {2}TOKEN=\S+/m.test(out) && Date.now() < deadline && child.exitCode === null) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+    const token = /^ {2}TOKEN=(\S+)/m.exec(out)?.[1];
+    expect(url, out).toBeTruthy();
+    expect(token, out).toBeTruthy();
+    const res = await fetch(`${url}/api/v1/policies`, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual([]);
+    child.kill('SIGTERM');
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+    expect(out).toContain('SIGTERM: finishing in-flight requests');
+  }, 90_000);
+});
