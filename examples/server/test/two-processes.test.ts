@@ -108,7 +108,7 @@ describe.skipIf(Boolean(missing))(
     }, 60_000);
 
     it('shares sessions: a session created on one process works on the other', async () => {
-      const [a, b] = servers as [{ url: string }, { url: string }];
+      const [a, b] = servers as unknown as [{ url: string }, { url: string }];
       const code = await issuer.authorizationCode('ada');
       const login = await fetch(`${a.url}/api/v1/auth/callback`, {
         method: 'POST',
