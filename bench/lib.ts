@@ -53,7 +53,12 @@ export async function measure(
 }
 
 /** Times `count` items processed by `work` once: a throughput row (items per second). */
-export async function throughput(name: string, count: number, work: () => Promise<unknown>, unit = 'item'): Promise<BenchRow> {
+export async function throughput(
+  name: string,
+  count: number,
+  work: () => Promise<unknown>,
+  unit = 'item',
+): Promise<BenchRow> {
   const start = performance.now();
   await work();
   const ms = performance.now() - start;

@@ -122,7 +122,14 @@ export async function startServer(
         ? { rateLimiter: createRedisRateLimiter(redis), activity: new RedisActivityTracker(redis) }
         : {}),
       ...(sqlStores
-        ? { probes: { database: async () => (await (sqlStores as SqlStores).ping(), true) } }
+        ? {
+            probes: {
+              database: async () => {
+                await (sqlStores as SqlStores).ping();
+                return true;
+              },
+            },
+          }
         : {}),
       ...(devIssuer ? { tenants: [{ id: 'acme', name: 'Acme (development)' }] } : {}),
     });

@@ -152,6 +152,7 @@ export function evaluate(
  */
 function crossOrgReason(level: ClassificationLevel): string {
   if (level === 'confidential') return 'confidential data cannot be shared cross-org';
-  if (level === 'restricted') return 'confidential data cannot be shared cross-org (classification: restricted)';
+  if (level === 'restricted')
+    return 'confidential data cannot be shared cross-org (classification: restricted)';
   return `${level} data cannot be shared cross-org`;
 }
