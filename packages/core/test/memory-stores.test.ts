@@ -6,6 +6,7 @@ import {
   InMemoryClassificationStore,
   InMemoryConnectorStore,
   InMemoryExchangeStore,
+  InMemoryInstanceRegistry,
   InMemoryOrgDirectory,
   InMemoryPolicyStore,
   InMemorySecretStore,
@@ -19,6 +20,7 @@ import {
   describeClassificationStoreConformance,
   describeConnectorStoreConformance,
   describeExchangeStoreConformance,
+  describeInstanceRegistryConformance,
   describeOrgDirectoryConformance,
   describePolicyStoreConformance,
   describeSecretStoreConformance,
@@ -78,4 +80,8 @@ describeSecretStoreConformance(
 describeOrgDirectoryConformance(
   'memory',
   memory(() => new InMemoryOrgDirectory()),
+);
+describeInstanceRegistryConformance(
+  'memory',
+  memory(() => new InMemoryInstanceRegistry()),
 );

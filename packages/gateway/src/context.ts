@@ -4,6 +4,7 @@ import type {
   Clock,
   ConnectorStore,
   DecisionEngine,
+  InstanceRegistry,
   OrgDirectory,
   Policy,
   PolicyStore,
@@ -14,7 +15,7 @@ import type {
 import type { PolicyService } from '@agentgov/policy';
 import type { OidcClient } from './auth/oidc';
 import type { SessionManager } from './auth/sessions';
-import type { ActivityTracker, InstanceRegistry } from './instances';
+import type { ActivityTracker } from './instances';
 
 /** Everything the plugins' handlers use, assembled by createGovernance. Stores are guarded (failure → 503). */
 export interface GatewayContext {

@@ -12,6 +12,7 @@ import {
   type ConnectorStore,
   type DecisionEngine,
   GovernanceError,
+  type InstanceRegistry,
   type OrgDirectory,
   type Policy,
   type PolicyStore,
@@ -42,7 +43,7 @@ import {
   readCookie,
   requestIdFrom,
 } from './http';
-import { type ActivityTracker, InMemoryActivityTracker, type InstanceRegistry } from './instances';
+import { type ActivityTracker, InMemoryActivityTracker } from './instances';
 import { buildOpenApi, type OpenApiDocument } from './openapi';
 import { adminPlugin } from './plugins/admin/routes';
 import { auditPlugin } from './plugins/audit-enterprise/routes';

@@ -2,6 +2,10 @@
  * @agentgov/gateway — the framework-agnostic HTTP kernel of the governance service.
  * `createGovernance(config)` → `{ handle(Request) → Response, routes, openapi, start, close }`.
  */
+
+// The InstanceRegistry port and its in-memory implementation live in @agentgov/core (the SQL store
+// implements it too); re-exported so imports from @agentgov/gateway keep working.
+export { InMemoryInstanceRegistry, type InstanceRegistry } from '@agentgov/core';
 export { ASYMMETRIC_ALGORITHMS, OidcClient, type OidcConfig, type VerifiedIdToken } from './auth/oidc';
 export { type Principal, principalFromClaims, rolesFromClaim } from './auth/principal';
 export { RedisSessionStore, type RedisSessionStoreOptions } from './auth/redis-session-store';
@@ -28,8 +32,6 @@ export { DEFAULT_BODY_LIMIT, requestIdFrom } from './http';
 export {
   type ActivityTracker,
   InMemoryActivityTracker,
-  InMemoryInstanceRegistry,
-  type InstanceRegistry,
   RedisActivityTracker,
   RedisInstanceRegistry,
 } from './instances';

@@ -1,36 +1,13 @@
 /**
  * InstanceRegistry: which gateway processes are alive (for a tenant's `gatewayInstances`), from a
  * heartbeat each process writes every `heartbeatMs` (unref'd timer). An instance is live while its
- * last heartbeat is younger than its TTL (3 × the interval). Implementations: memory (one process),
- * Redis (processes sharing Redis); a SQL store can implement the same three methods.
+ * last heartbeat is younger than its TTL (3 × the interval). Implementations: memory (one process,
+ * `@agentgov/core`), Redis (processes sharing Redis, here), SQL (`@agentgov/store-kysely`).
  *
  * ActivityTracker: which users made an authenticated request recently (`activeUsers` of /metrics).
  */
+import type { InstanceRegistry } from '@agentgov/core';
 import type { RedisLike } from './rate-limit';
-
-export interface InstanceRegistry {
-  /** Records that `instanceId` is alive until `now + ttlMs`. */
-  heartbeat(instanceId: string, now: Date, ttlMs: number): Promise<void>;
-  /** Number of instances whose last heartbeat has not expired at `now`. */
-  countLive(now: Date): Promise<number>;
-  /** Removes the instance (clean shutdown). */
-  remove(instanceId: string): Promise<void>;
-}
-
-export class InMemoryInstanceRegistry implements InstanceRegistry {
-  readonly #until = new Map<string, number>();
-  async heartbeat(instanceId: string, now: Date, ttlMs: number): Promise<void> {
-    this.#until.set(instanceId, now.getTime() + ttlMs);
-  }
-  async countLive(now: Date): Promise<number> {
-    let n = 0;
-    for (const until of this.#until.values()) if (until > now.getTime()) n++;
-    return n;
-  }
-  async remove(instanceId: string): Promise<void> {
-    this.#until.delete(instanceId);
-  }
-}
 
 /** Instances in one Redis sorted set (member = instance id, score = expiry in ms). */
 export class RedisInstanceRegistry implements InstanceRegistry {

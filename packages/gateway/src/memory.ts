@@ -2,6 +2,7 @@ import { ensureAuditKeys } from '@agentgov/audit';
 import {
   InMemoryAuditStore,
   InMemoryConnectorStore,
+  InMemoryInstanceRegistry,
   InMemoryOrgDirectory,
   InMemoryPolicyStore,
   InMemorySecretStore,
@@ -9,7 +10,6 @@ import {
   InMemoryTenantStore,
 } from '@agentgov/core';
 import type { GovernanceStores } from './governance';
-import { InMemoryInstanceRegistry } from './instances';
 
 /** Every store of `createGovernance` in memory (tests, demos, `DATABASE_URL=memory:`). */
 export function createMemoryStores(): GovernanceStores {

@@ -14,6 +14,7 @@ export * from './conformance';
 export * from './connector-store';
 export * from './exchange-store';
 export * from './fixtures';
+export * from './instance-registry';
 export * from './org-directory';
 export * from './policy-store';
 export * from './secret-store';
