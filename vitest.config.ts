@@ -7,7 +7,7 @@ export default defineConfig({
   resolve: {
     // Tests run against sources, not dist: the same mapping as tsconfig.json's `paths`.
     alias: [
-      { find: /^@agentgov\/core\/testing$/, replacement: pkg('core/src/testing/index.ts') },
+      { find: /^@agentgov\/([a-z-]+)\/testing$/, replacement: pkg('$1/src/testing/index.ts') },
       { find: /^@agentgov\/([a-z-]+)$/, replacement: pkg('$1/src/index.ts') },
     ],
   },
