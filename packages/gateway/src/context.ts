@@ -1,3 +1,4 @@
+import type { AuditService } from '@agentgov/audit';
 import type {
   AuditSink,
   AuditStore,
@@ -32,6 +33,8 @@ export interface GatewayContext {
   secrets: SecretStore;
   clock: Clock;
   audit: AuditSink;
+  /** Reads of the audit log: query, get, streamed export (from @agentgov/audit). */
+  auditService: AuditService;
   policies: PolicyService;
   oidc: OidcClient;
   sessions: SessionManager;

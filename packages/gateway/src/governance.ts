@@ -3,7 +3,7 @@
  * from ports into one Fetch `Request` → `Response` handler, plus the route table and its OpenAPI
  * document.
  */
-import { createAuditLog } from '@agentgov/audit';
+import { createAuditLog, createAuditService } from '@agentgov/audit';
 import {
   type AuditSink,
   type AuditStore,
@@ -165,7 +165,15 @@ export function createGovernance(config: GovernanceConfig): Governance {
     instances: guardPort(config.stores.instances, 'instance registry'),
   };
   const directory = guardPort(config.directory, 'org directory');
-  const audit = config.audit ?? createAuditLog({ store: stores.audit, secrets: config.secrets, clock });
+  const auditLog = createAuditLog({ store: stores.audit, secrets: config.secrets, clock });
+  const audit = config.audit ?? auditLog;
+  // Query, get and export of the audit-enterprise routes (parsing, visibility, streamed export).
+  const auditService = createAuditService({
+    store: stores.audit,
+    secrets: config.secrets,
+    clock,
+    log: auditLog,
+  });
   let onPolicyChange = config.onPolicyChange;
   let decisionEngine = config.decisionEngine;
   if (!decisionEngine) {
@@ -197,6 +205,7 @@ export function createGovernance(config: GovernanceConfig): Governance {
     secrets: config.secrets,
     clock,
     audit,
+    auditService,
     policies,
     oidc,
     sessions,
