@@ -9,7 +9,6 @@ export function packageConfig(entry: Record<string, string>, extra: Partial<Opti
     sourcemap: true,
     clean: true,
     target: 'node20',
-    tsconfig: '../../tsconfig.build.json',
     ...extra,
   };
 }
