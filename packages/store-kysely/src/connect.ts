@@ -1,4 +1,16 @@
-import type { AuditStore, PolicyStore } from '@agentgov/core';
+import type {
+  AuditStore,
+  BriefingStore,
+  ClassificationStore,
+  ConnectorStore,
+  ExchangeStore,
+  InstanceRegistry,
+  OrgDirectory,
+  PolicyStore,
+  SessionStore,
+  TaskStore,
+  TenantStore,
+} from '@agentgov/core';
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -9,11 +21,20 @@ import {
   sql,
 } from 'kysely';
 import { KyselyAuditStore } from './audit-store';
+import { KyselyBriefingStore } from './briefing-store';
+import { KyselyClassificationStore } from './classification-store';
+import { KyselyConnectorStore } from './connector-store';
+import { KyselyExchangeStore } from './exchange-store';
+import { KyselyInstanceRegistry } from './instance-registry';
 import { migrationProvider, PARTITION_MONTHS_AHEAD } from './migrations';
+import { KyselyOrgDirectory } from './org-directory';
 import { PGliteDialect, type PGliteLike } from './pglite-dialect';
 import { KyselyPolicyStore } from './policy-store';
 import type { Database } from './schema';
+import { KyselySessionStore } from './session-store';
 import { assertSchemaName } from './sql-util';
+import { KyselyTaskStore } from './task-store';
+import { KyselyTenantStore } from './tenant-store';
 
 /** Schema used when none is given. */
 export const DEFAULT_SCHEMA = 'agentgov';
@@ -134,6 +155,17 @@ export interface SqlStores {
   schema: string;
   audit: AuditStore;
   policies: PolicyStore;
+  tenants: TenantStore;
+  connectors: ConnectorStore;
+  sessions: SessionStore;
+  exchanges: ExchangeStore;
+  tasks: TaskStore;
+  briefings: BriefingStore;
+  classifications: ClassificationStore;
+  /** The org directory learned from ID-token claims (`place`), persisted per tenant. */
+  directory: OrgDirectory;
+  /** Live server processes sharing this database (`gatewayInstances`). */
+  instances: InstanceRegistry;
   /** Applies pending migrations, then `ensurePartitions()`. Idempotent. */
   migrate(): Promise<MigrateResult>;
   ensurePartitions(now?: Date): Promise<EnsurePartitionsResult>;
@@ -159,6 +191,15 @@ export function createSqlStores(
       ...(options.scanBatchSize === undefined ? {} : { scanBatchSize: options.scanBatchSize }),
     }),
     policies: new KyselyPolicyStore(db),
+    tenants: new KyselyTenantStore(db),
+    connectors: new KyselyConnectorStore(db),
+    sessions: new KyselySessionStore(db),
+    exchanges: new KyselyExchangeStore(db),
+    tasks: new KyselyTaskStore(db),
+    briefings: new KyselyBriefingStore(db),
+    classifications: new KyselyClassificationStore(db),
+    directory: new KyselyOrgDirectory(db),
+    instances: new KyselyInstanceRegistry(db),
     async migrate() {
       const applied = await migrateToLatest(db, schema);
       const partitions = await ensurePartitions(db);

@@ -16,6 +16,21 @@ export function isoFromText(text: string): string {
   return text.endsWith('000') ? `${text.slice(0, -3)}Z` : `${text}Z`;
 }
 
+/** `isoFromText` for a nullable column. */
+export function isoFromTextOrNull(text: string | null): string | null {
+  return text === null ? null : isoFromText(text);
+}
+
+/** An ISO 8601 string (or null) as a timestamptz parameter. */
+export function ts(value: string | null): RawBuilder<unknown> {
+  return sql`${value}::timestamptz`;
+}
+
+/** Rows changed by an UPDATE/DELETE/INSERT (`numAffectedRows` of the driver result). */
+export function affected(result: { numAffectedRows?: bigint }): number {
+  return Number(result.numAffectedRows ?? 0n);
+}
+
 /** A JSON value as a jsonb parameter (drivers would turn JS arrays into PostgreSQL arrays). */
 export function jsonb(value: unknown): RawBuilder<unknown> {
   return value === null || value === undefined ? sql`NULL::jsonb` : sql`${JSON.stringify(value)}::jsonb`;
