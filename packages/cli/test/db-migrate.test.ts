@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { describeWithService } from '@agentgov/core/testing';
 import { openStore } from '@agentgov/store-kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliIo, run } from '../src/index';
@@ -88,57 +89,41 @@ describe('agentgov db migrate: PGlite directory and bad input', () => {
   });
 });
 
-const url = process.env.TEST_DATABASE_URL;
-const required = process.env.AGENTGOV_REQUIRE_SERVICES === '1';
-let reachable: string | undefined;
-if (url) {
-  try {
-    const probe = await openStore({
-      database: url,
-      migrate: false,
-      pool: { max: 1, connectionTimeoutMillis: 5_000 },
-    });
-    await probe.close();
-  } catch (error) {
-    reachable = `PostgreSQL at TEST_DATABASE_URL is unreachable: ${(error as Error).message}`;
-  }
+async function probePostgres(url: string): Promise<void> {
+  const probe = await openStore({
+    database: url,
+    migrate: false,
+    pool: { max: 1, connectionTimeoutMillis: 5_000 },
+  });
+  await probe.close();
 }
-const pgSkipReason = !url ? 'TEST_DATABASE_URL is not set' : reachable;
 
-if (pgSkipReason && required) {
-  describe('agentgov db migrate: PostgreSQL', () => {
-    it('needs PostgreSQL (AGENTGOV_REQUIRE_SERVICES=1)', () => {
-      throw new Error(pgSkipReason);
-    });
-  });
-} else if (pgSkipReason) {
-  describe.skip(`agentgov db migrate: PostgreSQL — skipped: ${pgSkipReason}`, () => {
-    it('not run', () => {});
-  });
-} else {
-  describe('agentgov db migrate: PostgreSQL', () => {
+await describeWithService(
+  'agentgov db migrate: PostgreSQL',
+  'TEST_DATABASE_URL',
+  (url) => {
     const schema = `agentgov_t_${randomBytes(6).toString('hex')}`;
     afterAll(async () => {
-      const stores = await openStore({ database: url as string, schema, migrate: false });
+      const stores = await openStore({ database: url, schema, migrate: false });
       await stores.db.schema.dropSchema(schema).ifExists().cascade().execute();
       await stores.close();
     });
 
     it('applies the migrations once; a second run is a no-op; postgresql:// works too', async () => {
-      const first = await migrate('--database', url as string, '--schema', schema);
+      const first = await migrate('--database', url, '--schema', schema);
       expect(first.err).toBe('');
       expect(first.code).toBe(0);
       expect(first.out).toContain('migrations applied: 0001_initial');
       const second = await migrate(
         '--database',
-        (url as string).replace(/^postgres:/, 'postgresql:'),
+        url.replace(/^postgres:/, 'postgresql:'),
         '--schema',
         schema,
       );
       expect(second.code).toBe(0);
       expect(second.out).toContain('migrations: up to date');
       expect(second.out).toContain('partitions created: 0');
-      const stores = await openStore({ database: url as string, schema, migrate: false });
+      const stores = await openStore({ database: url, schema, migrate: false });
       try {
         // Every partition of this month and the 12 following exists already.
         expect(await stores.ensurePartitions()).toEqual({ created: [], blocked: [] });
@@ -147,5 +132,6 @@ if (pgSkipReason && required) {
         await stores.close();
       }
     });
-  });
-}
+  },
+  probePostgres,
+);

@@ -18,6 +18,7 @@ export * from './instance-registry';
 export * from './org-directory';
 export * from './policy-store';
 export * from './secret-store';
+export * from './services';
 export * from './session-store';
 export * from './task-store';
 export * from './tenant-store';
