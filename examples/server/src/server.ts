@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mount as mountExpress } from '@agentgov/adapter-express';
 import { mount as mountKoa } from '@agentgov/adapter-koa';
-import { type DecisionEngine, EnvSecretStore, InMemoryOrgDirectory } from '@agentgov/core';
+import { type DecisionEngine, EnvSecretStore, InMemoryOrgDirectory, type OrgDirectory } from '@agentgov/core';
 import {
   createGovernance,
   createMemoryStores,
@@ -62,20 +62,29 @@ export async function startServer(
       sqlStores = await openStore({ database: config.database.url });
     }
     if (sqlStores) cleanups.push(() => (sqlStores as SqlStores).close());
-    const memory = createMemoryStores();
-    const stores: GovernanceStores = {
-      ...memory,
-      ...(sqlStores ? { policies: sqlStores.policies, audit: sqlStores.audit } : {}),
-    };
+    // Everything lives in the database when there is one; `memory:` keeps it all in-process.
+    const stores: GovernanceStores = sqlStores
+      ? {
+          policies: sqlStores.policies,
+          audit: sqlStores.audit,
+          sessions: sqlStores.sessions,
+          tenants: sqlStores.tenants,
+          connectors: sqlStores.connectors,
+          instances: sqlStores.instances,
+        }
+      : createMemoryStores();
+    // The org tree, learned from ID-token claims, persists with the rest.
+    const directory: OrgDirectory = sqlStores?.directory ?? new InMemoryOrgDirectory();
 
-    // --- Redis: shared rate limits, sessions, instance heartbeats and activity
+    // --- Redis: shared rate limits, sessions and activity across processes
     let redis: Redis | undefined;
     if (config.redisUrl) {
       redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
       await redis.connect();
       cleanups.push(() => (redis as Redis).quit());
       stores.sessions = new RedisSessionStore(redis);
-      stores.instances = new RedisInstanceRegistry(redis);
+      // Without a shared database, heartbeats are shared through Redis instead.
+      if (!sqlStores) stores.instances = new RedisInstanceRegistry(redis);
     }
 
     // --- secrets (environment first, development audit keys otherwise)
@@ -94,8 +103,7 @@ export async function startServer(
     }
     const issuer = config.oidc.issuer ?? (devIssuer as DevIssuer).issuer;
 
-    // --- org directory: learned from ID-token claims; the dev accounts are known up front
-    const directory = new InMemoryOrgDirectory();
+    // --- the development accounts are placed in the org tree up front
     if (devIssuer) {
       for (const a of DEV_ACCOUNTS)
         await directory.place(a.tenant_id, a.sub, { orgUnit: a.org_unit, team: a.team });

@@ -4,6 +4,9 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
@@ -79,6 +82,76 @@ describe.each(['express', 'koa'] as const)('reference server on %s', (framework)
       components: { database: { status: 'healthy' } },
     });
   });
+});
+
+describe('reference server on embedded PGlite', () => {
+  it('keeps policies, connectors, sessions, the org tree and a valid audit chain across a restart', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'agentgov-server-'));
+    const config = loadConfig({ AGENTGOV_DATA_DIR: dir, PORT: '0' });
+    try {
+      const first = await startServer(config, { env: {} });
+      const token = await first.devIssuer!.mintIdToken('alice');
+      const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      const policy = await fetch(`${first.url}/api/v1/policies`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({
+          scope: 'enterprise',
+          scopeId: 'acme',
+          domain: 'features',
+          name: 'kept',
+          version: '1.0.0',
+          changeReason: 'restart test',
+          content: '{}',
+        }),
+      });
+      expect(policy.status).toBe(201);
+      const { id: policyId } = (await policy.json()) as { id: string };
+      const connector = await fetch(`${first.url}/api/v1/connectors`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({
+          type: 'tracker',
+          credentials_secret_ref: 'tracker-token',
+          config: { site: 'x' },
+        }),
+      });
+      expect(connector.status).toBe(201);
+      const code = await first.devIssuer!.authorizationCode('bob');
+      const login = await fetch(`${first.url}/api/v1/auth/callback`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ code }),
+      });
+      const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+      await first.close();
+
+      const second = await startServer(config, { env: {} });
+      try {
+        // Keys were generated once and kept in the database: nothing new the second time.
+        expect(second.generatedSecrets).toEqual([]);
+        const token2 = await second.devIssuer!.mintIdToken('alice');
+        const headers = { authorization: `Bearer ${token2}` };
+        expect((await fetch(`${second.url}/api/v1/policies/${policyId}`, { headers })).status).toBe(200);
+        const list = (await (await fetch(`${second.url}/api/v1/connectors`, { headers })).json()) as {
+          total: number;
+          connectors: { credentialsSecretRef: string }[];
+        };
+        expect(list.total).toBe(1);
+        expect(list.connectors[0]?.credentialsSecretRef).toBe('tracker-token');
+        // The session cookie issued before the restart still works.
+        expect((await fetch(`${second.url}/api/v1/auth/userinfo`, { headers: { cookie } })).status).toBe(200);
+        const verified = await second.governance.context.auditService.verify('acme');
+        expect(verified.firstBreak).toBeUndefined();
+        expect(verified.ok).toBe(true);
+        expect(verified.checked).toBeGreaterThanOrEqual(2); // the policy and the connector writes
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 describe('reference server process', () => {
