@@ -6,9 +6,9 @@ const USAGE = `agentgov — policy-as-code and audit tooling
 
 Usage:
   agentgov policy validate DIR [--json]
-  agentgov policy decide DIR --domain agent-to-agent|integrations --input FILE [--user ID]
+  agentgov policy decide DIR --domain agent-to-agent|integrations --input FILE [--user ID] [--fail-on-deny]
   agentgov audit verify --database URL|DIR [--tenant ID] [--public-key FILE] [--json]
-  agentgov db migrate --database URL|DIR
+  agentgov db migrate --database URL|DIR [--schema NAME] [--json]
 
 Exit codes: 0 ok, 1 violations or a broken audit chain, 2 unusable input.
 `;

@@ -78,6 +78,12 @@ export interface GovernanceLimits {
   heartbeatMs?: number;
   /** Window of `activeUsers` in /metrics, in ms (default 24 h). */
   activeUsersWindowMs?: number;
+  /**
+   * How long the built-in engine trusts a cached effective policy, in ms (default 5 000). Writes
+   * through this process invalidate at once; writes by another process sharing the database are
+   * seen within this time.
+   */
+  policyCacheMs?: number;
 }
 
 export interface GovernanceConfig {
@@ -177,7 +183,11 @@ export function createGovernance(config: GovernanceConfig): Governance {
   let onPolicyChange = config.onPolicyChange;
   let decisionEngine = config.decisionEngine;
   if (!decisionEngine) {
-    const resolver = new EffectivePolicyResolver({ store: stores.policies, directory });
+    const resolver = new EffectivePolicyResolver({
+      store: stores.policies,
+      directory,
+      maxAgeMs: config.limits?.policyCacheMs ?? 5_000,
+    });
     decisionEngine = new BuiltinDecisionEngine(resolver);
     const outer = onPolicyChange;
     onPolicyChange = (tenantId, policy) => {

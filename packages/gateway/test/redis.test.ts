@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { describeSessionStoreConformance } from '@agentgov/core/testing';
+import { describeInstanceRegistryConformance, describeSessionStoreConformance } from '@agentgov/core/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -36,6 +36,9 @@ if (url) {
     const store = new RedisSessionStore(client(), { keyPrefix: `${prefix}:s:${randomUUID()}` });
     return { store };
   });
+  describeInstanceRegistryConformance('redis', async () => ({
+    store: new RedisInstanceRegistry(client(), { keyPrefix: `${prefix}:i:${randomUUID()}` }),
+  }));
 } else {
   describe('SessionStore conformance: redis', () => {
     it.skip('skipped: TEST_REDIS_URL is not set', () => {});

@@ -80,13 +80,20 @@ export interface EffectivePolicyResolverOptions {
   directory: OrgDirectory;
   /** Most cached effective policies across tenants (default 10 000); the oldest go first. */
   maxEntries?: number;
+  /**
+   * How long a cached effective policy is trusted (default: until invalidated). Writes through
+   * this process invalidate at once; set this when other processes write the same policy store,
+   * so their writes are seen within `maxAgeMs`.
+   */
+  maxAgeMs?: number;
 }
 
 export class EffectivePolicyResolver {
   readonly #store: PolicyStore;
   readonly #directory: OrgDirectory;
   readonly #max: number;
-  readonly #cache = new Map<string, Map<string, EffectivePolicy>>();
+  readonly #cache = new Map<string, Map<string, { value: EffectivePolicy; expires: number }>>();
+  readonly #maxAge: number;
   #size = 0;
   /** Bumped on invalidation so a resolve that raced a write does not cache a stale result. */
   readonly #generation = new Map<string, number>();
@@ -96,11 +103,14 @@ export class EffectivePolicyResolver {
     this.#store = options.store;
     this.#directory = options.directory;
     this.#max = options.maxEntries ?? 10_000;
+    this.#maxAge = options.maxAgeMs ?? Number.POSITIVE_INFINITY;
   }
 
   /** The cached effective policy, if any (no I/O). */
   peek<D extends PolicyDomain>(tenantId: string, domain: D, node: ScopeRef): EffectivePolicy<D> | undefined {
-    return this.#cache.get(tenantId)?.get(`${domain}\u0000${refKey(node)}`) as EffectivePolicy<D> | undefined;
+    const hit = this.#cache.get(tenantId)?.get(`${domain}\u0000${refKey(node)}`);
+    if (!hit || hit.expires <= performance.now()) return undefined;
+    return hit.value as EffectivePolicy<D>;
   }
 
   async resolve<D extends PolicyDomain>(
@@ -171,6 +181,6 @@ export class EffectivePolicyResolver {
       this.#cache.set(tenantId, t);
     }
     if (!t.has(key)) this.#size += 1;
-    t.set(key, value);
+    t.set(key, { value, expires: performance.now() + this.#maxAge });
   }
 }
