@@ -16,11 +16,11 @@ import {
   type FieldIssue,
   GovernanceError,
   getPath,
+  guardResult,
   NotFoundError,
   parseWith,
   type SecretStore,
   systemClock,
-  toGovernanceError,
   ValidationError,
 } from '@agentgov/core';
 import type { JWK } from 'jose';
@@ -245,19 +245,9 @@ export function createAuditLog(options: AuditLogOptions): AuditLog {
     return out;
   }
 
-  const guard = async <T>(
-    work: () => Promise<Result<T, GovernanceError>>,
-  ): Promise<Result<T, GovernanceError>> => {
-    try {
-      return await work();
-    } catch (error) {
-      return err(toGovernanceError(error));
-    }
-  };
-
   return {
     append: (input, callOptions) =>
-      guard(async () => {
+      guardResult(async () => {
         const v = validate(input, '');
         if (v.isErr()) return err(v.error);
         const [entry] = await appendGroup(v.value.tenantId, [v.value], callOptions);
@@ -265,7 +255,7 @@ export function createAuditLog(options: AuditLogOptions): AuditLog {
       }),
 
     appendBatch: (inputs, callOptions) =>
-      guard(async () => {
+      guardResult(async () => {
         const groups = new Map<string, Validated[]>();
         const order: { tenantId: string; index: number }[] = [];
         for (const [i, input] of inputs.entries()) {
@@ -283,7 +273,7 @@ export function createAuditLog(options: AuditLogOptions): AuditLog {
       }),
 
     checkpoint: (tenantId, callOptions) =>
-      guard(async () => {
+      guardResult(async () => {
         const key = await signingKey();
         const head = await store.head(tenantId);
         if (!head)
@@ -322,7 +312,7 @@ export function createAuditLog(options: AuditLogOptions): AuditLog {
       }),
 
     proveInclusion: (tenantId, entryId, treeSize) =>
-      guard(async () => {
+      guardResult(async () => {
         const record = await store.get(tenantId, entryId);
         if (!record) return err(new NotFoundError('Audit entry'));
         const checkpoints = await store.checkpoints(tenantId);
@@ -349,7 +339,7 @@ export function createAuditLog(options: AuditLogOptions): AuditLog {
       }),
 
     proveConsistency: (tenantId, size1, size2) =>
-      guard(async () => {
+      guardResult(async () => {
         const head = await store.head(tenantId);
         const max = head?.seq ?? 0;
         if (!Number.isSafeInteger(size2) || size2 < 1 || size2 > max) {
@@ -368,9 +358,9 @@ export function createAuditLog(options: AuditLogOptions): AuditLog {
         });
       }),
 
-    publicJwk: () => guard(async () => ok((await signingKey()).publicJwk)),
+    publicJwk: () => guardResult(async () => ok((await signingKey()).publicJwk)),
 
     commitment: (tenantId, clearValue) =>
-      guard(async () => ok(commitmentOf((await tenantKeys()).get(tenantId), clearValue))),
+      guardResult(async () => ok(commitmentOf((await tenantKeys()).get(tenantId), clearValue))),
   };
 }

@@ -9,9 +9,9 @@ import {
   type AuditFilter,
   type CallOptions,
   type GovernanceError,
+  guardResult,
   NotFoundError,
   type PolicyResult,
-  toGovernanceError,
   ValidationError,
 } from '@agentgov/core';
 import { err, ok, type Result } from 'neverthrow';
@@ -97,21 +97,12 @@ function visible(visibility: AuditVisibility, entry: AuditEntry): boolean {
 export function createAuditService(options: AuditLogOptions & { log?: AuditLog }): AuditService {
   const store = options.store;
   const log = options.log ?? createAuditLog(options);
-  const guard = async <T>(
-    work: () => Promise<Result<T, GovernanceError>>,
-  ): Promise<Result<T, GovernanceError>> => {
-    try {
-      return await work();
-    } catch (error) {
-      return err(toGovernanceError(error));
-    }
-  };
 
   return {
     log,
 
     query: (visibility, rawQuery) =>
-      guard(async () => {
+      guardResult(async () => {
         const parsed = parseAuditQuery(rawQuery);
         if (parsed.isErr()) return err(parsed.error);
         const { filter, page, pageSize, order } = parsed.value;
@@ -124,14 +115,14 @@ export function createAuditService(options: AuditLogOptions & { log?: AuditLog }
       }),
 
     get: (visibility, id) =>
-      guard(async () => {
+      guardResult(async () => {
         const record = await store.get(visibility.tenantId, id);
         if (!record || !visible(visibility, record.entry)) return err(new NotFoundError('Audit entry'));
         return ok(record.entry);
       }),
 
     export: (visibility, rawQuery, callOptions) =>
-      guard(async () => {
+      guardResult(async () => {
         const parsed = parseAuditExportQuery(rawQuery);
         if (parsed.isErr()) return err(parsed.error);
         const { format, filter } = parsed.value;
@@ -154,7 +145,7 @@ export function createAuditService(options: AuditLogOptions & { log?: AuditLog }
       }),
 
     anonymizeUser: (actor, userId, callOptions) =>
-      guard(async () => {
+      guardResult(async () => {
         if (typeof userId !== 'string' || userId.length === 0 || userId.length > 255) {
           return err(
             ValidationError.invalid('userId', 'must be a non-empty string of at most 255 characters'),

@@ -20,6 +20,20 @@ export function toGovernanceError(error: unknown): GovernanceError {
   return new GovernanceError('internal_error', undefined, { cause: error });
 }
 
+/**
+ * Runs async work that returns a Result; anything it throws becomes `err(GovernanceError)`
+ * (`internal_error` unless already typed) — the one place a module boundary turns throws into Results.
+ */
+export async function guardResult<T, E extends GovernanceError = GovernanceError>(
+  work: () => Promise<Result<T, E>>,
+): Promise<Result<T, E | GovernanceError>> {
+  try {
+    return await work();
+  } catch (error) {
+    return err(toGovernanceError(error));
+  }
+}
+
 /** Converts a promise at a module edge: thrown errors become typed GovernanceErrors. */
 export function fromPromise<T>(promise: Promise<T>): ResultAsync<T, GovernanceError> {
   return ResultAsync.fromPromise(promise, toGovernanceError);
