@@ -1,24 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { createGovernance, createMemoryDependencies } from '@agentgov/gateway';
+import { createTestGovernance, describeHttpSuite, listen, startTestIssuer } from '@agentgov/gateway/testing';
 import express from 'express';
 import { describe, expect, it } from 'vitest';
-// The shared suite lives in @agentgov/gateway/testing (imported from source: the root vitest alias maps only package roots).
-import { describeHttpSuite, startTestIssuer } from '../../gateway/src/testing/index';
 import { governanceMiddleware } from '../src/index';
-
-async function listen(app: express.Express) {
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 describeHttpSuite('express', async (governance) => {
   const app = express();
@@ -32,16 +16,7 @@ describeHttpSuite('express', async (governance) => {
 describe('express adapter: translation', () => {
   it('keeps raw bytes, re-serializes a parsed body only when the raw bytes are gone, passes other paths on', async () => {
     const idp = await startTestIssuer();
-    const deps = await createMemoryDependencies();
-    const gov = createGovernance({
-      ...deps,
-      oidc: {
-        issuer: idp.issuer,
-        clientId: idp.clientId,
-        clientSecret: idp.clientSecret,
-        redirectUri: idp.redirectUri,
-      },
-    });
+    const gov = await createTestGovernance(idp);
     const seen: string[] = [];
     const app = express();
     // a body parser that keeps the raw bytes (as signature-checking apps do)

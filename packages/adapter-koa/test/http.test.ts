@@ -1,44 +1,18 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createGovernance, createMemoryDependencies } from '@agentgov/gateway';
+import { createTestGovernance, describeHttpSuite, listen, startTestIssuer } from '@agentgov/gateway/testing';
 import Koa from 'koa';
 import { describe, expect, it } from 'vitest';
-// The shared suite lives in @agentgov/gateway/testing (imported from source: the root vitest alias maps only package roots).
-import { describeHttpSuite, startTestIssuer } from '../../gateway/src/testing/index';
 import { governanceMiddleware } from '../src/index';
-
-async function listen(app: Koa) {
-  const server = createServer(app.callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 describeHttpSuite('koa', async (governance) => {
   const app = new Koa();
   app.use(governanceMiddleware(governance));
-  return listen(app);
+  return listen(app.callback());
 });
 
 describe('koa adapter: translation', () => {
   it('uses rawBody byte-for-byte, re-serializes a parsed body without it, never leaks Koa 404', async () => {
     const idp = await startTestIssuer();
-    const deps = await createMemoryDependencies();
-    const gov = createGovernance({
-      ...deps,
-      oidc: {
-        issuer: idp.issuer,
-        clientId: idp.clientId,
-        clientSecret: idp.clientSecret,
-        redirectUri: idp.redirectUri,
-      },
-    });
+    const gov = await createTestGovernance(idp);
     const app = new Koa();
     // a minimal body parser: consumes the stream, keeps rawBody only for one path
     app.use(async (ctx, next) => {
@@ -53,7 +27,7 @@ describe('koa adapter: translation', () => {
       await next();
     });
     app.use(governanceMiddleware(gov));
-    const s = await listen(app);
+    const s = await listen(app.callback());
     try {
       const token = await idp.signIdToken({ sub: 'ea', roles: ['enterprise_admin'], tenant_id: 't1' });
       for (const keep of ['1', '']) {

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGovernance, createMemoryDependencies, type Governance } from '../src/index';
-import { startTestIssuer, type TestIssuer } from '../src/testing/index';
+import { createTestGovernance, startTestIssuer, type TestIssuer } from '../src/testing/index';
 
 let idp: TestIssuer;
 let gov: Governance;
@@ -13,15 +13,7 @@ let policyId: string;
 
 beforeAll(async () => {
   idp = await startTestIssuer();
-  const deps = await createMemoryDependencies();
-  gov = createGovernance({
-    ...deps,
-    oidc: {
-      issuer: idp.issuer,
-      clientId: idp.clientId,
-      clientSecret: idp.clientSecret,
-      redirectUri: idp.redirectUri,
-    },
+  gov = await createTestGovernance(idp, {
     // fuzzing sends thousands of requests: lift the limits (the limits themselves are tested in the HTTP suite)
     limits: {
       rateLimits: {

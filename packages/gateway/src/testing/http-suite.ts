@@ -16,9 +16,10 @@ import type {
 } from '@agentgov/core';
 import { err, ManualClock, PolicyEngineUnreachableError as Unreachable } from '@agentgov/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGovernance, type Governance, type GovernanceConfig } from '../governance';
+import type { Governance, GovernanceConfig } from '../governance';
 import { createMemoryDependencies } from '../memory';
 import { startTestIssuer, type TestAccount, type TestIssuer } from './oidc-issuer';
+import { createTestGovernance } from './servers';
 
 export interface StartedServer {
   /** Origin of the server, e.g. `http://127.0.0.1:53211`. */
@@ -116,18 +117,7 @@ export function describeHttpSuite(name: string, startServer: ServerFactory): voi
     async function setup(
       over: Partial<GovernanceConfig> = {},
     ): Promise<{ gov: Governance; server: StartedServer }> {
-      const deps = await createMemoryDependencies();
-      const g = createGovernance({
-        ...deps,
-        oidc: {
-          issuer: idp.issuer,
-          clientId: idp.clientId,
-          clientSecret: idp.clientSecret,
-          redirectUri: idp.redirectUri,
-        },
-        limits: { heartbeatMs: 60_000 },
-        ...over,
-      });
+      const g = await createTestGovernance(idp, { limits: { heartbeatMs: 60_000 }, ...over });
       await g.start();
       const s = await startServer(g);
       return { gov: g, server: s };
