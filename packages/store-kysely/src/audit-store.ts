@@ -3,6 +3,7 @@ import {
   type AuditEntry,
   type AuditFilter,
   type AuditRecord,
+  type AuditScanOptions,
   type AuditStore,
   type CallOptions,
   type ChainHead,
@@ -232,16 +233,7 @@ export class KyselyAuditStore implements AuditStore {
   }
 
   /** Keyset pagination: `WHERE seq > last ORDER BY seq LIMIT batch`, one page in memory at a time. */
-  async *scan(
-    tenantId: string,
-    options: {
-      filter?: AuditFilter;
-      fromSeq?: number;
-      toSeq?: number;
-      batchSize?: number;
-      signal?: AbortSignal;
-    } = {},
-  ): AsyncIterable<AuditRecord> {
+  async *scan(tenantId: string, options: AuditScanOptions = {}): AsyncIterable<AuditRecord> {
     const batch = Math.max(1, options.batchSize ?? this.#scanBatch);
     const where = whereFilter(tenantId, options.filter);
     let last = (options.fromSeq ?? 1) - 1;

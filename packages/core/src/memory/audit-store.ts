@@ -3,6 +3,7 @@ import type {
   AuditCheckpoint,
   AuditFilter,
   AuditRecord,
+  AuditScanOptions,
   AuditStore,
   CallOptions,
   ChainHead,
@@ -122,16 +123,7 @@ export class InMemoryAuditStore implements AuditStore {
     return { records: all.slice(page.offset, page.offset + page.limit).map(copy), total: all.length };
   }
 
-  async *scan(
-    tenantId: string,
-    options: {
-      filter?: AuditFilter;
-      fromSeq?: number;
-      toSeq?: number;
-      batchSize?: number;
-      signal?: AbortSignal;
-    } = {},
-  ): AsyncIterable<AuditRecord> {
+  async *scan(tenantId: string, options: AuditScanOptions = {}): AsyncIterable<AuditRecord> {
     const chain = this.#chains.get(tenantId) ?? [];
     for (const r of chain) {
       options.signal?.throwIfAborted();

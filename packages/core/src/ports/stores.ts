@@ -106,6 +106,17 @@ export interface AuditFilter {
   to?: string;
 }
 
+export interface AuditScanOptions {
+  filter?: AuditFilter;
+  /** First seq to read (inclusive). */
+  fromSeq?: number;
+  /** Last seq to read (inclusive). */
+  toSeq?: number;
+  /** Records fetched per round trip. */
+  batchSize?: number;
+  signal?: AbortSignal;
+}
+
 export interface AuditCheckpoint {
   tenantId: string;
   /** Number of records covered (records with seq 1..treeSize). */
@@ -139,16 +150,7 @@ export interface AuditStore {
     page: { offset: number; limit: number; order?: 'asc' | 'desc' },
   ): Promise<{ records: AuditRecord[]; total: number }>;
   /** Streams matching records in seq order, fetching `batchSize` at a time (bounded memory). */
-  scan(
-    tenantId: string,
-    options?: {
-      filter?: AuditFilter;
-      fromSeq?: number;
-      toSeq?: number;
-      batchSize?: number;
-      signal?: AbortSignal;
-    },
-  ): AsyncIterable<AuditRecord>;
+  scan(tenantId: string, options?: AuditScanOptions): AsyncIterable<AuditRecord>;
   /**
    * GDPR erasure: replaces the clear value `userId` with `replacement` in `entry.userId` and in
    * every `actionDetail` path listed in a record's commitments whose value is `userId`. Nothing
