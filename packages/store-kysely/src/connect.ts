@@ -14,11 +14,15 @@ import type {
 import {
   CompiledQuery,
   type DatabaseConnection,
+  type DatabaseIntrospector,
+  type DatabaseMetadata,
   Kysely,
   Migrator,
   PostgresDialect,
   type PostgresPool,
+  type SchemaMetadata,
   sql,
+  type TableMetadata,
 } from 'kysely';
 import { KyselyAuditStore } from './audit-store';
 import { KyselyBriefingStore } from './briefing-store';
@@ -100,6 +104,44 @@ export interface EnsurePartitionsResult {
   blocked: string[];
 }
 
+/**
+ * kysely's Migrator looks for its own tables by listing the tables of EVERY schema; a schema that
+ * another session drops during that listing fails it (3F000) although nothing of ours is wrong —
+ * parallel test files, or other tenants' tooling on a shared server, do exactly that. The
+ * migrator gets the same database with an introspector that reads only our schema, straight from
+ * pg_catalog.
+ */
+function withSchemaIntrospection(db: Kysely<Database>, schema: string): Kysely<Database> {
+  const introspector: DatabaseIntrospector = {
+    async getSchemas(): Promise<SchemaMetadata[]> {
+      const { rows } = await sql<{ name: string }>`SELECT nspname AS name FROM pg_namespace`.execute(db);
+      return rows;
+    },
+    async getTables(): Promise<TableMetadata[]> {
+      const { rows } = await sql<{ name: string; kind: string }>`
+        SELECT c.relname AS name, c.relkind AS kind FROM pg_class c
+        JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = ${schema} AND c.relkind IN ('r', 'p', 'v', 'm')`.execute(db);
+      return rows.map((r) => ({
+        name: r.name,
+        schema,
+        isView: r.kind === 'v' || r.kind === 'm',
+        columns: [],
+      }));
+    },
+    async getMetadata(): Promise<DatabaseMetadata> {
+      return { tables: await this.getTables() };
+    },
+  };
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop === 'introspection') return introspector;
+      const value = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
 /** Runs every pending migration (idempotent; serialized across processes by kysely's migration lock). */
 export async function migrateToLatest(
   db: Kysely<Database>,
@@ -115,7 +157,11 @@ export async function migrateToLatest(
     }>`SELECT 1 AS n FROM pg_namespace WHERE nspname = ${schema}`.execute(db);
     if (exists.rows.length === 0) throw error;
   }
-  const migrator = new Migrator({ db, provider: migrationProvider, migrationTableSchema: schema });
+  const migrator = new Migrator({
+    db: withSchemaIntrospection(db, schema),
+    provider: migrationProvider,
+    migrationTableSchema: schema,
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
