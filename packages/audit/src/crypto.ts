@@ -20,11 +20,91 @@ export const GENESIS_HASH = '0'.repeat(64);
 const HEX64 = /^[0-9a-f]{64}$/;
 export const isHash = (value: unknown): value is string => typeof value === 'string' && HEX64.test(value);
 
-/** RFC 8785 canonical JSON. Throws on values JSON cannot represent (NaN, Infinity, lone surrogates). */
+/**
+ * RFC 8785 canonical JSON. Throws on values JSON cannot represent (NaN, Infinity, lone surrogates).
+ * Plain JSON data (what the stores hold) takes `plainCanonicalJson`; anything else (toJSON,
+ * boxed primitives, cycles, invalid values) goes through `canonicalize`, which defines the result.
+ */
 export function canonicalJson(value: unknown): string {
-  const text = canonicalize(value);
+  const text = plainCanonicalJson(value) ?? canonicalize(value);
   if (text === undefined) throw new TypeError('value has no JSON representation');
   return text;
+}
+
+/** Characters JSON.stringify escapes, plus surrogates (which must be checked for well-formedness). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: exactly the control characters JSON escapes
+const NEEDS_CARE = /[\\"\u0000-\u001f\ud800-\udfff]/;
+
+/**
+ * RFC 8785 form of a string (ES JSON.stringify of a well-formed string); undefined for a string
+ * with a lone surrogate, which has no canonical form.
+ */
+export function canonicalString(value: string): string | undefined {
+  if (!NEEDS_CARE.test(value)) return `"${value}"`;
+  return (value as string & { isWellFormed(): boolean }).isWellFormed() ? JSON.stringify(value) : undefined;
+}
+
+/** Deeper values are left to `canonicalize` (which also detects cycles). */
+const MAX_PLAIN_DEPTH = 64;
+
+/**
+ * RFC 8785 canonical JSON of plain JSON data — strings, finite numbers, booleans, null, arrays
+ * and objects without `toJSON` — byte for byte what `canonicalize` returns for it. Returns
+ * undefined, never throws, for anything else (the caller falls back to `canonicalize`): lone
+ * surrogates, NaN/Infinity, bigint, undefined/function/symbol array elements, boxed primitives,
+ * objects with `toJSON`, nesting deeper than 64 (cycles included).
+ */
+export function plainCanonicalJson(value: unknown): string | undefined {
+  return plain(value, 0);
+}
+
+function plain(value: unknown, depth: number): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return canonicalString(value);
+    case 'number':
+      return Number.isFinite(value) ? JSON.stringify(value) : undefined;
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object': {
+      if (value === null) return 'null';
+      if (depth >= MAX_PLAIN_DEPTH) return undefined;
+      if (Array.isArray(value)) {
+        if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return undefined;
+        let out = '[';
+        for (let i = 0; i < value.length; i++) {
+          const item = plain(value[i], depth + 1);
+          if (item === undefined) return undefined;
+          out += i === 0 ? item : `,${item}`;
+        }
+        return `${out}]`;
+      }
+      if (
+        typeof (value as { toJSON?: unknown }).toJSON === 'function' ||
+        value instanceof Number ||
+        value instanceof String ||
+        value instanceof Boolean
+      ) {
+        return undefined;
+      }
+      const keys = Object.keys(value).sort();
+      let out = '{';
+      let first = true;
+      for (const key of keys) {
+        const v = (value as Record<string, unknown>)[key];
+        // Omitted, as by JSON.stringify and canonicalize.
+        if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+        const k = canonicalString(key);
+        const member = plain(v, depth + 1);
+        if (k === undefined || member === undefined) return undefined;
+        out += first ? `${k}:${member}` : `,${k}:${member}`;
+        first = false;
+      }
+      return `${out}}`;
+    }
+    default:
+      return undefined;
+  }
 }
 
 export function sha256Hex(data: string | Uint8Array): string {

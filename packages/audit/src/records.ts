@@ -45,6 +45,16 @@ export function commitmentOf(tenantKey: Uint8Array, clearValue: string): string 
   return hmacHex(tenantKey, clearValue);
 }
 
+/** The value at a dotted path already split into its parts (`getPath` without the split). */
+export function valueAt(target: unknown, parts: readonly string[]): unknown {
+  let cur: unknown = target;
+  for (const part of parts) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur;
+}
+
 /** Commitments of every identifier path of `paths` that holds a string in `entry`. */
 export function commitIdentifiers(
   entry: AuditEntry,

@@ -1,0 +1,256 @@
+/**
+ * The append fast path (canonical JSON and commitments computed before the store's lock, only
+ * concatenation + one SHA-256 under it) must produce exactly what the original path produces:
+ * the same hash format (checked against `canonicalize` and node:crypto directly), the same
+ * entries and the same validation errors.
+ */
+import { createHash, createHmac } from 'node:crypto';
+import { type AuditEntryInput, type AuditRecord, InMemoryAuditStore, ManualClock } from '@agentgov/core';
+import canonicalize from 'canonicalize';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { plainCanonicalJson } from '../src/crypto';
+import {
+  canonicalJson,
+  committedEntry,
+  createAuditLog,
+  deriveTenantKey,
+  PERSONAL_IDENTIFIER_PATHS,
+  verifyTenant,
+} from '../src/index';
+import { KEYS, secrets } from './helpers';
+
+/** The original definition of the record hash, spelled out with the reference libraries. */
+function referenceHash(record: AuditRecord): string {
+  const text = canonicalize({
+    commitments: record.commitments,
+    entry: committedEntry(record.entry, record.commitments),
+    prevHash: record.prevHash,
+    seq: record.seq,
+  });
+  if (text === undefined) throw new Error('no canonical form');
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+const referenceCommitment = (tenantId: string, value: string): string =>
+  createHmac('sha256', deriveTenantKey(KEYS.commitmentKey, tenantId)).update(value, 'utf8').digest('hex');
+
+/** Characters that stress escaping, sorting and the checks: quotes, controls, NUL, surrogates. */
+const char = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom('a', 'B', 'z', '0', '-', '.', ' ', 'é', '€', '😀', 'anon:') },
+  { weight: 2, arbitrary: fc.constantFrom('"', '\\', '\n', '\t', '\u001f', '\u007f', '\u2028', '\\u0000') },
+  { weight: 1, arbitrary: fc.constantFrom('\u0000', '\ud800', '\udfff', '\ud83d') },
+);
+const text = (maxLength = 6) => fc.array(char, { maxLength }).map((cs) => cs.join(''));
+const cleanText = fc.array(fc.constantFrom('a', 'b', 'Z', '9', '_', 'é', '😀', '"', '\\'), {
+  minLength: 1,
+  maxLength: 8,
+});
+
+/** Detail values: JSON plus what JSON.stringify/canonicalize treat specially. */
+const detailValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    text(),
+    fc.double(),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.constantFrom(-0, Number.NaN, Number.POSITIVE_INFINITY, undefined, new Date(0)),
+    fc.array(tie('value'), { maxLength: 3 }),
+    fc.dictionary(text(4), tie('value'), { maxKeys: 3 }),
+  ),
+})).value;
+
+const identifierKeys = PERSONAL_IDENTIFIER_PATHS.filter((p) => p.startsWith('actionDetail.')).map((p) =>
+  p.slice('actionDetail.'.length),
+);
+
+const actionDetail = fc
+  .tuple(
+    fc.dictionary(fc.oneof(text(4), fc.constantFrom('__proto__', '10', '2', 'b', 'a')), detailValue, {
+      maxKeys: 4,
+    }),
+    fc.dictionary(fc.constantFrom(...identifierKeys), fc.oneof(text(), fc.integer()), { maxKeys: 3 }),
+  )
+  .map(([a, b]) => ({ ...a, ...b }));
+
+const entry = (weird: boolean): fc.Arbitrary<AuditEntryInput> =>
+  fc.record(
+    {
+      tenantId: fc.constantFrom('t1', 't2', 'tenant "3"'),
+      userId: weird ? text().filter((s) => s.length > 0) : cleanText.map((cs) => cs.join('')),
+      timestamp: fc.constantFrom('2026-02-03T04:05:06.789Z', '2026-02-03T05:05:06+01:00'),
+      actionType: fc.constantFrom('tool_invocation', 'model_call', 'agent_exchange'),
+      actionDetail: weird
+        ? actionDetail
+        : fc.dictionary(
+            cleanText.map((cs) => cs.join('')),
+            fc.jsonValue({ maxDepth: 2 }),
+            { maxKeys: 4 },
+          ),
+      dataAccessed: fc.array(
+        fc.record({
+          source: weird ? text() : fc.constant('drive'),
+          classification: fc.constantFrom('public', 'internal', 'confidential'),
+          purpose: fc.constantFrom('answer', 'x"y'),
+        }),
+        { maxLength: 2 },
+      ),
+      modelUsed: fc.constantFrom(null, 'model-x'),
+      modelTokens: fc.option(fc.record({ input: fc.nat(1000), output: fc.nat(1000) }), { nil: null }),
+      dataClassification: fc.constantFrom('public', 'internal'),
+      policyApplied: fc.constantFrom('p', 'policy "q"'),
+      policyResult: fc.constantFrom('allow', 'deny'),
+      policyReason: weird ? text() : fc.constant(''),
+      outcome: fc.constantFrom('success', 'denied'),
+      requestId: fc.constantFrom('req-1', 'req\u00e9'),
+    },
+    {
+      requiredKeys: [
+        'tenantId',
+        'userId',
+        'actionType',
+        'policyApplied',
+        'policyResult',
+        'outcome',
+        'requestId',
+      ],
+    },
+  ) as fc.Arbitrary<AuditEntryInput>;
+
+function ulids(): () => string {
+  let n = 0;
+  return () => `01J${String(++n).padStart(23, '0')}`;
+}
+
+/** A log on the fast path and one forced onto the original path (a `timestamp.*` identifier path). */
+function twoLogs() {
+  const clock = new ManualClock('2026-01-01T00:00:00Z');
+  const fastStore = new InMemoryAuditStore();
+  const slowStore = new InMemoryAuditStore();
+  const fast = createAuditLog({ store: fastStore, secrets: secrets(), clock, ids: ulids() });
+  const slow = createAuditLog({
+    store: slowStore,
+    secrets: secrets(),
+    clock,
+    ids: ulids(),
+    // Never holds a string (timestamp is one), so it commits nothing — but disables the fast path.
+    identifierPaths: [...PERSONAL_IDENTIFIER_PATHS, 'timestamp.none'],
+  });
+  return { fast, slow, fastStore, slowStore };
+}
+
+async function records(store: InMemoryAuditStore): Promise<AuditRecord[]> {
+  const out: AuditRecord[] = [];
+  for (const t of await store.tenants()) for await (const r of store.scan(t)) out.push(r);
+  return out;
+}
+
+describe('plainCanonicalJson', () => {
+  it('equals canonicalize on JSON values', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => {
+        expect(plainCanonicalJson(v)).toBe(canonicalize(v));
+        expect(canonicalJson(v)).toBe(canonicalize(v));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('either equals canonicalize or declines (never throws) on anything else', () => {
+    fc.assert(
+      fc.property(fc.oneof(detailValue, fc.anything({ withBoxedValues: true, withDate: true })), (v) => {
+        let expected: string | undefined;
+        try {
+          expected = canonicalize(v);
+        } catch {
+          expected = undefined;
+        }
+        const fast = plainCanonicalJson(v);
+        if (fast !== undefined) expect(fast).toBe(expected);
+        // canonicalJson agrees with canonicalize, errors included.
+        if (expected === undefined) expect(() => canonicalJson(v)).toThrow();
+        else expect(canonicalJson(v)).toBe(expected);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('declines cycles and deep nesting, which canonicalize handles', () => {
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = cyclic;
+    expect(plainCanonicalJson(cyclic)).toBeUndefined();
+    expect(() => canonicalJson(cyclic)).toThrow(/Circular/);
+    let deep: unknown = 1;
+    for (let i = 0; i < 200; i++) deep = [deep];
+    expect(plainCanonicalJson(deep)).toBeUndefined();
+    expect(canonicalJson(deep)).toBe(canonicalize(deep));
+  });
+});
+
+describe('append fast path', () => {
+  it('hashes exactly as canonicalize + SHA-256 over {commitments, entry, prevHash, seq} (random entries)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(entry(false), { minLength: 1, maxLength: 8 }), async (inputs) => {
+        const { fast, fastStore } = twoLogs();
+        const written = (await fast.appendBatch(inputs))._unsafeUnwrap();
+        (await fast.append(inputs[0] as AuditEntryInput))._unsafeUnwrap();
+        for (const [i, e] of written.entries()) {
+          const input = inputs[i] as AuditEntryInput;
+          expect(e.actionDetail).toEqual(JSON.parse(JSON.stringify(input.actionDetail ?? {})));
+        }
+        for (const r of await records(fastStore)) {
+          expect(r.hash).toBe(referenceHash(r));
+          expect(r.commitments.userId).toBe(referenceCommitment(r.entry.tenantId, r.entry.userId));
+        }
+        for (const t of await fastStore.tenants()) {
+          expect(await verifyTenant(fastStore, t, { secrets: secrets() })).toMatchObject({ ok: true });
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('gives the same records and the same errors as the original path, whatever the input', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(entry(true), { minLength: 1, maxLength: 4 }), async (inputs) => {
+        const { fast, slow, fastStore, slowStore } = twoLogs();
+        const a = await fast.appendBatch(inputs);
+        const b = await slow.appendBatch(inputs);
+        expect(a.isOk()).toBe(b.isOk());
+        if (a.isErr() && b.isErr()) {
+          expect(a.error.constructor).toBe(b.error.constructor);
+          expect({ ...a.error, message: a.error.message }).toEqual({ ...b.error, message: b.error.message });
+          return;
+        }
+        expect(a._unsafeUnwrap()).toEqual(b._unsafeUnwrap());
+        const ra = await records(fastStore);
+        expect(ra).toEqual(await records(slowStore));
+        for (const r of ra) expect(r.hash).toBe(referenceHash(r));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('keeps the entry the caller cannot mutate after the call', async () => {
+    const { fast, fastStore } = twoLogs();
+    const detail = { nested: { ticket: 'A-1' }, list: [1, 2] };
+    const input: AuditEntryInput = {
+      tenantId: 't1',
+      userId: 'alice',
+      actionType: 'tool_invocation',
+      actionDetail: detail,
+      policyApplied: 'p',
+      policyResult: 'allow',
+      outcome: 'success',
+      requestId: 'r',
+    };
+    const pending = fast.append(input);
+    detail.nested.ticket = 'changed';
+    detail.list.push(3);
+    const e = (await pending)._unsafeUnwrap();
+    expect(e.actionDetail).toEqual({ nested: { ticket: 'A-1' }, list: [1, 2] });
+    expect((await verifyTenant(fastStore, 't1', { secrets: secrets() })).ok).toBe(true);
+  });
+});
