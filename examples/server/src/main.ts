@@ -7,7 +7,8 @@ import { DEV_ACCOUNTS } from './dev-issuer';
 import { type RunningServer, startServer } from './server';
 
 async function main(): Promise<void> {
-  const config = loadConfig();
+  // Relative paths (AGENTGOV_DATA_DIR) are relative to where `pnpm start` was typed, not to this package.
+  const config = loadConfig(process.env, process.env.INIT_CWD ?? process.cwd());
   const server: RunningServer = await startServer(config);
   const api = `${server.url}/api/v1`;
   const database =
