@@ -2,7 +2,7 @@
  * Hash, HMAC and key-derivation primitives (node:crypto) and canonical JSON (RFC 8785 via
  * `canonicalize`). Everything that enters a hash goes through `canonicalJson`.
  */
-import { createHash, createHmac, hkdfSync } from 'node:crypto';
+import { createHmac, hash, hkdfSync } from 'node:crypto';
 import * as canonicalizeModule from 'canonicalize';
 
 /**
@@ -107,8 +107,9 @@ function plain(value: unknown, depth: number): string | undefined {
   }
 }
 
+/** SHA-256, hex (strings as UTF-8). One-shot `crypto.hash` (Node ≥ 20.12): no Hash object per call. */
 export function sha256Hex(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
+  return hash('sha256', data, 'hex');
 }
 
 export function hmacHex(key: Uint8Array, data: string): string {
