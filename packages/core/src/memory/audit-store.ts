@@ -98,7 +98,10 @@ export class InMemoryAuditStore implements AuditStore {
         if (r.entry.tenantId !== tenantId) throw new Error('audit record of another tenant');
       }
       options?.signal?.throwIfAborted();
-      this.#chains.set(tenantId, chain.concat(records.map(copy)));
+      // Copies first, then one push: nothing can fail between the checks and the write.
+      const copies = records.map(copy);
+      if (!this.#chains.has(tenantId)) this.#chains.set(tenantId, chain);
+      for (const r of copies) chain.push(r);
       return records.map(copy);
     });
   }
