@@ -1,7 +1,7 @@
 /**
  * In-process demo of @agentgov/policy: loads examples/policies (directory.yaml + policies/),
  * writes every policy through PolicyService (validated, audited), then prints real decisions of
- * the built-in engine and real hierarchy violations. Run: `pnpm start` from the repo root (or `pnpm --filter
+ * the built-in engine and real hierarchy violations. Run: `pnpm demo` from the repo root (or `pnpm --filter
  * @agentgov/example-policy-demo start`).
  */
 import { fileURLToPath } from 'node:url';
