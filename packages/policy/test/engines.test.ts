@@ -87,14 +87,14 @@ describe('built-in engine over store + directory', () => {
     const directory = InMemoryOrgDirectory.fromDefinitions({ tenant: 'acme', orgs: { eng: { teams: {} } } });
     // "Another process": a service whose writes do not reach this resolver.
     const other = new PolicyService({ store, directory, audit: new InMemoryAuditSink() });
-    const resolver = new EffectivePolicyResolver({ store, directory, maxAgeMs: 50 });
+    const resolver = new EffectivePolicyResolver({ store, directory, maxAgeMs: 1_000 });
     const engine = new BuiltinDecisionEngine(resolver);
     const req = { domain: 'agent-to-agent' as const, tenantId: 'acme', input };
     expect((await engine.decide(req))._unsafeUnwrap().allow).toBe(false);
     (await other.create(admin, body('enterprise', 'acme', 'enabled: true')))._unsafeUnwrap();
     // Still the cached (stale) answer right after the foreign write…
     expect((await engine.decide(req))._unsafeUnwrap().allow).toBe(false);
-    await new Promise((r) => setTimeout(r, 80));
+    await new Promise((r) => setTimeout(r, 1_100));
     // …and the new policy once the cache entry has aged out.
     expect((await engine.decide(req))._unsafeUnwrap().allow).toBe(true);
   });
