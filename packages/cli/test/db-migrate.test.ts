@@ -10,23 +10,8 @@ import { join } from 'node:path';
 import { describeWithService } from '@agentgov/core/testing';
 import { openStore } from '@agentgov/store-kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliIo, run } from '../src/index';
-
-function captureIo(): CliIo & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    env: {},
-    isTTY: false,
-    stdout: (t: string) => {
-      io.out += t;
-    },
-    stderr: (t: string) => {
-      io.err += t;
-    },
-  };
-  return io;
-}
+import { run } from '../src/index';
+import { captureIo } from './capture-io';
 
 async function migrate(...args: string[]) {
   const io = captureIo();

@@ -4,27 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type CliIo, run } from '../src/index';
+import { run } from '../src/index';
+import { captureIo } from './capture-io';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const examples = join(root, 'examples/policies');
 const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url));
-
-function capture(): CliIo & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    env: {},
-    isTTY: false,
-    stdout: (t: string) => {
-      io.out += t;
-    },
-    stderr: (t: string) => {
-      io.err += t;
-    },
-  };
-  return io;
-}
 
 const tmp: string[] = [];
 afterAll(async () => {
@@ -45,16 +30,16 @@ async function malformedDir(): Promise<string> {
 
 describe('agentgov policy validate', () => {
   it('accepts the example directory (exit 0)', async () => {
-    const io = capture();
+    const io = captureIo();
     expect(await run(['policy', 'validate', examples], io)).toBe(0);
     expect(io.out).toContain('policies valid');
-    const json = capture();
+    const json = captureIo();
     expect(await run(['policy', 'validate', examples, '--json'], json)).toBe(0);
     expect(JSON.parse(json.out)).toEqual({ valid: true, violations: [], errors: [] });
   });
 
   it('reports the deliberate violations with exit 1 and the JSON shape of the issue', async () => {
-    const io = capture();
+    const io = captureIo();
     expect(await run(['policy', 'validate', join(fixtures, 'violation'), '--json'], io)).toBe(1);
     const report = JSON.parse(io.out);
     expect(report.valid).toBe(false);
@@ -82,13 +67,13 @@ describe('agentgov policy validate', () => {
         reason: expect.stringContaining('exceeds the maximum 2'),
       },
     ]);
-    const human = capture();
+    const human = captureIo();
     expect(await run(['policy', 'validate', join(fixtures, 'violation')], human)).toBe(1);
     expect(human.err).toContain('2 violation(s)');
   });
 
   it('reports a policy for an unknown team as a clear error (exit 1)', async () => {
-    const io = capture();
+    const io = captureIo();
     expect(await run(['policy', 'validate', join(fixtures, 'unknown-team'), '--json'], io)).toBe(1);
     expect(JSON.parse(io.out).errors).toEqual([
       {
@@ -100,7 +85,7 @@ describe('agentgov policy validate', () => {
   });
 
   it('exits 2 on malformed YAML and schema errors, naming file and key', async () => {
-    const io = capture();
+    const io = captureIo();
     expect(await run(['policy', 'validate', await malformedDir()], io)).toBe(2);
     expect(io.err).toContain('policies/broken.yaml');
     expect(io.err).toContain('malformed YAML');
@@ -110,15 +95,15 @@ describe('agentgov policy validate', () => {
   it('exits 2 on unreadable input and bad arguments', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'agentgov-cli-'));
     tmp.push(dir);
-    const missing = capture();
+    const missing = captureIo();
     expect(await run(['policy', 'validate', join(dir, 'nope')], missing)).toBe(2);
     expect(missing.err).toContain('directory.yaml');
     await writeFile(join(dir, 'directory.yaml'), 'tenant: acme\norgs: {eng: {teams: {platform: 7}}}\n');
-    const badDir = capture();
+    const badDir = captureIo();
     expect(await run(['policy', 'validate', dir], badDir)).toBe(2);
     expect(badDir.err).toContain('directory.orgs.eng.teams.platform');
-    expect(await run(['policy', 'validate'], capture())).toBe(2);
-    expect(await run(['policy', 'validate', dir, '--bogus'], capture())).toBe(2);
+    expect(await run(['policy', 'validate'], captureIo())).toBe(2);
+    expect(await run(['policy', 'validate', dir, '--bogus'], captureIo())).toBe(2);
   });
 
   it('runs as `pnpm exec tsx packages/cli/src/main.ts` from the repo root', () => {
@@ -150,7 +135,7 @@ describe('agentgov policy validate', () => {
 
 describe('agentgov policy decide', () => {
   const decide = async (args: string[]) => {
-    const io = capture();
+    const io = captureIo();
     const code = await run(['policy', 'decide', examples, ...args], io);
     return { code, io, decision: code === 0 || code === 1 ? JSON.parse(io.out) : undefined };
   };
@@ -257,7 +242,7 @@ describe('agentgov policy decide', () => {
     ]);
     expect(unknown.code).toBe(2);
     expect(unknown.io.err).toContain("unknown user 'mallory'");
-    const malformed = capture();
+    const malformed = captureIo();
     expect(
       await run(
         [
