@@ -10,6 +10,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { verifyTenant } from '@agentgov/audit';
 import { EnvSecretStore } from '@agentgov/core';
+import { servicesRequired } from '@agentgov/core/testing';
 import { openStore, sql } from '@agentgov/store-kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevIssuer, startDevIssuer } from '../src/dev-issuer';
@@ -17,11 +18,10 @@ import { type DevIssuer, startDevIssuer } from '../src/dev-issuer';
 const serverDir = fileURLToPath(new URL('..', import.meta.url));
 const databaseUrl = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL;
-const required = process.env.AGENTGOV_REQUIRE_SERVICES === '1';
 const missing = [!databaseUrl && 'TEST_DATABASE_URL', !redisUrl && 'TEST_REDIS_URL']
   .filter(Boolean)
   .join(', ');
-if (missing && required) throw new Error(`${missing} required (AGENTGOV_REQUIRE_SERVICES=1)`);
+if (missing && servicesRequired()) throw new Error(`${missing} required (AGENTGOV_REQUIRE_SERVICES=1)`);
 
 async function adminQuery(text: string): Promise<void> {
   const admin = await openStore({ database: databaseUrl as string, migrate: false });

@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { describeInstanceRegistryConformance, describeSessionStoreConformance } from '@agentgov/core/testing';
+import {
+  describeInstanceRegistryConformance,
+  describeSessionStoreConformance,
+  servicesRequired,
+} from '@agentgov/core/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -13,8 +17,7 @@ import {
 import { startTestIssuer, type TestIssuer } from '../src/testing/index';
 
 const url = process.env.TEST_REDIS_URL;
-const required = process.env.AGENTGOV_REQUIRE_SERVICES === '1';
-if (!url && required) throw new Error('TEST_REDIS_URL is required (AGENTGOV_REQUIRE_SERVICES=1)');
+if (!url && servicesRequired()) throw new Error('TEST_REDIS_URL is required (AGENTGOV_REQUIRE_SERVICES=1)');
 const prefix = `agentgov-test:${randomUUID()}`;
 
 const clients: Redis[] = [];
