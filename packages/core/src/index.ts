@@ -1,3 +1,5 @@
+export * from './activity/memory';
+export * from './activity/port';
 export * from './classification';
 export * from './classification-assignment';
 export * from './clock';
@@ -6,5 +8,6 @@ export * from './ids';
 export * from './memory/index';
 export * from './mutex';
 export * from './ports/index';
+export * from './rate-limit/port';
 export * from './resources';
 export * from './result';

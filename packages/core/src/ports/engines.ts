@@ -1,5 +1,5 @@
 /**
- * Non-storage ports: the policy decision engine, rate limiting, the org directory and the
+ * Non-storage ports: the policy decision engine, the instance registry, the org directory and the
  * tracker client. Implementations live in the packages that own the behaviour.
  */
 import type { Result } from 'neverthrow';
@@ -63,27 +63,6 @@ export interface DecisionEngine {
   ): Promise<Result<Decision, PolicyEngineUnreachableError>>;
   /** True when the engine can answer now. */
   health(options?: CallOptions): Promise<boolean>;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Rate limiter
-
-export interface RateLimit {
-  points: number;
-  durationSeconds: number;
-}
-
-export interface RateLimitDecision {
-  allowed: boolean;
-  limit: number;
-  remaining: number;
-  /** Seconds until the window resets (≥ 1 when not allowed: the Retry-After value). */
-  resetSeconds: number;
-}
-
-export interface RateLimiter {
-  /** Consumes one point of `key` under `limit`. */
-  consume(key: string, limit: RateLimit): Promise<RateLimitDecision>;
 }
 
 // ---------------------------------------------------------------------------------------------

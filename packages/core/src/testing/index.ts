@@ -7,6 +7,8 @@
  *     return { store: new KyselyPolicyStore(db), cleanup: () => db.destroy() };
  *   }, { skip: { 'some case': 'why this backend cannot support it' } });
  */
+export * from '../activity/suite';
+export * from '../rate-limit/suite';
 export * from './audit-store';
 export * from './briefing-store';
 export * from './classification-store';
