@@ -177,12 +177,11 @@ export class AnalyticsClient {
 
   /** GET /api/sessions: one page of sessions, newest first, with the total count. */
   async listSessions(params: SessionFilter & PageParams = {}, options?: CallOptions): Promise<T.SessionPage> {
-    const raw = await this.json(
+    return this.call(
       { method: 'GET', path: '/api/sessions', query: { ...sessionQuery(params), ...pageQuery(params) } },
-      W.wireSessionPage,
+      W.sessionPage,
       options,
     );
-    return W.mapSessionPage(raw);
   }
 
   /** Every session matching the filter, fetched page by page (stops at `total`). */
@@ -195,12 +194,7 @@ export class AnalyticsClient {
 
   /** GET /api/sessions/{id}: metadata, messages, tool calls, subagents (server caps each list at 1000). */
   async getSession(id: string, options?: CallOptions): Promise<T.SessionDetail> {
-    const raw = await this.json(
-      { method: 'GET', path: `/api/sessions/${seg(id)}` },
-      W.wireSessionDetail,
-      options,
-    );
-    return W.mapSessionDetail(raw);
+    return this.call({ method: 'GET', path: `/api/sessions/${seg(id)}` }, W.sessionDetail, options);
   }
 
   /**
@@ -215,42 +209,26 @@ export class AnalyticsClient {
     const body: Record<string, string> = {};
     if (update.notes !== undefined) body.notes = update.notes;
     if (update.tags !== undefined) body.tags = formatTags(update.tags);
-    const raw = await this.json(
-      { method: 'PATCH', path: `/api/sessions/${seg(id)}`, body },
-      W.wirePatchResult,
-      options,
-    );
-    return W.mapPatchResult(raw);
+    return this.call({ method: 'PATCH', path: `/api/sessions/${seg(id)}`, body }, W.patchResult, options);
   }
 
   /** GET /api/sessions/{id}/timeline. An unknown id yields an empty timeline (server behaviour). */
   async getTimeline(id: string, options?: CallOptions): Promise<T.Timeline> {
-    const raw = await this.json(
-      { method: 'GET', path: `/api/sessions/${seg(id)}/timeline` },
-      W.wireTimeline,
-      options,
-    );
-    return W.mapTimeline(raw);
+    return this.call({ method: 'GET', path: `/api/sessions/${seg(id)}/timeline` }, W.timeline, options);
   }
 
   /** GET /api/sessions/{id}/commits: git commits linked to the session. */
   async getCommits(id: string, options?: CallOptions): Promise<T.Commit[]> {
-    const raw = await this.json(
-      { method: 'GET', path: `/api/sessions/${seg(id)}/commits` },
-      W.wireCommitList,
-      options,
-    );
-    return W.mapCommitList(raw);
+    return this.call({ method: 'GET', path: `/api/sessions/${seg(id)}/commits` }, W.commitList, options);
   }
 
   /** GET /api/sessions/compare?a=&b= (server extension, not in the spec). */
   async compareSessions(a: string, b: string, options?: CallOptions): Promise<T.SessionComparison> {
-    const raw = await this.json(
+    return this.call(
       { method: 'GET', path: '/api/sessions/compare', query: { a, b } },
-      W.wireComparison,
+      W.comparison,
       options,
     );
-    return W.mapComparison(raw);
   }
 
   // ---------------------------------------------------------------- messages, tool calls, subagents
@@ -258,8 +236,7 @@ export class AnalyticsClient {
   /** GET /api/messages, oldest first. */
   async listMessages(params: MessageFilter & PageParams = {}, options?: CallOptions): Promise<T.Message[]> {
     const query = { session_id: params.sessionId, type: params.type, ...pageQuery(params) };
-    const raw = await this.json({ method: 'GET', path: '/api/messages', query }, W.wireMessageList, options);
-    return W.mapMessageList(raw);
+    return this.call({ method: 'GET', path: '/api/messages', query }, W.messageList, options);
   }
 
   iterateMessages(filter: MessageFilter = {}, options: IterateOptions = {}): PageIterator<T.Message> {
@@ -274,12 +251,7 @@ export class AnalyticsClient {
     options?: CallOptions,
   ): Promise<T.ToolCall[]> {
     const query = { session_id: params.sessionId, tool_name: params.toolName, ...pageQuery(params) };
-    const raw = await this.json(
-      { method: 'GET', path: '/api/tool-calls', query },
-      W.wireToolCallList,
-      options,
-    );
-    return W.mapToolCallList(raw);
+    return this.call({ method: 'GET', path: '/api/tool-calls', query }, W.toolCallList, options);
   }
 
   iterateToolCalls(filter: ToolCallFilter = {}, options: IterateOptions = {}): PageIterator<T.ToolCall> {
@@ -294,12 +266,7 @@ export class AnalyticsClient {
     options?: CallOptions,
   ): Promise<T.Subagent[]> {
     const query = { session_id: params.sessionId, ...pageQuery(params) };
-    const raw = await this.json(
-      { method: 'GET', path: '/api/subagents', query },
-      W.wireSubagentList,
-      options,
-    );
-    return W.mapSubagentList(raw);
+    return this.call({ method: 'GET', path: '/api/subagents', query }, W.subagentList, options);
   }
 
   iterateSubagents(filter: SubagentFilter = {}, options: IterateOptions = {}): PageIterator<T.Subagent> {
@@ -319,8 +286,7 @@ export class AnalyticsClient {
           : checkInteger('previewLength', params.previewLength, 1),
       ...pageQuery(params),
     };
-    const raw = await this.json({ method: 'GET', path: '/api/prompts', query }, W.wirePromptPage, options);
-    return W.mapPromptPage(raw);
+    return this.call({ method: 'GET', path: '/api/prompts', query }, W.promptPage, options);
   }
 
   iteratePrompts(filter: PromptFilter = {}, options: IterateOptions = {}): PageIterator<T.Prompt> {
@@ -332,207 +298,154 @@ export class AnalyticsClient {
 
   /** GET /api/prompts/{id}: the full prompt and the assistant's answer preview. */
   async getPrompt(id: string, options?: CallOptions): Promise<T.PromptDetail> {
-    const raw = await this.json(
-      { method: 'GET', path: `/api/prompts/${seg(id)}` },
-      W.wirePromptDetail,
-      options,
-    );
-    return W.mapPromptDetail(raw);
+    return this.call({ method: 'GET', path: `/api/prompts/${seg(id)}` }, W.promptDetail, options);
   }
 
   // ---------------------------------------------------------------- stats
 
   /** GET /api/stats: today's (or the filter's) usage, all-time totals, active session count. */
   async getStats(filter: StatsFilter = {}, options?: CallOptions): Promise<T.Stats> {
-    const raw = await this.json(
+    return this.call(
       { method: 'GET', path: '/api/stats', query: { project: filter.project, ...dateQuery(filter) } },
-      W.wireStats,
+      W.stats,
       options,
     );
-    return W.mapStats(raw);
   }
 
   /** GET /api/stats/daily: one row per UTC day with activity, oldest first (default 90 days). */
   async getDailyStats(params: { days?: number } = {}, options?: CallOptions): Promise<T.DailyStat[]> {
     const days = params.days === undefined ? undefined : checkInteger('days', params.days, 1);
-    const raw = await this.json(
-      { method: 'GET', path: '/api/stats/daily', query: { days } },
-      W.wireDailyList,
-      options,
-    );
-    return W.mapDailyList(raw);
+    return this.call({ method: 'GET', path: '/api/stats/daily', query: { days } }, W.dailyList, options);
   }
 
   async getToolStats(options?: CallOptions): Promise<T.ToolStat[]> {
-    return W.mapToolStats(
-      await this.json({ method: 'GET', path: '/api/stats/tools' }, W.wireToolStats, options),
-    );
+    return this.call({ method: 'GET', path: '/api/stats/tools' }, W.toolStats, options);
   }
 
   async getModelStats(options?: CallOptions): Promise<T.ModelStat[]> {
-    return W.mapModelStats(
-      await this.json({ method: 'GET', path: '/api/stats/models' }, W.wireModelStats, options),
-    );
+    return this.call({ method: 'GET', path: '/api/stats/models' }, W.modelStats, options);
   }
 
   async getProjectStats(options?: CallOptions): Promise<T.ProjectStat[]> {
-    return W.mapProjectStats(
-      await this.json({ method: 'GET', path: '/api/stats/projects' }, W.wireProjectStats, options),
-    );
+    return this.call({ method: 'GET', path: '/api/stats/projects' }, W.projectStats, options);
   }
 
   async getSkillStats(options?: CallOptions): Promise<T.NamedCount[]> {
-    return W.mapSkillStats(
-      await this.json({ method: 'GET', path: '/api/stats/skills' }, W.wireSkillStats, options),
-    );
+    return this.call({ method: 'GET', path: '/api/stats/skills' }, W.skillStats, options);
   }
 
   async getMcpStats(options?: CallOptions): Promise<T.McpServerStat[]> {
-    return W.mapMcpStats(await this.json({ method: 'GET', path: '/api/stats/mcp' }, W.wireMcpStats, options));
+    return this.call({ method: 'GET', path: '/api/stats/mcp' }, W.mcpStats, options);
   }
 
   async getErrorStats(filter: StatsFilter = {}, options?: CallOptions): Promise<T.ErrorStats> {
-    const raw = await this.json(
+    return this.call(
       { method: 'GET', path: '/api/stats/errors', query: { project: filter.project, ...dateQuery(filter) } },
-      W.wireErrorStats,
+      W.errorStats,
       options,
     );
-    return W.mapErrorStats(raw);
   }
 
   async getTokenEfficiency(options?: CallOptions): Promise<T.TokenEfficiency> {
-    const raw = await this.json(
-      { method: 'GET', path: '/api/stats/token-efficiency' },
-      W.wireTokenEfficiency,
-      options,
-    );
-    return W.mapTokenEfficiency(raw);
+    return this.call({ method: 'GET', path: '/api/stats/token-efficiency' }, W.tokenEfficiency, options);
   }
 
   async getPromptPatterns(options?: CallOptions): Promise<T.PromptPatterns> {
-    const raw = await this.json(
-      { method: 'GET', path: '/api/stats/prompt-patterns' },
-      W.wirePromptPatterns,
-      options,
-    );
-    return W.mapPromptPatterns(raw);
+    return this.call({ method: 'GET', path: '/api/stats/prompt-patterns' }, W.promptPatterns, options);
   }
 
   /** GET /api/stats/file-heatmap?project= (required by the server). */
   async getFileHeatmap(params: { project: string }, options?: CallOptions): Promise<T.FileHeatmap> {
-    const raw = await this.json(
+    return this.call(
       { method: 'GET', path: '/api/stats/file-heatmap', query: { project: params.project } },
-      W.wireFileHeatmap,
+      W.fileHeatmap,
       options,
     );
-    return W.mapFileHeatmap(raw);
   }
 
   async getSessionBreakdown(sessionId: string, options?: CallOptions): Promise<T.Breakdown> {
-    const raw = await this.json(
+    return this.call(
       { method: 'GET', path: '/api/stats/session-breakdown', query: { session_id: sessionId } },
-      W.wireBreakdown,
+      W.breakdown,
       options,
     );
-    return W.mapBreakdown(raw);
   }
 
   /** GET /api/stats/project-breakdown?project= (project path; required by the server). */
   async getProjectBreakdown(project: string, options?: CallOptions): Promise<T.Breakdown> {
-    const raw = await this.json(
+    return this.call(
       { method: 'GET', path: '/api/stats/project-breakdown', query: { project } },
-      W.wireBreakdown,
+      W.breakdown,
       options,
     );
-    return W.mapBreakdown(raw);
   }
 
   /** GET /api/stats/insights: period-over-period metrics (server extension). */
   async getInsights(filter: InsightsFilter = {}, options?: CallOptions): Promise<T.Insights> {
     const query = { period: filter.period, project: filter.project, ...dateQuery(filter) };
-    const raw = await this.json(
-      { method: 'GET', path: '/api/stats/insights', query },
-      W.wireInsights,
-      options,
-    );
-    return W.mapInsights(raw);
+    return this.call({ method: 'GET', path: '/api/stats/insights', query }, W.insights, options);
   }
 
   /** GET /api/stats/active-sessions: sessions with tool activity in the last 15 minutes (server extension). */
   async getActiveSessions(options?: CallOptions): Promise<T.ActiveSession[]> {
-    const raw = await this.json(
-      { method: 'GET', path: '/api/stats/active-sessions' },
-      W.wireActiveSessions,
-      options,
-    );
-    return W.mapActiveSessions(raw);
+    return this.call({ method: 'GET', path: '/api/stats/active-sessions' }, W.activeSessions, options);
   }
 
   // ---------------------------------------------------------------- budgets
 
   async listBudgets(options?: CallOptions): Promise<T.Budget[]> {
-    return W.mapBudgetList(
-      await this.json({ method: 'GET', path: '/api/budgets' }, W.wireBudgetList, options),
-    );
+    return this.call({ method: 'GET', path: '/api/budgets' }, W.budgetList, options);
   }
 
   /** POST /api/budgets (201). Not retried. The server always creates budgets enabled. */
   async createBudget(input: T.BudgetInput, options?: CallOptions): Promise<T.Budget> {
-    const raw = await this.json(
+    return this.call(
       { method: 'POST', path: '/api/budgets', body: W.budgetToWire(input, false) },
-      W.wireBudget,
+      W.budget,
       options,
     );
-    return W.mapBudget(raw);
   }
 
   /** PUT /api/budgets/{id}: replaces the budget. `enabled` defaults to `true` (see {@link T.BudgetInput}). */
   async updateBudget(id: number, input: T.BudgetInput, options?: CallOptions): Promise<T.Budget> {
-    const raw = await this.json(
+    return this.call(
       {
         method: 'PUT',
         path: `/api/budgets/${seg(checkInteger('id', id, 0))}`,
         body: W.budgetToWire(input, true),
       },
-      W.wireBudget,
+      W.budget,
       options,
     );
-    return W.mapBudget(raw);
   }
 
   /** DELETE /api/budgets/{id}. Succeeds for unknown ids too (server behaviour). */
   async deleteBudget(id: number, options?: CallOptions): Promise<void> {
-    await this.json(
+    await this.call(
       { method: 'DELETE', path: `/api/budgets/${seg(checkInteger('id', id, 0))}` },
-      W.wireStatus,
+      W.statusReply,
       options,
     );
   }
 
   /** GET /api/budgets/status: enabled budgets with current spend, percentage (0..100+) and status. */
   async getBudgetStatus(options?: CallOptions): Promise<T.BudgetStatus[]> {
-    const raw = await this.json(
-      { method: 'GET', path: '/api/budgets/status' },
-      W.wireBudgetStatusList,
-      options,
-    );
-    return W.mapBudgetStatusList(raw);
+    return this.call({ method: 'GET', path: '/api/budgets/status' }, W.budgetStatusList, options);
   }
 
   // ---------------------------------------------------------------- tags, git, search
 
   async listTags(options?: CallOptions): Promise<T.Tag[]> {
-    return W.mapTagList(await this.json({ method: 'GET', path: '/api/tags' }, W.wireTagList, options));
+    return this.call({ method: 'GET', path: '/api/tags' }, W.tagList, options);
   }
 
   /** POST /api/git-sync (202): starts an asynchronous commit sync, for one session's repository if given. */
   async syncGit(params: { sessionId?: string } = {}, options?: CallOptions): Promise<T.GitSyncResult> {
-    const raw = await this.json(
+    return this.call(
       { method: 'POST', path: '/api/git-sync', query: { session_id: params.sessionId } },
-      W.wireStatus,
+      W.statusReply,
       options,
     );
-    return { status: raw.status };
   }
 
   /**
@@ -541,12 +454,7 @@ export class AnalyticsClient {
    */
   async search(q: string, params: { limit?: number } = {}, options?: CallOptions): Promise<T.Message[]> {
     const limit = params.limit === undefined ? undefined : checkInteger('limit', params.limit, 1);
-    const raw = await this.json(
-      { method: 'GET', path: '/api/search', query: { q, limit } },
-      W.wireMessageList,
-      options,
-    );
-    return W.mapMessageList(raw);
+    return this.call({ method: 'GET', path: '/api/search', query: { q, limit } }, W.messageList, options);
   }
 
   // ---------------------------------------------------------------- export
@@ -575,18 +483,17 @@ export class AnalyticsClient {
     params: Omit<ExportParams, 'format'> = {},
     options?: CallOptions,
   ): Promise<T.ExportedSession[]> {
-    const raw = await this.json(
+    return this.call(
       { method: 'GET', path: '/api/export', query: exportQuery(params, 'json') },
-      W.wireExport,
+      W.exportedSessions,
       options,
     );
-    return W.mapExport(raw);
   }
 
   // ---------------------------------------------------------------- config
 
   async getConfig(options?: CallOptions): Promise<T.AnalyticsConfig> {
-    return W.mapConfig(await this.json({ method: 'GET', path: '/api/config' }, W.wireConfig, options));
+    return this.call({ method: 'GET', path: '/api/config' }, W.config, options);
   }
 
   /**
@@ -594,12 +501,11 @@ export class AnalyticsClient {
    * changes only the given fields. Returns the saved configuration. Not retried.
    */
   async saveConfig(config: T.AnalyticsConfig, options?: CallOptions): Promise<T.AnalyticsConfig> {
-    const raw = await this.json(
+    return this.call(
       { method: 'POST', path: '/api/config', body: W.configToWire(config) },
-      W.wireConfig,
+      W.config,
       options,
     );
-    return W.mapConfig(raw);
   }
 
   // ---------------------------------------------------------------- events
@@ -646,6 +552,14 @@ export class AnalyticsClient {
     const pageSize = checkInteger('pageSize', options.pageSize ?? 50, 1);
     const start = checkInteger('startOffset', options.startOffset ?? 0, 0);
     return new PageIterator<I>(fetchPage, pageSize, start);
+  }
+
+  private async call<S extends z.ZodType, R>(
+    spec: RequestSpec,
+    decoder: W.Decoder<S, R>,
+    options?: CallOptions,
+  ): Promise<R> {
+    return decoder.map(await this.json(spec, decoder.schema, options));
   }
 
   private async json<S extends z.ZodType>(

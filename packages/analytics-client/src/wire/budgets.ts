@@ -1,0 +1,70 @@
+// Wire mapping of budgets (spec: Budget). The server's shape differs from the spec's: `amount_usd`
+// and `project_path` instead of `amount` and `project`, an `enabled` flag, no `warning_threshold`.
+import { z } from 'zod';
+import type * as T from '../types';
+import { bool, decoder, extraOf, n, num, nz, optStr, s, text, wrappedList } from './primitives';
+
+const wireBudget = z
+  .object({
+    id: z.number(),
+    name: text,
+    project_path: optStr,
+    period: text,
+    amount_usd: num,
+    enabled: bool,
+  })
+  .loose();
+function mapBudget(w: z.infer<typeof wireBudget>): T.Budget {
+  return {
+    id: w.id,
+    name: s(w.name),
+    period: s(w.period),
+    amountUsd: n(w.amount_usd),
+    project: nz(w.project_path),
+    enabled: w.enabled ?? false,
+    extra: extraOf(w, wireBudget),
+  };
+}
+/** `POST /api/budgets` and `PUT /api/budgets/{id}`. */
+export const budget = decoder(wireBudget, mapBudget);
+export const budgetList = wrappedList('budgets', wireBudget, mapBudget);
+
+/** Public budget input -> wire body (`amount_usd`, `project_path`, `enabled`). */
+export function budgetToWire(input: T.BudgetInput, withEnabled: boolean): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    name: input.name,
+    project_path: input.project ?? '',
+    period: input.period,
+    amount_usd: input.amountUsd,
+  };
+  if (withEnabled) body.enabled = input.enabled ?? true;
+  return body;
+}
+
+const wireBudgetStatus = z
+  .object({
+    id: z.number(),
+    name: text,
+    project_path: optStr,
+    period: text,
+    amount_usd: num,
+    current_spend: num,
+    percentage: num,
+    status: text,
+  })
+  .loose();
+export const budgetStatusList = wrappedList(
+  'budgets',
+  wireBudgetStatus,
+  (b): T.BudgetStatus => ({
+    id: b.id,
+    name: s(b.name),
+    period: s(b.period),
+    amountUsd: n(b.amount_usd),
+    project: nz(b.project_path),
+    currentSpend: n(b.current_spend),
+    percentage: n(b.percentage),
+    status: s(b.status),
+    extra: extraOf(b, wireBudgetStatus),
+  }),
+);
