@@ -1,13 +1,57 @@
+/**
+ * `@agentgov/core`: the shared vocabulary, then one folder per domain — `schema.ts` (zod schema of
+ * the resource), `port.ts` (its interface), `memory.ts` (the in-memory implementation). The
+ * conformance suites (`suite.ts`) are exported from `@agentgov/core/testing` only.
+ */
+
+// Domains
 export * from './activity/memory';
 export * from './activity/port';
-export * from './classification';
-export * from './classification-assignment';
+export * from './audit/memory';
+export * from './audit/port';
+export * from './audit/schema';
+export * from './briefing/memory';
+export * from './briefing/port';
+export * from './briefing/schema';
+export * from './classification/assignment';
+export * from './classification/memory';
+export * from './classification/port';
+export * from './classification/schema';
+// Shared vocabulary
+export * from './classification-lattice';
 export * from './clock';
+export * from './connector/memory';
+export * from './connector/port';
+export * from './connector/schema';
+export * from './decision/port';
+export * from './decision/schema';
 export * from './errors';
+export * from './exchange/memory';
+export * from './exchange/port';
+export * from './exchange/schema';
 export * from './ids';
-export * from './memory/index';
+export * from './instance/memory';
+export * from './instance/port';
 export * from './mutex';
-export * from './ports/index';
+export * from './org-directory/memory';
+export * from './org-directory/port';
+export * from './org-directory/schema';
+// The gateway plugin contract (RequestContext, Principal, routes, guards).
+export * from './plugin/index';
+export * from './policy/memory';
+export * from './policy/port';
+export * from './policy/schema';
 export * from './rate-limit/port';
-export * from './resources';
 export * from './result';
+export * from './secret/memory';
+export * from './secret/port';
+export * from './session/memory';
+export * from './session/port';
+export * from './task/memory';
+export * from './task/port';
+export * from './task/schema';
+export * from './tenant/memory';
+export * from './tenant/port';
+export * from './tenant/schema';
+export * from './tracker/port';
+export * from './vocabulary';

@@ -3,24 +3,16 @@
  * defaults, overridable field by field. Shared by the conformance suites and by other packages.
  */
 import { createHash } from 'node:crypto';
+import type { AuditCheckpoint, AuditRecord, ChainHead } from '../audit/port';
+import { type AuditEntry, AuditEntrySchema } from '../audit/schema';
+import { type Briefing, BriefingSchema } from '../briefing/schema';
+import { type DataClassification, DataClassificationSchema } from '../classification/schema';
+import { type Connector, ConnectorSchema } from '../connector/schema';
+import { type Exchange, ExchangeSchema } from '../exchange/schema';
 import { createUlidFactory, newId } from '../ids';
-import type { AuditCheckpoint, AuditRecord, ChainHead, SessionRecord } from '../ports/stores';
-import {
-  type AuditEntry,
-  AuditEntrySchema,
-  type Briefing,
-  BriefingSchema,
-  type Connector,
-  ConnectorSchema,
-  type DataClassification,
-  DataClassificationSchema,
-  type Exchange,
-  ExchangeSchema,
-  type Policy,
-  PolicySchema,
-  type Task,
-  TaskSchema,
-} from '../resources';
+import { type Policy, PolicySchema } from '../policy/schema';
+import type { SessionRecord } from '../session/port';
+import { type Task, TaskSchema } from '../task/schema';
 
 /** Fixed epoch of the fixtures: 2025-01-01T00:00:00.000Z. */
 export const FIXTURE_EPOCH = Date.UTC(2025, 0, 1);

@@ -1,5 +1,6 @@
 /**
  * `@agentgov/core/testing`: one conformance suite per port (vitest), and fixture builders.
+ * The suites live next to their port (`<domain>/suite.ts`); the machinery is `./conformance.ts`.
  * A backend runs a suite from its own test file:
  *
  *   describePolicyStoreConformance('kysely/pglite', async () => {
@@ -8,19 +9,20 @@
  *   }, { skip: { 'some case': 'why this backend cannot support it' } });
  */
 export * from '../activity/suite';
+export * from '../audit/suite';
+export * from '../briefing/suite';
+export * from '../classification/suite';
+export * from '../connector/suite';
+export * from '../decision/suite';
+export * from '../exchange/suite';
+export * from '../instance/suite';
+export * from '../org-directory/suite';
+export * from '../policy/suite';
 export * from '../rate-limit/suite';
-export * from './audit-store';
-export * from './briefing-store';
-export * from './classification-store';
+export * from '../secret/suite';
+export * from '../session/suite';
+export * from '../task/suite';
+export * from '../tenant/suite';
 export * from './conformance';
-export * from './connector-store';
-export * from './exchange-store';
 export * from './fixtures';
-export * from './instance-registry';
-export * from './org-directory';
-export * from './policy-store';
-export * from './secret-store';
 export * from './services';
-export * from './session-store';
-export * from './task-store';
-export * from './tenant-store';

@@ -1,0 +1,201 @@
+import { ok, type Result } from 'neverthrow';
+import type { Clock } from '../clock';
+import { systemClock } from '../clock';
+import type { GovernanceError } from '../errors';
+import { createUlidFactory } from '../ids';
+import { copy } from '../memory-util';
+import { KeyedMutex } from '../mutex';
+import { parseWith } from '../result';
+import type { CallOptions } from '../vocabulary';
+import type {
+  AuditCheckpoint,
+  AuditFilter,
+  AuditRecord,
+  AuditScanOptions,
+  AuditSink,
+  AuditStore,
+  ChainHead,
+} from './port';
+import { type AuditEntry, type AuditEntryInput, AuditEntrySchema } from './schema';
+
+/** Whether a record matches an audit filter (shared by every store that filters in memory). */
+export function matchesAuditFilter(record: AuditRecord, filter: AuditFilter): boolean {
+  const e = record.entry;
+  if (filter.userId !== undefined && e.userId !== filter.userId) return false;
+  if (filter.userIds !== undefined && !filter.userIds.includes(e.userId)) return false;
+  if (filter.actionType !== undefined && e.actionType !== filter.actionType) return false;
+  if (filter.policyResult !== undefined && e.policyResult !== filter.policyResult) return false;
+  if (filter.requestId !== undefined && e.requestId !== filter.requestId) return false;
+  const t = Date.parse(e.timestamp);
+  if (filter.from !== undefined && t < Date.parse(filter.from)) return false;
+  if (filter.to !== undefined && t > Date.parse(filter.to)) return false;
+  return true;
+}
+
+/** Reads and writes a dotted path (`actionDetail.initiatorUserId`) of a plain object. */
+export function getPath(target: unknown, path: string): unknown {
+  let cur: unknown = target;
+  for (const part of path.split('.')) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur;
+}
+
+export function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let cur: Record<string, unknown> = target;
+  for (const part of parts.slice(0, -1)) {
+    const next = cur[part];
+    if (next === null || typeof next !== 'object') return;
+    cur = next as Record<string, unknown>;
+  }
+  cur[parts.at(-1) as string] = value;
+}
+
+/**
+ * Rewrites the clear identifiers of one record for GDPR erasure; true when anything changed.
+ * Only `entry.userId` and the `actionDetail` paths named in `commitments` are ever touched.
+ */
+export function anonymizeRecord(record: AuditRecord, userId: string, replacement: string): boolean {
+  let changed = false;
+  if (record.entry.userId === userId) {
+    record.entry.userId = replacement;
+    changed = true;
+  }
+  for (const path of Object.keys(record.commitments)) {
+    if (!path.startsWith('actionDetail.')) continue;
+    if (getPath(record.entry, path) === userId) {
+      setPath(record.entry as unknown as Record<string, unknown>, path, replacement);
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+export function checkAppendBatch(head: ChainHead | undefined, records: readonly AuditRecord[]): void {
+  let seq = head?.seq ?? 0;
+  let prev = head?.hash ?? '0'.repeat(64);
+  for (const r of records) {
+    if (r.seq !== seq + 1)
+      throw new Error(`audit append out of sequence: expected seq ${seq + 1}, got ${r.seq}`);
+    if (r.prevHash !== prev) throw new Error(`audit append does not link to the chain head at seq ${r.seq}`);
+    seq = r.seq;
+    prev = r.hash;
+  }
+}
+
+export class InMemoryAuditStore implements AuditStore {
+  readonly #chains = new Map<string, AuditRecord[]>();
+  readonly #checkpoints = new Map<string, AuditCheckpoint[]>();
+  readonly #mutex = new KeyedMutex();
+
+  async append(
+    tenantId: string,
+    build: (head: ChainHead | undefined) => AuditRecord[] | Promise<AuditRecord[]>,
+    options?: CallOptions,
+  ): Promise<AuditRecord[]> {
+    return this.#mutex.run(tenantId, async () => {
+      options?.signal?.throwIfAborted();
+      const chain = this.#chains.get(tenantId) ?? [];
+      const last = chain.at(-1);
+      const head = last && { seq: last.seq, hash: last.hash };
+      const records = await build(head);
+      checkAppendBatch(head, records);
+      for (const r of records) {
+        if (r.entry.tenantId !== tenantId) throw new Error('audit record of another tenant');
+      }
+      options?.signal?.throwIfAborted();
+      // Copies first, then one push: nothing can fail between the checks and the write.
+      const copies = records.map(copy);
+      if (!this.#chains.has(tenantId)) this.#chains.set(tenantId, chain);
+      for (const r of copies) chain.push(r);
+      return records.map(copy);
+    });
+  }
+
+  async head(tenantId: string): Promise<ChainHead | undefined> {
+    const last = this.#chains.get(tenantId)?.at(-1);
+    return last && { seq: last.seq, hash: last.hash };
+  }
+
+  async get(tenantId: string, id: string): Promise<AuditRecord | undefined> {
+    const r = this.#chains.get(tenantId)?.find((x) => x.entry.id === id);
+    return r && copy(r);
+  }
+
+  async query(
+    tenantId: string,
+    filter: AuditFilter,
+    page: { offset: number; limit: number; order?: 'asc' | 'desc' },
+  ): Promise<{ records: AuditRecord[]; total: number }> {
+    const all = (this.#chains.get(tenantId) ?? []).filter((r) => matchesAuditFilter(r, filter));
+    if (page.order === 'desc') all.reverse();
+    return { records: all.slice(page.offset, page.offset + page.limit).map(copy), total: all.length };
+  }
+
+  async *scan(tenantId: string, options: AuditScanOptions = {}): AsyncIterable<AuditRecord> {
+    const chain = this.#chains.get(tenantId) ?? [];
+    for (const r of chain) {
+      options.signal?.throwIfAborted();
+      if (options.fromSeq !== undefined && r.seq < options.fromSeq) continue;
+      if (options.toSeq !== undefined && r.seq > options.toSeq) break;
+      if (options.filter && !matchesAuditFilter(r, options.filter)) continue;
+      yield copy(r);
+    }
+  }
+
+  async anonymize(tenantId: string, userId: string, replacement: string): Promise<number> {
+    return this.#mutex.run(tenantId, async () => {
+      let n = 0;
+      for (const r of this.#chains.get(tenantId) ?? []) if (anonymizeRecord(r, userId, replacement)) n++;
+      return n;
+    });
+  }
+
+  async tenants(): Promise<string[]> {
+    return [...this.#chains.keys()].filter((t) => (this.#chains.get(t)?.length ?? 0) > 0).sort();
+  }
+
+  async count(tenantId?: string): Promise<number> {
+    if (tenantId !== undefined) return this.#chains.get(tenantId)?.length ?? 0;
+    let n = 0;
+    for (const chain of this.#chains.values()) n += chain.length;
+    return n;
+  }
+
+  async saveCheckpoint(checkpoint: AuditCheckpoint): Promise<void> {
+    const list = this.#checkpoints.get(checkpoint.tenantId) ?? [];
+    if (list.some((c) => c.treeSize === checkpoint.treeSize)) {
+      throw new Error(`checkpoint of tree size ${checkpoint.treeSize} already exists`);
+    }
+    list.push(copy(checkpoint));
+    list.sort((a, b) => a.treeSize - b.treeSize);
+    this.#checkpoints.set(checkpoint.tenantId, list);
+  }
+
+  async checkpoints(tenantId: string): Promise<AuditCheckpoint[]> {
+    return (this.#checkpoints.get(tenantId) ?? []).map(copy);
+  }
+}
+
+/** An AuditSink that keeps validated entries in memory (tests, demos). No hash chain. */
+export class InMemoryAuditSink implements AuditSink {
+  readonly entries: AuditEntry[] = [];
+  readonly #clock: Clock;
+  readonly #ulid: () => string;
+  constructor(clock: Clock = systemClock) {
+    this.#clock = clock;
+    this.#ulid = createUlidFactory(clock);
+  }
+  async append(input: AuditEntryInput): Promise<Result<AuditEntry, GovernanceError>> {
+    const parsed = parseWith(AuditEntrySchema, {
+      ...input,
+      id: this.#ulid(),
+      timestamp: input.timestamp ?? this.#clock.now().toISOString(),
+    });
+    if (parsed.isErr()) return parsed;
+    this.entries.push(copy(parsed.value));
+    return ok(copy(parsed.value));
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * Audit ports: the AuditStore (the stored hash chain, one per tenant, implemented by every
+ * backend) and the AuditSink (where a service writes its audit entries).
+ */
+import type { Result } from 'neverthrow';
+import type { GovernanceError } from '../errors';
+import type { CallOptions } from '../vocabulary';
+import type { ActionType, AuditEntry, AuditEntryInput, PolicyResult } from './schema';
+
+/** One stored link of a tenant's audit hash chain (see `@agentgov/audit` for how it is computed). */
+export interface AuditRecord {
+  entry: AuditEntry;
+  /** 1-based position in the tenant's chain, gap-free. */
+  seq: number;
+  /** Hash of the previous record of the tenant (hex); 64 zeros for the first. */
+  prevHash: string;
+  /** Hash of this record (hex). */
+  hash: string;
+  /**
+   * Keyed commitments (HMAC, hex) of the personal identifiers in `entry`, by path
+   * (`userId`, `actionDetail.initiatorUserId`, …). The hash covers these, not the clear values.
+   */
+  commitments: Record<string, string>;
+}
+
+export interface ChainHead {
+  seq: number;
+  hash: string;
+}
+
+export interface AuditFilter {
+  userId?: string;
+  /** Entries of any of these users (org-scoped reads). */
+  userIds?: readonly string[];
+  actionType?: ActionType;
+  policyResult?: PolicyResult;
+  requestId?: string;
+  /** Inclusive lower bound on `timestamp` (ISO 8601). */
+  from?: string;
+  /** Inclusive upper bound on `timestamp` (ISO 8601). */
+  to?: string;
+}
+
+export interface AuditScanOptions {
+  filter?: AuditFilter;
+  /** First seq to read (inclusive). */
+  fromSeq?: number;
+  /** Last seq to read (inclusive). */
+  toSeq?: number;
+  /** Records fetched per round trip. */
+  batchSize?: number;
+  signal?: AbortSignal;
+}
+
+export interface AuditCheckpoint {
+  tenantId: string;
+  /** Number of records covered (records with seq 1..treeSize). */
+  treeSize: number;
+  /** Merkle tree root over the record hashes (hex). */
+  rootHash: string;
+  issuedAt: string;
+  /** The signed tree head, a compact JWS. */
+  jws: string;
+}
+
+export interface AuditStore {
+  /**
+   * Appends records to the tenant's chain. The store serializes appends per tenant (also across
+   * processes sharing the database): it reads the current head, calls `build(head)` and stores
+   * the records it returns atomically, all while holding the tenant's lock. `build` must return
+   * records with seq = head.seq + 1, + 2, … and prevHash linking to head.hash. Appends of
+   * different tenants never wait for each other.
+   */
+  append(
+    tenantId: string,
+    build: (head: ChainHead | undefined) => AuditRecord[] | Promise<AuditRecord[]>,
+    options?: CallOptions,
+  ): Promise<AuditRecord[]>;
+  head(tenantId: string): Promise<ChainHead | undefined>;
+  get(tenantId: string, id: string): Promise<AuditRecord | undefined>;
+  /** A page of matching records ordered by seq (asc by default) and the total count of matches. */
+  query(
+    tenantId: string,
+    filter: AuditFilter,
+    page: { offset: number; limit: number; order?: 'asc' | 'desc' },
+  ): Promise<{ records: AuditRecord[]; total: number }>;
+  /** Streams matching records in seq order, fetching `batchSize` at a time (bounded memory). */
+  scan(tenantId: string, options?: AuditScanOptions): AsyncIterable<AuditRecord>;
+  /**
+   * GDPR erasure: replaces the clear value `userId` with `replacement` in `entry.userId` and in
+   * every `actionDetail` path listed in a record's commitments whose value is `userId`. Nothing
+   * else changes (hash, prevHash, commitments stay). Returns the number of records touched.
+   */
+  anonymize(tenantId: string, userId: string, replacement: string): Promise<number>;
+  /** Tenants that have at least one record, ordered by id. */
+  tenants(): Promise<string[]>;
+  /** Number of records of a tenant, or of all tenants. */
+  count(tenantId?: string): Promise<number>;
+  saveCheckpoint(checkpoint: AuditCheckpoint): Promise<void>;
+  /** Checkpoints of the tenant ordered by treeSize. */
+  checkpoints(tenantId: string): Promise<AuditCheckpoint[]>;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Where a service writes its audit entries (e.g. the `policy_change` entry of PolicyService).
+ * `@agentgov/audit`'s AuditLog implements it structurally; `InMemoryAuditSink` is for tests.
+ */
+export interface AuditSink {
+  append(input: AuditEntryInput, options?: CallOptions): Promise<Result<AuditEntry, GovernanceError>>;
+}

@@ -1,3 +1,0 @@
-export * from './audit-sink';
-export * from './engines';
-export * from './stores';

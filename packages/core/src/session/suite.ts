@@ -1,0 +1,75 @@
+import { expect } from 'vitest';
+import { defineConformanceSuite, expectRejects, STRING_255, UNICODE_SAMPLES } from '../testing/conformance';
+import { FIXTURE_EPOCH, isoAt, makeSession, sha256Hex } from '../testing/fixtures';
+import type { SessionRecord, SessionStore } from './port';
+
+const cases = {
+  'create/get: every field round-trips (roles array, nullables, unicode)': async (store: SessionStore) => {
+    const rich = makeSession({
+      tenantId: 'tenant-a',
+      userId: STRING_255,
+      email: 'zoë@exämple.com',
+      roles: ['enterprise_admin', 'org_admin', 'team_lead', 'user'],
+      orgUnit: UNICODE_SAMPLES[1],
+      team: UNICODE_SAMPLES[2],
+      createdAt: '2025-11-12T13:14:15.016Z',
+      expiresAt: '2025-11-12T14:14:15.016Z',
+    });
+    const plain = makeSession({ orgUnit: null, team: null, roles: [] });
+    await store.create(rich);
+    await store.create(plain);
+    expect(await store.get(rich.idHash)).toEqual(rich);
+    expect(await store.get(plain.idHash)).toEqual(plain);
+    expect(await store.get(sha256Hex('unknown'))).toBeUndefined();
+  },
+  'create: a duplicate idHash throws and keeps the original': async (store: SessionStore) => {
+    const s = makeSession();
+    await store.create(s);
+    await expectRejects(store.create({ ...s, userId: 'mallory' }));
+    expect(await store.get(s.idHash)).toEqual(s);
+  },
+  'get: an expired session is still returned': async (store: SessionStore) => {
+    const s = makeSession({ createdAt: '2000-01-01T00:00:00.000Z', expiresAt: '2000-01-01T01:00:00.000Z' });
+    await store.create(s);
+    expect(await store.get(s.idHash)).toEqual(s);
+  },
+  'delete: removes and returns true; false when absent': async (store: SessionStore) => {
+    const s = makeSession();
+    const keep = makeSession();
+    await store.create(s);
+    await store.create(keep);
+    expect(await store.delete(s.idHash)).toBe(true);
+    expect(await store.get(s.idHash)).toBeUndefined();
+    expect(await store.delete(s.idHash)).toBe(false);
+    expect(await store.get(keep.idHash)).toEqual(keep);
+  },
+  'deleteExpired: removes sessions that expired before now and counts them': async (store: SessionStore) => {
+    const now = new Date(FIXTURE_EPOCH + 60 * 60_000); // isoAt(60)
+    const expired = [makeSession({ expiresAt: isoAt(0) }), makeSession({ expiresAt: isoAt(59, 59_999) })];
+    const atNow = makeSession({ expiresAt: isoAt(60) });
+    const live = makeSession({ expiresAt: isoAt(61) });
+    for (const s of [...expired, atNow, live]) await store.create(s);
+    expect(await store.deleteExpired(now)).toBe(2);
+    for (const s of expired) expect(await store.get(s.idHash)).toBeUndefined();
+    expect(await store.get(atNow.idHash)).toEqual(atNow);
+    expect(await store.get(live.idHash)).toEqual(live);
+    expect(await store.deleteExpired(now)).toBe(0);
+  },
+  'copy: mutating inputs or returned sessions does not change the store': async (store: SessionStore) => {
+    const s = makeSession({ roles: ['user'] });
+    const snapshot = structuredClone(s);
+    await store.create(s);
+    s.roles.push('enterprise_admin');
+    const got = (await store.get(s.idHash)) as SessionRecord;
+    expect(got).toEqual(snapshot);
+    got.roles.push('org_admin');
+    got.expiresAt = isoAt(9999);
+    expect(await store.get(s.idHash)).toEqual(snapshot);
+  },
+} satisfies Record<string, (store: SessionStore) => Promise<void>>;
+
+export type SessionStoreCaseName = keyof typeof cases;
+export const describeSessionStoreConformance = defineConformanceSuite<SessionStore, SessionStoreCaseName>(
+  'SessionStore',
+  cases,
+);
