@@ -7,7 +7,8 @@ export default defineConfig({
   resolve: {
     // Tests run against sources, not dist: the same mapping as tsconfig.json's `paths`.
     alias: [
-      { find: /^@agentgov\/([a-z-]+)\/testing$/, replacement: pkg('$1/src/testing/index.ts') },
+      // `@agentgov/<pkg>/<subpath>` → packages/<pkg>/src/<subpath>/index.ts (testing, gateway, a2a…)
+      { find: /^@agentgov\/([a-z-]+)\/([a-z0-9-]+)$/, replacement: pkg('$1/src/$2/index.ts') },
       { find: /^@agentgov\/([a-z-]+)$/, replacement: pkg('$1/src/index.ts') },
     ],
   },

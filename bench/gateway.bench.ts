@@ -7,7 +7,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mount as mountExpress } from '@agentgov/adapter-express';
 import { mount as mountKoa } from '@agentgov/adapter-koa';
-import { createGovernance, createMemoryDependencies, type Governance } from '@agentgov/gateway';
+import type { Governance } from '@agentgov/gateway';
+import { createTestService } from '@agentgov/http-suite';
 import autocannon from 'autocannon';
 import express from 'express';
 import Koa from 'koa';
@@ -55,15 +56,8 @@ const suite: BenchSuite = {
       clientSecret: 'bench-secret',
       redirectUri: 'http://127.0.0.1:9/callback',
     });
-    const gov: Governance = createGovernance({
-      ...(await createMemoryDependencies()),
-      oidc: {
-        issuer: issuer.issuer,
-        clientId: issuer.clientId,
-        clientSecret: issuer.clientSecret,
-        redirectUri: issuer.redirectUri,
-      },
-    });
+    // The kernel with the policy and audit plugins on in-memory stores (the HTTP suite's composition).
+    const gov: Governance = await createTestService(issuer);
     await gov.start();
     const token = await issuer.mintIdToken('alice');
     const headers = { authorization: `Bearer ${token}` };

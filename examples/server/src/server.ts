@@ -1,7 +1,8 @@
 /**
  * Assembles the reference server from its configuration: database (PGlite, PostgreSQL or
  * memory), Redis when configured, decision engine (built-in or OPA), OIDC issuer (external or
- * the in-process development issuer), and the chosen framework adapter. `startServer` is what
+ * the in-process development issuer), the gateway kernel with the domain plugins it serves
+ * (policy, audit), and the chosen framework adapter. `startServer` is what
  * `main.ts` runs and what the tests start in-process.
  */
 import { mkdir } from 'node:fs/promises';
@@ -9,23 +10,29 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mount as mountExpress } from '@agentgov/adapter-express';
 import { mount as mountKoa } from '@agentgov/adapter-koa';
-import { type DecisionEngine, EnvSecretStore, InMemoryOrgDirectory, type OrgDirectory } from '@agentgov/core';
+import { type AuditService, createAuditLog } from '@agentgov/audit';
+import { auditRoutes } from '@agentgov/audit/gateway';
+import {
+  type DecisionEngine,
+  EnvSecretStore,
+  InMemoryAuditStore,
+  InMemoryOrgDirectory,
+  InMemoryPolicyStore,
+  type OrgDirectory,
+} from '@agentgov/core';
 import {
   createGovernance,
   createMemoryStores,
-  createRedisRateLimiter,
   type Governance,
-  type GovernanceStores,
-  RedisActivityTracker,
-  RedisInstanceRegistry,
-  RedisSessionStore,
+  type KernelStores,
   sendFetchResponse,
   toFetchRequest,
 } from '@agentgov/gateway';
 import { OpaDecisionEngine } from '@agentgov/policy';
+import { policyRoutes } from '@agentgov/policy/gateway';
 import { openStore, type SqlStores } from '@agentgov/store-kysely';
+import { createRedisStores, type RedisStores } from '@agentgov/store-redis';
 import express from 'express';
-import { Redis } from 'ioredis';
 import Koa from 'koa';
 import type { ServerConfig } from './config';
 import { DEV_ACCOUNTS, type DevIssuer, startDevIssuer } from './dev-issuer';
@@ -35,6 +42,8 @@ export interface RunningServer {
   /** Base URL, e.g. http://127.0.0.1:8080 */
   url: string;
   governance: Governance;
+  /** The audit log's reads, verification and erasure (what the audit plugin serves). */
+  auditService: AuditService;
   /** The in-process development issuer, when no OIDC_ISSUER is configured. */
   devIssuer: DevIssuer | undefined;
   /** Audit key refs generated for development (empty when the environment provides them). */
@@ -63,28 +72,29 @@ export async function startServer(
     }
     if (sqlStores) cleanups.push(() => (sqlStores as SqlStores).close());
     // Everything lives in the database when there is one; `memory:` keeps it all in-process.
-    const stores: GovernanceStores = sqlStores
+    const stores: KernelStores = sqlStores
       ? {
-          policies: sqlStores.policies,
-          audit: sqlStores.audit,
           sessions: sqlStores.sessions,
           tenants: sqlStores.tenants,
           connectors: sqlStores.connectors,
           instances: sqlStores.instances,
         }
       : createMemoryStores();
+    const policyStore = sqlStores?.policies ?? new InMemoryPolicyStore();
+    const auditStore = sqlStores?.audit ?? new InMemoryAuditStore();
     // The org tree, learned from ID-token claims, persists with the rest.
     const directory: OrgDirectory = sqlStores?.directory ?? new InMemoryOrgDirectory();
 
     // --- Redis: shared rate limits, sessions and activity across processes
-    let redis: Redis | undefined;
+    let redis: RedisStores | undefined;
     if (config.redisUrl) {
-      redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
-      await redis.connect();
-      cleanups.push(() => (redis as Redis).quit());
-      stores.sessions = new RedisSessionStore(redis);
+      const shared = createRedisStores(config.redisUrl);
+      redis = shared;
+      cleanups.push(() => shared.close());
+      await shared.redis.ping();
+      stores.sessions = shared.sessions;
       // Without a shared database, heartbeats are shared through Redis instead.
-      if (!sqlStores) stores.instances = new RedisInstanceRegistry(redis);
+      if (!sqlStores) stores.instances = shared.instances;
     }
 
     // --- secrets (environment first, development audit keys otherwise)
@@ -113,10 +123,23 @@ export async function startServer(
       ? new OpaDecisionEngine({ url: config.opaUrl })
       : undefined;
 
+    // --- the service: the gateway kernel and the domains it serves, listed explicitly
+    const audit = createAuditLog({ store: auditStore, secrets });
+    const auditPlugin = auditRoutes({ store: auditStore, secrets, directory, log: audit });
     const governance = createGovernance({
+      plugins: [
+        policyRoutes({
+          store: policyStore,
+          directory,
+          audit,
+          ...(decisionEngine ? { engine: decisionEngine } : {}),
+        }),
+        auditPlugin,
+      ],
       stores,
       directory,
       secrets,
+      audit,
       oidc: {
         issuer,
         clientId: config.oidc.clientId,
@@ -125,10 +148,7 @@ export async function startServer(
         // Plain HTTP is accepted only for an issuer on loopback (the development issuer, tests).
         ...(isLoopbackHttp(issuer) ? { allowInsecureRequests: true } : {}),
       },
-      ...(decisionEngine ? { decisionEngine } : {}),
-      ...(redis
-        ? { rateLimiter: createRedisRateLimiter(redis), activity: new RedisActivityTracker(redis) }
-        : {}),
+      ...(redis ? { rateLimiter: redis.rateLimiter, activity: redis.activity } : {}),
       ...(sqlStores
         ? {
             probes: {
@@ -185,6 +205,7 @@ export async function startServer(
     return {
       url,
       governance,
+      auditService: auditPlugin.service,
       devIssuer,
       generatedSecrets: generated,
       close: () => {

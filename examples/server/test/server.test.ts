@@ -141,7 +141,7 @@ describe('reference server on embedded PGlite', () => {
         expect(list.connectors[0]?.credentialsSecretRef).toBe('tracker-token');
         // The session cookie issued before the restart still works.
         expect((await fetch(`${second.url}/api/v1/auth/userinfo`, { headers: { cookie } })).status).toBe(200);
-        const verified = await second.governance.context.auditService.verify('acme');
+        const verified = await second.auditService.verify('acme');
         expect(verified.firstBreak).toBeUndefined();
         expect(verified.ok).toBe(true);
         expect(verified.checked).toBeGreaterThanOrEqual(2); // the policy and the connector writes

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { createTestGovernance, describeHttpSuite, listen, startTestIssuer } from '@agentgov/gateway/testing';
+import { createTestGovernance, listen, startTestIssuer } from '@agentgov/gateway/testing';
+import { describeHttpSuite } from '@agentgov/http-suite';
 import express from 'express';
 import { describe, expect, it } from 'vitest';
 import { governanceMiddleware } from '../src/index';

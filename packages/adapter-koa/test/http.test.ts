@@ -1,4 +1,5 @@
-import { createTestGovernance, describeHttpSuite, listen, startTestIssuer } from '@agentgov/gateway/testing';
+import { createTestGovernance, listen, startTestIssuer } from '@agentgov/gateway/testing';
+import { describeHttpSuite } from '@agentgov/http-suite';
 import Koa from 'koa';
 import { describe, expect, it } from 'vitest';
 import { governanceMiddleware } from '../src/index';

@@ -2,7 +2,7 @@
  * HTTP primitives of the kernel: error responses in the spec's body shape, JSON responses,
  * request ids and a size-limited body reader.
  */
-import { type ErrorCode, GovernanceError, toErrorBody, ValidationError } from '@agentgov/core';
+import { errorOf, type GovernanceError, json, toErrorBody, ValidationError } from '@agentgov/core';
 
 /** Default request body limit: 1 MiB. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -15,18 +15,8 @@ export function requestIdFrom(request: Request): string {
   return incoming && REQUEST_ID_RE.test(incoming) ? incoming : crypto.randomUUID();
 }
 
-export function json(status: number, body: unknown, headers?: HeadersInit): Response {
-  const h = new Headers(headers);
-  h.set('content-type', 'application/json; charset=utf-8');
-  return new Response(JSON.stringify(body), { status, headers: h });
-}
-
 export function errorResponse(error: GovernanceError, headers?: HeadersInit): Response {
   return json(error.status, toErrorBody(error), headers);
-}
-
-export function errorOf(code: ErrorCode, message?: string, detail?: unknown): GovernanceError {
-  return new GovernanceError(code, message, detail === undefined ? undefined : { detail });
 }
 
 /**
@@ -76,13 +66,6 @@ export function parseJsonBody(bytes: Uint8Array): unknown {
   } catch {
     throw ValidationError.invalid('(body)', 'the body is not valid JSON');
   }
-}
-
-/** Query parameters as an object; a repeated parameter keeps its first value. */
-export function queryObject(url: URL): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of url.searchParams) if (!(k in out)) out[k] = v;
-  return out;
 }
 
 /** Reads one cookie from a Cookie header. */

@@ -1,9 +1,8 @@
-/** The OpenAPI 3.1 document of the route table (schemas from zod 4's `z.toJSONSchema`). */
+/** The OpenAPI 3.1 document of the mounted routes (schemas from zod 4's `z.toJSONSchema`), tagged by plugin. */
 
 import type { RateLimit } from '@agentgov/core';
 import { z } from 'zod';
-import type { RateLimitCategory } from './rate-limit';
-import type { AnyRoute } from './routes';
+import type { MountedRoute } from './router';
 
 export type OpenApiDocument = Record<string, unknown> & {
   openapi: string;
@@ -31,20 +30,20 @@ function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'query'): R
 }
 
 export function buildOpenApi(
-  routes: readonly AnyRoute[],
+  routes: readonly MountedRoute[],
   options: {
     basePath: string;
-    rateLimits: Record<RateLimitCategory, RateLimit>;
+    rateLimits: Readonly<Record<string, RateLimit>>;
     title?: string;
     version?: string;
   },
 ): OpenApiDocument {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const r of routes) {
+  for (const { route: r, plugin } of routes) {
     const op: Record<string, unknown> = {
       operationId: r.operationId,
       summary: r.summary,
-      tags: [r.plugin],
+      tags: [plugin],
       parameters: [...parametersOf(r.params, 'path'), ...parametersOf(r.query, 'query')],
       responses: Object.fromEntries(
         Object.entries(r.responses).map(([status, spec]) => [

@@ -4,17 +4,24 @@
  */
 import type { OrgDirectory, Role, ScopeRef } from '@agentgov/core';
 
-/** The authenticated caller, as the gateway passes it (from the ID token or session). */
+/**
+ * The caller whose rights are checked: the fields of `@agentgov/core`'s Principal that policy
+ * decisions use, so the gateway's request context principal is passed as it is.
+ */
 export interface Principal {
   userId: string;
   tenantId: string;
   roles: readonly Role[];
-  orgUnit?: string | undefined;
-  team?: string | undefined;
+  orgUnit?: string | null | undefined;
+  team?: string | null | undefined;
 }
 
-const has = (chain: readonly ScopeRef[], scope: ScopeRef['scope'], scopeId: string | undefined): boolean =>
-  scopeId !== undefined && chain.some((r) => r.scope === scope && r.scopeId === scopeId);
+const has = (
+  chain: readonly ScopeRef[],
+  scope: ScopeRef['scope'],
+  scopeId: string | null | undefined,
+): boolean =>
+  scopeId != null && chain.some((r) => r.scope === scope && r.scopeId === scopeId);
 
 /**
  * The principal's own chain: enterprise, org, team, user. Claims (`orgUnit`, `team`) win over the

@@ -3,8 +3,7 @@
  * (memory, SQL, or Redis). The cookie is `session=<id>; HttpOnly; Secure; SameSite=Strict; Max-Age=3600; Path=/`.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { Clock, SessionRecord, SessionStore } from '@agentgov/core';
-import type { Principal } from './principal';
+import type { Clock, Principal, SessionRecord, SessionStore } from '@agentgov/core';
 
 export const SESSION_COOKIE = 'session';
 export const DEFAULT_SESSION_TTL_SECONDS = 3600;

@@ -1,3 +1,13 @@
-export { ACCOUNTS, describeHttpSuite, type ServerFactory, type StartedServer } from './http-suite';
+/**
+ * `@agentgov/gateway/testing`: a real OIDC provider on loopback (oidc-provider), a kernel on
+ * in-memory stores, and `listen` for real servers on port 0. The HTTP conformance suite of the
+ * whole service (kernel + domain plugins) is the private `@agentgov/http-suite` package.
+ */
 export { startTestIssuer, type TestAccount, type TestIssuer } from './oidc-issuer';
-export { createTestGovernance, listen } from './servers';
+export {
+  createTestGovernance,
+  listen,
+  type ServerFactory,
+  type StartedServer,
+  testOidcConfig,
+} from './servers';

@@ -1,9 +1,19 @@
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createGovernance, type Governance, type GovernanceConfig } from '../governance';
-import { createMemoryDependencies } from '../memory';
-import type { StartedServer } from './http-suite';
+import { InMemoryAuditSink, InMemoryOrgDirectory, InMemorySecretStore } from '@agentgov/core';
+import type { OidcConfig } from '../auth/oidc';
+import { createGovernance, type Governance, type GovernanceConfig } from '../kernel';
+import { createMemoryStores } from '../memory';
 import type { TestIssuer } from './oidc-issuer';
+
+export interface StartedServer {
+  /** Origin of the server, e.g. `http://127.0.0.1:53211`. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Starts `governance` behind the adapter under test on 127.0.0.1 port 0. */
+export type ServerFactory = (governance: Governance) => Promise<StartedServer>;
 
 /** Serves `listener` on a real HTTP server at 127.0.0.1, port 0. */
 export async function listen(listener: RequestListener): Promise<StartedServer> {
@@ -19,19 +29,29 @@ export async function listen(listener: RequestListener): Promise<StartedServer> 
   };
 }
 
-/** A governance on in-memory stores that trusts the test issuer; `over` replaces any part. */
-export async function createTestGovernance(
-  idp: TestIssuer,
-  over: Partial<GovernanceConfig> = {},
-): Promise<Governance> {
+/** The OIDC settings of a client of the test issuer. */
+export function testOidcConfig(
+  idp: Pick<TestIssuer, 'issuer' | 'clientId' | 'clientSecret' | 'redirectUri'>,
+): OidcConfig {
+  return {
+    issuer: idp.issuer,
+    clientId: idp.clientId,
+    clientSecret: idp.clientSecret,
+    redirectUri: idp.redirectUri,
+  };
+}
+
+/**
+ * A kernel on in-memory stores that trusts the test issuer; `over` replaces any part (add
+ * `plugins` to serve domains). Its audit sink is an InMemoryAuditSink (`entries` to inspect).
+ */
+export function createTestGovernance(idp: TestIssuer, over: Partial<GovernanceConfig> = {}): Governance {
   return createGovernance({
-    ...(await createMemoryDependencies()),
-    oidc: {
-      issuer: idp.issuer,
-      clientId: idp.clientId,
-      clientSecret: idp.clientSecret,
-      redirectUri: idp.redirectUri,
-    },
+    stores: createMemoryStores(),
+    directory: new InMemoryOrgDirectory(),
+    secrets: new InMemorySecretStore(),
+    audit: new InMemoryAuditSink(),
+    oidc: testOidcConfig(idp),
     ...over,
   });
 }

@@ -1,0 +1,166 @@
+/**
+ * `auditRoutes(...)`: the audit domain's gateway plugin (spec: Endpoints, Audit): filtered,
+ * paginated query, single entry, and a streamed JSON/CSV export. The reading itself — query
+ * parsing in both spellings, visibility, the streamed export with its CSV rules — is the
+ * AuditService; the plugin adds the caller's read scope (enterprise_admin: the tenant; org_admin:
+ * the users of their org and themselves; everyone else: their own entries), roles, rate limits,
+ * an audit entry (`data_access`) for every read, and the log's counters for /metrics.
+ */
+import {
+  AuditEntrySchema,
+  type AuditStore,
+  type AuthenticatedContext,
+  type Clock,
+  defineRoute,
+  errorSpec as err,
+  type GatewayPlugin,
+  guardPort,
+  hasRole,
+  IdParams,
+  type OrgDirectory,
+  queryObject,
+  type SecretStore,
+} from '@agentgov/core';
+import { z } from 'zod';
+import { type AuditLog, createAuditLog } from '../log';
+import { AuditExportQuerySchema, AuditQuerySchema } from '../query';
+import { type AuditService, type AuditVisibility, createAuditService } from '../service';
+
+export interface AuditRoutesOptions {
+  store: AuditStore;
+  /** Holds the commitment and checkpoint keys (see `ensureAuditKeys`). */
+  secrets: SecretStore;
+  /** The org tree: an org_admin reads the entries of the users of their org. */
+  directory: OrgDirectory;
+  clock?: Clock;
+  /** The log the other plugins and the kernel append to (default: a new one over `store`). */
+  log?: AuditLog;
+}
+
+/** The audit plugin, with the service it serves (for in-process use beside HTTP). */
+export interface AuditPlugin extends GatewayPlugin {
+  readonly service: AuditService;
+}
+
+/** Whose entries a principal reads: the tenant (enterprise_admin), their org's users and themselves (org_admin), or their own. */
+export async function auditVisibility(
+  directory: OrgDirectory,
+  rc: Pick<AuthenticatedContext, 'principal'>,
+): Promise<AuditVisibility> {
+  const p = rc.principal;
+  if (hasRole(p, 'enterprise_admin')) return { tenantId: p.tenantId };
+  if (hasRole(p, 'org_admin') && p.orgUnit) {
+    const users = await directory.users(p.tenantId, { scope: 'org', scopeId: p.orgUnit });
+    return { tenantId: p.tenantId, userIds: [...new Set([...users, p.userId])] };
+  }
+  return { tenantId: p.tenantId, userIds: [p.userId] };
+}
+
+const AuditEntryOut = AuditEntrySchema.meta({ id: 'AuditEntry' });
+const Page = z.object({ entries: z.array(AuditEntryOut), total: z.number().int() });
+
+export function auditRoutes(options: AuditRoutesOptions): AuditPlugin {
+  const store = guardPort(options.store, 'audit store');
+  const directory = guardPort(options.directory, 'org directory');
+  const log = options.log ?? createAuditLog({ ...options, store });
+  const service = createAuditService({ ...options, store, log });
+
+  async function recordAccess(rc: AuthenticatedContext, detail: Record<string, unknown>): Promise<void> {
+    const r = await log.append({
+      tenantId: rc.tenantId,
+      userId: rc.principal.userId,
+      actionType: 'data_access',
+      actionDetail: detail,
+      dataAccessed: [{ source: 'audit', classification: 'confidential', purpose: String(detail.operation) }],
+      dataClassification: 'confidential',
+      policyApplied: 'rbac:audit',
+      policyResult: 'allow',
+      outcome: 'success',
+      requestId: rc.requestId,
+    });
+    if (r.isErr()) throw r.error;
+  }
+
+  const total = async (tenantId: string, filter: Parameters<AuditStore['query']>[1]) =>
+    (await store.query(tenantId, filter, { offset: 0, limit: 1 })).total;
+
+  return {
+    name: 'audit',
+    service,
+    async metrics(tenantId) {
+      const [auditEntries, policyEvaluations, modelCalls, autoResponsesSent] = await Promise.all([
+        store.count(tenantId),
+        total(tenantId, { actionType: 'policy_decision' }),
+        total(tenantId, { actionType: 'model_call' }),
+        total(tenantId, { actionType: 'agent_exchange', policyResult: 'allow' }),
+      ]);
+      return { auditEntries, policyEvaluations, modelCalls, autoResponsesSent };
+    },
+    routes: [
+      defineRoute({
+        method: 'GET',
+        path: '/audit',
+        operationId: 'queryAudit',
+        summary: 'Filtered, paginated audit query (newest first), scoped by tenant and role',
+        auth: 'required',
+        rateLimit: 'audit_queries',
+        query: AuditQuerySchema,
+        responses: {
+          200: { description: 'A page of entries and the total', schema: Page },
+          400: err('invalid_type'),
+        },
+        async handler({ url, query }, rc) {
+          const page = await service.query(await auditVisibility(directory, rc), queryObject(url));
+          if (page.isErr()) throw page.error;
+          await recordAccess(rc, {
+            operation: 'audit.query',
+            filter: query.filter,
+            page: query.page,
+            pageSize: query.pageSize,
+            returned: page.value.entries.length,
+          });
+          return { status: 200, body: page.value };
+        },
+      }),
+      defineRoute({
+        method: 'GET',
+        path: '/audit/export',
+        operationId: 'exportAudit',
+        summary: 'Compliance export of the tenant, streamed as JSON {entries, total} or CSV',
+        auth: 'required',
+        roles: ['enterprise_admin'],
+        rateLimit: 'audit_export',
+        query: AuditExportQuerySchema,
+        responses: {
+          200: { description: 'The export (application/json or text/csv)', schema: Page },
+          403: err('forbidden'),
+        },
+        async handler({ url, query }, rc) {
+          const exported = await service.export(await auditVisibility(directory, rc), queryObject(url), {
+            signal: rc.signal,
+          });
+          if (exported.isErr()) throw exported.error;
+          // Recorded when the export starts: a client that stops reading has still been served data.
+          await recordAccess(rc, { operation: 'audit.export', format: query.format, filter: query.filter });
+          return new Response(exported.value.body, { status: 200, headers: exported.value.headers });
+        },
+      }),
+      defineRoute({
+        method: 'GET',
+        path: '/audit/{id}',
+        operationId: 'getAuditEntry',
+        summary: 'One audit entry of the tenant (visible to the caller)',
+        auth: 'required',
+        rateLimit: 'audit_queries',
+        params: IdParams,
+        responses: { 200: { description: 'The entry', schema: AuditEntryOut }, 404: err('NOT_FOUND') },
+        async handler({ params }, rc) {
+          const entry = await service.get(await auditVisibility(directory, rc), params.id);
+          if (entry.isErr()) throw entry.error;
+          await recordAccess(rc, { operation: 'audit.get', entryId: params.id });
+          return { status: 200, body: entry.value };
+        },
+      }),
+    ],
+  };
+}

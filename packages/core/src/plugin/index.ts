@@ -1,0 +1,4 @@
+export * from './context';
+export * from './http';
+export * from './plugin';
+export * from './route';

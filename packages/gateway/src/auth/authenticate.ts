@@ -1,0 +1,42 @@
+/**
+ * Who is calling: a `Bearer` ID token (verified against the issuer's JWKS) or the session cookie.
+ * The kernel calls this once per request, before the request context is built.
+ */
+import { errorOf, type Principal } from '@agentgov/core';
+import { readCookie } from '../http';
+import { principalFromClaims } from './claims';
+import type { OidcClient } from './oidc';
+import { SESSION_COOKIE, type SessionManager } from './sessions';
+
+const BEARER_RE = /^Bearer[ ]+([^\s]+)\s*$/i;
+
+/**
+ * The principal of a request. `mode` `session` answers `no_session` rather than
+ * `authentication_required` when no credentials at all were presented.
+ */
+export async function authenticate(
+  request: Request,
+  mode: 'required' | 'session',
+  oidc: OidcClient,
+  sessions: SessionManager,
+): Promise<Principal> {
+  const authorization = request.headers.get('authorization');
+  const cookie = readCookie(request.headers.get('cookie'), SESSION_COOKIE);
+  if (authorization !== null) {
+    const m = BEARER_RE.exec(authorization);
+    if (m) {
+      const { claims } = await oidc.verifyIdToken(m[1]!);
+      const mapped = principalFromClaims(claims, 'bearer');
+      if (!mapped.ok) throw errorOf('invalid_token', undefined, mapped.reason);
+      return mapped.principal;
+    }
+    if (cookie === undefined) throw errorOf('authentication_required', 'Only Bearer ID tokens are accepted');
+  }
+  if (cookie === undefined || cookie === '') {
+    throw mode === 'session' ? errorOf('no_session') : errorOf('authentication_required');
+  }
+  const found = await sessions.lookup(cookie);
+  if (found.kind === 'expired') throw errorOf('session_expired');
+  if (found.kind === 'unknown') throw errorOf('no_session', 'The session cookie names no session');
+  return found.principal;
+}

@@ -1,0 +1,264 @@
+/**
+ * createGovernance: the HTTP kernel. It owns authentication (OIDC bearer + session cookie), the
+ * request context, role guards, rate limits, request ids, error bodies, body parsing, the OpenAPI
+ * document, health and metrics, and its own routes (auth, connectors, tenants, status, metrics,
+ * openapi). Every domain comes in as a plugin (`@agentgov/policy/gateway`, …): the kernel imports
+ * no domain package.
+ */
+import {
+  type ActivityTracker,
+  type AnyRoute,
+  type AuditSink,
+  type Clock,
+  type Connector,
+  defineRoute,
+  type GatewayPlugin,
+  guardPort,
+  InMemoryActivityTracker,
+  type Logger,
+  type OrgDirectory,
+  type Principal,
+  type RateLimit,
+  type RateLimiter,
+  type SecretStore,
+  silentLogger,
+  systemClock,
+} from '@agentgov/core';
+import { authenticate } from './auth/authenticate';
+import { OidcClient, type OidcConfig } from './auth/oidc';
+import { SessionManager } from './auth/sessions';
+import { DEFAULT_BODY_LIMIT } from './http';
+import { buildOpenApi, type OpenApiDocument } from './openapi';
+import { createPipeline } from './pipeline';
+import { MemoryRateLimiter, RATE_LIMIT_CATEGORIES } from './rate-limit';
+import { type MountedRoute, Router } from './router';
+import { authRoutes } from './routes/auth';
+import { connectorRoutes } from './routes/connectors';
+import { within } from './routes/plugin-reports';
+import { statusRoutes } from './routes/status';
+import { tenantRoutes } from './routes/tenants';
+import type { KernelServices, KernelStores } from './services';
+
+export type { KernelStores } from './services';
+
+export interface GovernanceLimits {
+  /** Largest request body in bytes (default 1 MiB). */
+  bodyBytes?: number;
+  /** Override of the rate limits per category (the spec's, or a plugin's). */
+  rateLimits?: Readonly<Record<string, RateLimit>>;
+  /** Session lifetime in seconds (default 3600, the spec's cookie Max-Age). */
+  sessionTtlSeconds?: number;
+  /** Heartbeat interval of this instance in ms (default 10 000; an instance is live for 3 intervals). */
+  heartbeatMs?: number;
+  /** Window of `activeUsers` in /metrics, in ms (default 24 h). */
+  activeUsersWindowMs?: number;
+}
+
+export interface GovernanceConfig {
+  /** The domains served, each a plugin from a domain package's `./gateway` subpath. */
+  plugins?: readonly GatewayPlugin[];
+  /** The stores the kernel owns (sessions, tenants, connectors, instances). */
+  stores: KernelStores;
+  directory: OrgDirectory;
+  secrets: SecretStore;
+  /** Where the kernel's own audited writes go (connectors); usually the same log the plugins use. */
+  audit: AuditSink;
+  oidc: OidcConfig;
+  /** Default: in-process limits. `@agentgov/store-redis` shares them across processes. */
+  rateLimiter?: RateLimiter;
+  /** Who was active recently (default in-process; `@agentgov/store-redis` to share). */
+  activity?: ActivityTracker;
+  clock?: Clock;
+  logger?: Logger;
+  limits?: GovernanceLimits;
+  /** Identifier of this server process (default: a random UUID). */
+  instanceId?: string;
+  /** Tenants registered at start, before any request carries their `tenant_id`. */
+  tenants?: readonly { id: string; name?: string }[];
+  /** Health probes of /status (defaults: a tenant-store read; a connector's secret resolves). */
+  probes?: {
+    database?: () => Promise<boolean>;
+    connector?: (connector: Connector) => Promise<boolean>;
+  };
+  /** Base path (default `/api/v1`). */
+  basePath?: string;
+  /** Receives unexpected errors (500s); default: the logger's `error`, else `console.error`. */
+  onError?: (error: unknown, request: Request) => void;
+}
+
+export interface HandleContext {
+  /** Client address (used for the per-address limit of /status). */
+  remoteAddress?: string;
+}
+
+export interface Governance {
+  handle(request: Request, context?: HandleContext): Promise<Response>;
+  /** Every mounted route with the plugin that brought it (`gateway` for the kernel's own). */
+  readonly routes: readonly MountedRoute[];
+  readonly openapi: OpenApiDocument;
+  readonly basePath: string;
+  readonly plugins: readonly GatewayPlugin[];
+  /** Registers configured tenants, starts the plugins and the instance heartbeat (unref'd). Idempotent. */
+  start(): Promise<void>;
+  /** Stops the heartbeat, closes the plugins, removes this instance from the registry. */
+  close(): Promise<void>;
+}
+
+export function createGovernance(config: GovernanceConfig): Governance {
+  const clock = config.clock ?? systemClock;
+  const logger = config.logger ?? silentLogger;
+  const basePath = (config.basePath ?? '/api/v1').replace(/\/$/, '');
+  const heartbeatMs = config.limits?.heartbeatMs ?? 10_000;
+  const instanceId = config.instanceId ?? crypto.randomUUID();
+  const plugins = config.plugins ?? [];
+  const names = new Set<string>(['gateway']);
+  for (const p of plugins) {
+    if (names.has(p.name)) throw new Error(`two gateway plugins are named '${p.name}'`);
+    names.add(p.name);
+  }
+  const rateLimits: Record<string, RateLimit> = Object.assign(
+    {},
+    RATE_LIMIT_CATEGORIES,
+    ...plugins.map((p) => p.rateLimits ?? {}),
+    config.limits?.rateLimits,
+  );
+
+  const stores: KernelStores = {
+    sessions: guardPort(config.stores.sessions, 'session store'),
+    tenants: guardPort(config.stores.tenants, 'tenant store'),
+    connectors: guardPort(config.stores.connectors, 'connector store'),
+    instances: guardPort(config.stores.instances, 'instance registry'),
+  };
+  const directory = guardPort(config.directory, 'org directory');
+  const activity = guardPort(config.activity ?? new InMemoryActivityTracker(), 'activity tracker');
+  const oidc = new OidcClient(config.oidc);
+  const sessions = new SessionManager(stores.sessions, clock, config.limits?.sessionTtlSeconds);
+
+  // Tenants and org placements already recorded by this process (skip repeated writes).
+  const knownTenants = new Set<string>();
+  const knownPlacements = new Map<string, string>();
+  async function learn(p: Principal): Promise<void> {
+    if (!knownTenants.has(p.tenantId)) {
+      await stores.tenants.ensure({ id: p.tenantId }, clock.now());
+      knownTenants.add(p.tenantId);
+    }
+    const key = `${p.tenantId}\u0000${p.userId}`;
+    const placement = `${p.orgUnit ?? ''}\u0000${p.team ?? ''}`;
+    if (knownPlacements.get(key) !== placement) {
+      await directory.place(p.tenantId, p.userId, {
+        orgUnit: p.orgUnit ?? undefined,
+        team: p.team ?? undefined,
+      });
+      knownPlacements.set(key, placement);
+    }
+    await activity.touch(p.tenantId, p.userId, clock.now());
+  }
+
+  const services: KernelServices = {
+    stores,
+    directory,
+    secrets: config.secrets,
+    audit: config.audit,
+    oidc,
+    sessions,
+    activity,
+    clock,
+    instanceId,
+    basePath,
+    plugins,
+    activeUsersWindowMs: config.limits?.activeUsersWindowMs ?? 86_400_000,
+    learn,
+    probeDatabase:
+      config.probes?.database ??
+      (() => within(async () => (await config.stores.tenants.get('__agentgov_probe__'), true), false)),
+    probeConnector:
+      config.probes?.connector ??
+      (async (c) =>
+        c.status !== 'error' &&
+        (await within(() => config.secrets.get(c.credentialsRef), undefined)) !== undefined),
+  };
+
+  const openapiRoute = defineRoute({
+    method: 'GET',
+    path: '/openapi.json',
+    operationId: 'getOpenApi',
+    summary: 'This OpenAPI 3.1 document',
+    auth: 'none',
+    responses: { 200: { description: 'OpenAPI 3.1 document' } },
+    handler: async () => ({ status: 200, body: openapi }),
+  });
+  const own = (routes: AnyRoute[]): MountedRoute[] => routes.map((route) => ({ route, plugin: 'gateway' }));
+  const routes: MountedRoute[] = [
+    ...plugins.flatMap((p) => p.routes.map((route) => ({ route, plugin: p.name }))),
+    ...own(authRoutes(services)),
+    ...own(connectorRoutes(services)),
+    ...own(tenantRoutes(services)),
+    ...own(statusRoutes(services)),
+    ...own([openapiRoute]),
+  ];
+  for (const { route } of routes) {
+    if (route.rateLimit && !rateLimits[route.rateLimit])
+      throw new Error(`route ${route.operationId} names an unknown rate-limit category '${route.rateLimit}'`);
+  }
+  const openapi = buildOpenApi(routes, { basePath, rateLimits });
+  const pipeline = createPipeline({
+    basePath,
+    router: new Router(routes),
+    bodyLimit: config.limits?.bodyBytes ?? DEFAULT_BODY_LIMIT,
+    rateLimits,
+    rateLimiter: guardPort(config.rateLimiter ?? new MemoryRateLimiter(), 'rate limiter'),
+    clock,
+    logger,
+    authenticate: (request, mode) => authenticate(request, mode, oidc, sessions),
+    learn,
+    onError:
+      config.onError ??
+      ((error) => {
+        if (config.logger) logger.error('unexpected error', { error: String(error) });
+        else console.error('[agentgov] unexpected error', error);
+      }),
+  });
+
+  let timer: NodeJS.Timeout | undefined;
+  let started: Promise<void> | undefined;
+  const beat = () => stores.instances.heartbeat(instanceId, clock.now(), heartbeatMs * 3);
+
+  const governance: Governance = {
+    async handle(request, context = {}) {
+      if (!started) await governance.start().catch(() => {});
+      return pipeline(request, context.remoteAddress);
+    },
+    routes,
+    openapi,
+    basePath,
+    plugins,
+    start() {
+      started ??= (async () => {
+        try {
+          for (const t of config.tenants ?? []) {
+            await stores.tenants.ensure(t, clock.now());
+            knownTenants.add(t.id);
+          }
+          for (const p of plugins) await p.start?.({ basePath });
+          await beat();
+          timer = setInterval(() => {
+            beat().catch(() => {});
+          }, heartbeatMs);
+          timer.unref();
+        } catch (error) {
+          started = undefined;
+          throw error;
+        }
+      })();
+      return started;
+    },
+    async close() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      started = undefined;
+      for (const p of [...plugins].reverse()) await p.close?.().catch(() => {});
+      await stores.instances.remove(instanceId).catch(() => {});
+    },
+  };
+  return governance;
+}

@@ -1,0 +1,152 @@
+/**
+ * One request through the kernel, in order: route match → body size check → authentication →
+ * the request context (built once) → rate limit → role guard → params, query and body (read once,
+ * bounded) validated → the route's handler → the spec's error body for any failure. Every
+ * response carries `X-Request-Id` and, on limited routes, the `RateLimit-*` headers.
+ */
+import {
+  type AnyRoute,
+  type Clock,
+  createRequestContext,
+  errorOf,
+  GovernanceError,
+  hasRole,
+  json,
+  type Logger,
+  type Principal,
+  queryObject,
+  type RateLimit,
+  type RateLimiter,
+  ValidationError,
+  validationErrorFromZod,
+} from '@agentgov/core';
+import { errorResponse, parseJsonBody, readBodyLimited, requestIdFrom } from './http';
+import { rateLimitHeaders } from './rate-limit';
+import type { Router } from './router';
+
+export interface PipelineOptions {
+  basePath: string;
+  router: Router;
+  bodyLimit: number;
+  rateLimits: Readonly<Record<string, RateLimit>>;
+  rateLimiter: RateLimiter;
+  clock: Clock;
+  logger: Logger;
+  /** The principal of a request on an authenticated route (throws the spec's 401 errors). */
+  authenticate(request: Request, mode: 'required' | 'session'): Promise<Principal>;
+  /** Records what an authenticated principal's claims tell (tenant, org placement, activity). */
+  learn(principal: Principal): Promise<void>;
+  onError(error: unknown, request: Request): void;
+}
+
+export type RequestHandler = (request: Request, remoteAddress?: string) => Promise<Response>;
+
+function validate(schema: AnyRoute['params'], input: unknown): unknown {
+  if (!schema) return input;
+  const r = schema.safeParse(input);
+  if (!r.success) throw validationErrorFromZod(r.error, input, '');
+  return r.data;
+}
+
+export function createPipeline(o: PipelineOptions): RequestHandler {
+  const { basePath } = o;
+
+  async function dispatch(
+    request: Request,
+    requestId: string,
+    remoteAddress: string | undefined,
+    headers: Headers,
+  ): Promise<Response> {
+    const url = new URL(request.url);
+    const path = url.pathname;
+    if (path !== basePath && !path.startsWith(`${basePath}/`))
+      throw errorOf('NOT_FOUND', `No route for ${path}`);
+    const match = o.router.match(request.method, path.slice(basePath.length) || '/');
+    if (match.kind === 'not_found') throw errorOf('NOT_FOUND', `No route for ${request.method} ${path}`);
+    if (match.kind === 'method_not_allowed') {
+      headers.set('allow', match.allow.join(', '));
+      throw errorOf('method_not_allowed', `${request.method} is not allowed on ${path}`);
+    }
+    const route = match.mounted.route;
+    const declared = request.headers.get('content-length');
+    if (declared !== null && Number(declared) > o.bodyLimit) {
+      throw errorOf('payload_too_large', `The request body exceeds ${o.bodyLimit} bytes`);
+    }
+
+    let principal: Principal | undefined;
+    if (route.auth !== 'none') {
+      principal = await o.authenticate(request, route.auth);
+      await o.learn(principal);
+    }
+    const ctx = createRequestContext({
+      requestId,
+      principal,
+      remoteAddress,
+      clock: o.clock,
+      logger: o.logger,
+      signal: request.signal,
+    });
+
+    if (route.rateLimit) {
+      const limit = o.rateLimits[route.rateLimit];
+      if (!limit) throw new Error(`route ${route.operationId} names an unknown rate-limit category`);
+      const subject =
+        route.rateLimit === 'system_status' || !principal
+          ? `addr:${remoteAddress ?? 'unknown'}`
+          : `tenant:${principal.tenantId}`;
+      const decision = await o.rateLimiter.consume(`${route.rateLimit}:${subject}`, limit);
+      rateLimitHeaders(route.rateLimit, limit, decision).forEach((v, k) => {
+        headers.set(k, v);
+      });
+      if (!decision.allowed) {
+        throw errorOf(
+          'rate_limit_exceeded',
+          `Rate limit of ${limit.points} requests per ${limit.durationSeconds}s exceeded`,
+          { category: route.rateLimit, retryAfterSeconds: decision.resetSeconds },
+        );
+      }
+    }
+
+    if (route.roles && principal && !hasRole(principal, ...route.roles)) {
+      throw errorOf('forbidden', `This action requires one of the roles: ${route.roles.join(', ')}`);
+    }
+
+    const params = validate(route.params, match.params);
+    const query = validate(route.query, queryObject(url));
+    let body: unknown;
+    let rawBody: Uint8Array | undefined;
+    if (route.body) {
+      rawBody = await readBodyLimited(request, o.bodyLimit);
+      const raw = parseJsonBody(rawBody);
+      if (raw !== undefined && (raw === null || typeof raw !== 'object' || Array.isArray(raw))) {
+        throw ValidationError.invalid('(body)', 'the body must be a JSON object');
+      }
+      body = validate(route.body, raw ?? undefined);
+    }
+
+    const result = await route.handler({ request, url, params, query, body, rawBody }, ctx);
+    return result instanceof Response ? result : json(result.status, result.body, result.headers);
+  }
+
+  return async function handle(request, remoteAddress) {
+    const requestId = requestIdFrom(request);
+    const extra = new Headers();
+    let response: Response;
+    try {
+      response = await dispatch(request, requestId, remoteAddress, extra);
+    } catch (error) {
+      if (error instanceof GovernanceError) {
+        response = errorResponse(error);
+      } else {
+        o.onError(error, request);
+        response = errorResponse(new GovernanceError('internal_error'));
+      }
+    }
+    const headers = new Headers(response.headers);
+    extra.forEach((v, k) => {
+      headers.set(k, v);
+    });
+    headers.set('x-request-id', requestId);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  };
+}

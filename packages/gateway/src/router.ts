@@ -1,0 +1,95 @@
+/**
+ * Matching of method + path against the route table, compiled once at start-up: static paths are
+ * one map lookup; parameterised paths are tried in order, static segments first
+ * (`/audit/export` before `/audit/{id}`).
+ */
+import type { AnyRoute, HttpMethod } from '@agentgov/core';
+
+/** A route and the plugin that brought it. */
+export interface MountedRoute {
+  route: AnyRoute;
+  plugin: string;
+}
+
+export type MatchResult =
+  | { kind: 'found'; mounted: MountedRoute; params: Record<string, string> }
+  | { kind: 'method_not_allowed'; allow: HttpMethod[] }
+  | { kind: 'not_found' };
+
+interface PatternRoute {
+  regex: RegExp;
+  names: string[];
+  byMethod: Map<string, MountedRoute>;
+}
+
+const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
+export class Router {
+  readonly #static = new Map<string, Map<string, MountedRoute>>();
+  readonly #patterns: PatternRoute[] = [];
+
+  constructor(routes: readonly MountedRoute[]) {
+    const patterns = new Map<string, PatternRoute>();
+    for (const mounted of routes) {
+      const { method, path } = mounted.route;
+      const names: string[] = [];
+      const source = path
+        .split('/')
+        .map((seg) => {
+          const m = /^\{(\w+)\}$/.exec(seg);
+          if (!m) return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+          names.push(m[1]!);
+          return '([^/]+)';
+        })
+        .join('/');
+      let byMethod: Map<string, MountedRoute>;
+      if (names.length === 0) {
+        const key = path.replace(/\/$/, '') || '/';
+        byMethod = this.#static.get(key) ?? new Map();
+        this.#static.set(key, byMethod);
+      } else {
+        let p = patterns.get(source);
+        if (!p) {
+          p = { regex: new RegExp(`^${source}/?$`), names, byMethod: new Map() };
+          patterns.set(source, p);
+        }
+        byMethod = p.byMethod;
+      }
+      if (byMethod.has(method)) throw new Error(`duplicate route ${method} ${path}`);
+      byMethod.set(method, mounted);
+    }
+    this.#patterns = [...patterns.values()].sort((a, b) => a.names.length - b.names.length);
+  }
+
+  match(method: string, path: string): MatchResult {
+    const exact = this.#static.get(path.length > 1 ? path.replace(/\/$/, '') : path);
+    if (exact) {
+      const mounted = exact.get(method);
+      if (mounted) return { kind: 'found', mounted, params: NO_PARAMS };
+    }
+    const allow: HttpMethod[] = exact ? ([...exact.keys()] as HttpMethod[]) : [];
+    for (const p of this.#patterns) {
+      const m = p.regex.exec(path);
+      if (!m) continue;
+      const mounted = p.byMethod.get(method);
+      if (!mounted) {
+        allow.push(...(p.byMethod.keys() as Iterable<HttpMethod>));
+        continue;
+      }
+      const params: Record<string, string> = {};
+      p.names.forEach((n, i) => {
+        let v = m[i + 1] ?? '';
+        try {
+          v = decodeURIComponent(v);
+        } catch {
+          // keep the raw segment; validation rejects it
+        }
+        params[n] = v;
+      });
+      return { kind: 'found', mounted, params };
+    }
+    return allow.length > 0
+      ? { kind: 'method_not_allowed', allow: [...new Set(allow)] }
+      : { kind: 'not_found' };
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * Kernel routes of authentication (spec: Endpoints, Auth): the authorization-code callback
+ * (confidential client: the bare `{code}` is exchanged with the client secret; a login started
+ * at GET /auth/login additionally binds state, PKCE and nonce through a short-lived cookie),
+ * userinfo with effective permissions, and logout.
+ */
+
+import { randomBytes } from 'node:crypto';
+import { type AnyRoute, defineRoute, errorSpec as err, errorOf, json } from '@agentgov/core';
+import { z } from 'zod';
+import { principalFromClaims } from '../auth/claims';
+import { SESSION_COOKIE, sessionCookie } from '../auth/sessions';
+import { readCookie } from '../http';
+import type { KernelServices } from '../services';
+import { effectivePermissions } from './permissions';
+
+const LOGIN_COOKIE = 'agentgov_login';
+const LOGIN_TTL_SECONDS = 600;
+
+export const CallbackBodySchema = z.object({
+  code: z.string().min(1).max(4096),
+  state: z.string().min(1).max(512).optional(),
+});
+
+const User = z.object({
+  userId: z.string(),
+  email: z.string(),
+  roles: z.array(z.string()),
+  orgUnit: z.string().nullable(),
+});
+const CallbackOut = z.object({ authenticated: z.boolean(), user: User });
+const UserInfoOut = User.extend({
+  tenantId: z.string(),
+  team: z.string().nullable(),
+  effectivePermissions: z.object({
+    canManagePolicies: z.boolean(),
+    policyScope: z.string(),
+    canQueryAudit: z.boolean(),
+    auditScope: z.string(),
+  }),
+});
+
+function loginCookie(ctx: KernelServices, value: string, maxAge: number): string {
+  return `${LOGIN_COOKIE}=${value}; HttpOnly; Secure; SameSite=Lax; Max-Age=${maxAge}; Path=${ctx.basePath}/auth`;
+}
+
+export function authRoutes(ctx: KernelServices): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/auth/callback',
+      operationId: 'authCallback',
+      summary: 'Exchange an authorization code, create a session and set the session cookie',
+      auth: 'none',
+      body: CallbackBodySchema,
+      responses: {
+        200: { description: 'Authenticated; Set-Cookie carries the session', schema: CallbackOut },
+        400: err('missing_type / invalid_type'),
+        502: err('token_exchange_failed'),
+      },
+      async handler({ request, body }, { signal }) {
+        const headers = new Headers();
+        let binding: { codeVerifier?: string; nonce?: string } = {};
+        if (body.state !== undefined) {
+          const raw = readCookie(request.headers.get('cookie'), LOGIN_COOKIE);
+          let stored: { s?: unknown; v?: unknown; n?: unknown } = {};
+          try {
+            stored = raw ? (JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as typeof stored) : {};
+          } catch {
+            stored = {};
+          }
+          if (stored.s !== body.state || typeof stored.v !== 'string' || typeof stored.n !== 'string') {
+            throw errorOf('invalid_type', 'Invalid value for field: state', [
+              { field: 'state', message: 'does not match a login started by GET /auth/login' },
+            ]);
+          }
+          binding = { codeVerifier: stored.v, nonce: stored.n };
+          headers.append('set-cookie', loginCookie(ctx, '', 0));
+        }
+        const { claims } = await ctx.oidc.exchangeCode(body.code, { ...binding, signal });
+        const mapped = principalFromClaims(claims, 'session');
+        if (!mapped.ok) throw errorOf('token_exchange_failed', undefined, mapped.reason);
+        const p = mapped.principal;
+        await ctx.learn(p);
+        const { id } = await ctx.sessions.create(p);
+        headers.append('set-cookie', sessionCookie(id, ctx.sessions.ttlSeconds));
+        headers.set('cache-control', 'no-store');
+        return json(
+          200,
+          {
+            authenticated: true,
+            user: { userId: p.userId, email: p.email, roles: p.roles, orgUnit: p.orgUnit },
+          },
+          headers,
+        );
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/auth/login',
+      operationId: 'authLogin',
+      summary: 'Extension: start a login (302 to the issuer) bound to state, PKCE (S256) and a nonce',
+      auth: 'none',
+      responses: { 302: { description: 'Redirect to the authorization endpoint' } },
+      async handler() {
+        const state = randomBytes(16).toString('base64url');
+        const verifier = randomBytes(32).toString('base64url');
+        const nonce = randomBytes(16).toString('base64url');
+        let url: URL;
+        try {
+          url = await ctx.oidc.authorizationUrl(state, verifier, nonce);
+        } catch (error) {
+          throw errorOf('service_unavailable', 'The identity provider cannot be reached', String(error));
+        }
+        const cookie = Buffer.from(JSON.stringify({ s: state, v: verifier, n: nonce })).toString('base64url');
+        const headers = new Headers({ location: url.toString(), 'cache-control': 'no-store' });
+        headers.append('set-cookie', loginCookie(ctx, cookie, LOGIN_TTL_SECONDS));
+        return new Response(null, { status: 302, headers });
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/auth/userinfo',
+      operationId: 'authUserinfo',
+      summary: 'The session user and their effective permissions',
+      auth: 'session',
+      responses: {
+        200: { description: 'The user', schema: UserInfoOut },
+        401: err('no_session / session_expired'),
+      },
+      async handler(_input, { principal: p }) {
+        const perms = effectivePermissions(p);
+        return {
+          status: 200,
+          body: {
+            userId: p.userId,
+            email: p.email,
+            roles: p.roles,
+            orgUnit: p.orgUnit,
+            tenantId: p.tenantId,
+            team: p.team,
+            effectivePermissions: perms,
+          },
+        };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/auth/logout',
+      operationId: 'authLogout',
+      summary: 'Extension: end the session of the cookie and clear it',
+      auth: 'session',
+      responses: {
+        200: { description: 'Logged out', schema: z.object({ authenticated: z.literal(false) }) },
+      },
+      async handler({ request }) {
+        const id = readCookie(request.headers.get('cookie'), SESSION_COOKIE);
+        if (id) await ctx.sessions.end(id);
+        return json(200, { authenticated: false }, { 'set-cookie': sessionCookie('', 0) });
+      },
+    }),
+  ];
+}

@@ -1,0 +1,114 @@
+/**
+ * Kernel routes of operations (spec: status, metrics). `/status` is the gateway and the database,
+ * plus the components each plugin reports (the policy plugin: `policyEngine`, `opa`), plus the
+ * connectors; any unhealthy component but a connector makes it `degraded` (503). `/metrics`
+ * counts the tenant's active users itself and takes every other counter from the plugins.
+ */
+import { type AnyRoute, defineRoute, json } from '@agentgov/core';
+import { z } from 'zod';
+import type { KernelServices } from '../services';
+import { pluginHealth, pluginMetrics, within } from './plugin-reports';
+
+const ComponentStatus = z.object({ status: z.enum(['healthy', 'unhealthy']) });
+const StatusOut = z.object({
+  status: z.enum(['healthy', 'degraded']),
+  components: z.looseObject({
+    gateway: ComponentStatus,
+    database: ComponentStatus,
+    connectors: z.record(z.string(), ComponentStatus),
+  }),
+  timestamp: z.string(),
+});
+
+/** The spec's counters of GET /metrics; a counter no plugin reports is 0. */
+const SPEC_COUNTERS = [
+  'autoResponsesSent',
+  'tasksDiscovered',
+  'modelCalls',
+  'policyEvaluations',
+  'auditEntries',
+] as const;
+const MetricsOut = z.object({
+  activeUsers: z.number().int(),
+  ...Object.fromEntries(SPEC_COUNTERS.map((k) => [k, z.number().int()])),
+  collectedAt: z.string(),
+});
+
+const s = (ok: boolean) => ({ status: ok ? ('healthy' as const) : ('unhealthy' as const) });
+
+async function connectorHealth(
+  ctx: KernelServices,
+): Promise<Record<string, { status: 'healthy' | 'unhealthy' }>> {
+  const connectors: Record<string, { status: 'healthy' | 'unhealthy' }> = {};
+  await within(
+    async () => {
+      for (const t of await ctx.stores.tenants.list()) {
+        for (const c of await ctx.stores.connectors.list(t.id, { status: 'active' })) {
+          const ok = await within(() => ctx.probeConnector(c), false);
+          const prev = connectors[c.type];
+          connectors[c.type] = s(ok && prev?.status !== 'unhealthy');
+        }
+      }
+      return true;
+    },
+    false,
+    5000,
+  );
+  return connectors;
+}
+
+export function statusRoutes(ctx: KernelServices): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/status',
+      operationId: 'getStatus',
+      summary: 'Health of the gateway and its backing services (200 healthy, 503 degraded)',
+      auth: 'none',
+      rateLimit: 'system_status',
+      responses: {
+        200: { description: 'Healthy', schema: StatusOut },
+        503: { description: 'Degraded (same body)', schema: StatusOut },
+      },
+      async handler(_input, { signal }) {
+        const [database, plugins] = await Promise.all([
+          within(() => ctx.probeDatabase(), false),
+          pluginHealth(ctx.plugins, signal),
+        ]);
+        const connectors = database ? await connectorHealth(ctx) : {};
+        const healthy = database && Object.values(plugins).every(Boolean);
+        const components: Record<string, unknown> = { gateway: s(true) };
+        for (const [name, ok] of Object.entries(plugins)) components[name] = s(ok);
+        components.database = s(database);
+        components.connectors = connectors;
+        const body = {
+          status: healthy ? 'healthy' : 'degraded',
+          components,
+          timestamp: ctx.clock.now().toISOString(),
+        };
+        return json(healthy ? 200 : 503, body, { 'cache-control': 'no-store' });
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/metrics',
+      operationId: 'getMetrics',
+      summary: "Counters of the caller's tenant",
+      auth: 'required',
+      roles: ['enterprise_admin', 'org_admin'],
+      rateLimit: 'admin',
+      responses: { 200: { description: 'Metrics', schema: MetricsOut } },
+      async handler(_input, { tenantId, signal, clock }) {
+        const now = clock.now();
+        const [activeUsers, counters] = await Promise.all([
+          ctx.activity.countActive(tenantId, new Date(now.getTime() - ctx.activeUsersWindowMs)),
+          pluginMetrics(ctx.plugins, tenantId, signal),
+        ]);
+        const body: Record<string, unknown> = { activeUsers };
+        for (const k of SPEC_COUNTERS) body[k] = counters[k] ?? 0;
+        body.collectedAt = now.toISOString();
+        return { status: 200, body };
+      },
+    }),
+  ];
+}

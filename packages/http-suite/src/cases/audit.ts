@@ -1,0 +1,87 @@
+/** biome-ignore-all lint/suspicious/noExplicitAny: JSON bodies of a black-box HTTP suite are read without schemas */
+/** Audit: scoped queries in both spellings, single entries, JSON and CSV export. */
+import { randomUUID } from 'node:crypto';
+import { ManualClock } from '@agentgov/core';
+import type { TestAccount } from '@agentgov/gateway/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ACCOUNTS, DownEngine, failingPolicyStore, type Harness, policyBody, type Who } from '../harness';
+
+export function auditCases(h: Harness): void {
+  describe('audit', () => {
+    it('GET /audit: tenant- and role-scoped, both spellings, pagination', async () => {
+      await h.call('/decisions', {
+        as: 'user',
+        method: 'POST',
+        body: {
+          domain: 'agent-to-agent',
+          input: {
+            exchange_type: 'information_query',
+            initiator_tenant_id: 'acme',
+            responder_tenant_id: 'acme',
+            initiator_org_unit: 'eng',
+            responder_org_unit: 'eng',
+            classification_level: 'internal',
+          },
+        },
+      });
+      const ea = await h.call('/audit?page_size=1000', { as: 'enterpriseAdmin' });
+      expect(ea.status).toBe(200);
+      expect(ea.body.total).toBeGreaterThan(0);
+      expect(ea.body.entries.every((e: any) => e.tenantId === 'acme')).toBe(true);
+      const mine = await h.call('/audit', { as: 'user' });
+      expect(mine.body.total).toBeGreaterThan(0);
+      expect(mine.body.entries.every((e: any) => e.userId === 'u-alice')).toBe(true);
+      const theirs = await h.call('/audit?user_id=ea-1', { as: 'user' });
+      expect(theirs.body).toEqual({ entries: [], total: 0 });
+      const snake = await h.call('/audit?action_type=policy_decision&user_id=u-alice', {
+        as: 'enterpriseAdmin',
+      });
+      const camel = await h.call('/audit?actionType=policy_decision&userId=u-alice', {
+        as: 'enterpriseAdmin',
+      });
+      expect(snake.body.total).toBeGreaterThan(0);
+      expect(camel.body.total).toBe(snake.body.total);
+      const org = await h.call('/audit', { as: 'orgAdmin' });
+      expect(new Set(org.body.entries.map((e: any) => e.userId))).not.toContain('ea-1');
+      const page = await h.call('/audit?page=1&page_size=1', { as: 'enterpriseAdmin' });
+      expect(page.body.entries).toHaveLength(1);
+      h.expectError(await h.call('/audit?page_size=1001', { as: 'enterpriseAdmin' }), 400, 'invalid_type');
+      h.expectError(await h.call('/audit?action_type=nope', { as: 'enterpriseAdmin' }), 400, 'invalid_type');
+      h.expectError(await h.call('/audit?from=yesterday', { as: 'enterpriseAdmin' }), 400, 'invalid_type');
+      const range = await h.call('/audit?from=2000-01-01&to=2000-01-02', { as: 'enterpriseAdmin' });
+      expect(range.body).toEqual({ entries: [], total: 0 });
+      expect(
+        (await h.call('/audit', { as: 'otherTenantAdmin' })).body.entries.every(
+          (e: any) => e.tenantId === 'globex',
+        ),
+      ).toBe(true);
+    });
+    it('GET /audit/{id}: own entry 200; another user’s or tenant’s → 404', async () => {
+      const ea = await h.call('/audit?page_size=1000', { as: 'enterpriseAdmin' });
+      const eaEntry = ea.body.entries.find((e: any) => e.userId === 'ea-1');
+      const aliceEntry = ea.body.entries.find((e: any) => e.userId === 'u-alice');
+      expect((await h.call(`/audit/${aliceEntry.id}`, { as: 'user' })).body.id).toBe(aliceEntry.id);
+      h.expectError(await h.call(`/audit/${eaEntry.id}`, { as: 'user' }), 404, 'NOT_FOUND');
+      h.expectError(await h.call(`/audit/${eaEntry.id}`, { as: 'otherTenantAdmin' }), 404, 'NOT_FOUND');
+    });
+    it('GET /audit/export: JSON and CSV with the spec headers; enterprise_admin only', async () => {
+      const j = await h.call('/audit/export', { as: 'enterpriseAdmin' });
+      expect(j.status).toBe(200);
+      expect(j.headers.get('content-type')).toContain('application/json');
+      expect(j.body.total).toBe(j.body.entries.length);
+      expect(j.body.total).toBeGreaterThan(0);
+      const c = await h.call('/audit/export?format=csv&action_type=policy_change', { as: 'enterpriseAdmin' });
+      expect(c.status).toBe(200);
+      expect(c.headers.get('content-type')).toContain('text/csv');
+      expect(c.headers.get('content-disposition')).toBe('attachment; filename=audit-export.csv');
+      const lines = c.text.trim().split('\r\n');
+      expect(lines[0]).toBe(
+        'id,tenant_id,user_id,timestamp,action_type,data_classification,policy_applied,policy_result,outcome,request_id',
+      );
+      expect(lines.length).toBeGreaterThan(1);
+      expect(lines.slice(1).every((l) => l.split(',')[4] === 'policy_change')).toBe(true);
+      h.expectError(await h.call('/audit/export', { as: 'orgAdmin' }), 403, 'forbidden');
+      h.expectError(await h.call('/audit/export?format=xml', { as: 'enterpriseAdmin' }), 400, 'invalid_type');
+    });
+  });
+}

@@ -1,0 +1,105 @@
+/** biome-ignore-all lint/suspicious/noExplicitAny: JSON bodies of a black-box HTTP suite are read without schemas */
+/** Kernel behaviour: request ids, 404/405, body limits, malformed JSON, validation errors, OpenAPI. */
+import { randomUUID } from 'node:crypto';
+import { ManualClock } from '@agentgov/core';
+import type { TestAccount } from '@agentgov/gateway/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ACCOUNTS, DownEngine, failingPolicyStore, type Harness, policyBody, type Who } from '../harness';
+
+export function kernelCases(h: Harness): void {
+  describe('kernel', () => {
+    it('echoes a well-formed X-Request-Id and generates one otherwise', async () => {
+      const echoed = await h.call('/status', { headers: { 'x-request-id': 'abc-123.DEF:4_5' } });
+      expect(echoed.headers.get('x-request-id')).toBe('abc-123.DEF:4_5');
+      const fresh = await h.call('/status', { headers: { 'x-request-id': 'bad id with spaces' } });
+      expect(fresh.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      const none = await h.call('/nope');
+      expect(none.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    });
+    it('answers an unknown route with 404 and the error body (no framework default)', async () => {
+      h.expectError(await h.call('/does-not-exist'), 404, 'NOT_FOUND');
+      h.expectError(
+        await h.call('/does-not-exist', { as: 'enterpriseAdmin', method: 'POST', body: {} }),
+        404,
+        'NOT_FOUND',
+      );
+    });
+    it('answers a known path with a wrong method with 405 and Allow', async () => {
+      const r = await h.call('/status', { method: 'PUT', body: {} });
+      h.expectError(r, 405, 'method_not_allowed');
+      expect(r.headers.get('allow')).toContain('GET');
+    });
+    it('rejects bodies over 1 MiB with 413, with and without Content-Length', async () => {
+      const big = 'x'.repeat(1024 * 1024 + 1);
+      h.expectError(
+        await h.call('/policies', {
+          as: 'enterpriseAdmin',
+          method: 'POST',
+          raw: big,
+          headers: { 'content-type': 'application/json' },
+        }),
+        413,
+        'payload_too_large',
+      );
+      const chunks = new ReadableStream<Uint8Array>({
+        start(c) {
+          for (let i = 0; i < 17; i++) c.enqueue(new Uint8Array(64 * 1024).fill(32));
+          c.close();
+        },
+      });
+      const res = await fetch(`${h.server.url}/api/v1/policies`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${h.tokens.enterpriseAdmin}`, 'content-type': 'application/json' },
+        body: chunks,
+        duplex: 'half',
+      } as RequestInit);
+      expect(res.headers.get('content-length')).not.toBe('0');
+      expect(res.status).toBe(413);
+      expect((await res.json()).error).toBe('payload_too_large');
+    });
+    it('rejects malformed JSON with 400', async () => {
+      const r = await h.call('/policies', {
+        as: 'enterpriseAdmin',
+        method: 'POST',
+        raw: '{"scope": ',
+        headers: { 'content-type': 'application/json' },
+      });
+      h.expectError(r, 400, 'invalid_type');
+    });
+    it('names the missing field (missing_type) and the invalid one (invalid_type)', async () => {
+      const { name: _n, ...noName } = policyBody();
+      const missing = await h.call('/policies', { as: 'enterpriseAdmin', method: 'POST', body: noName });
+      h.expectError(missing, 400, 'missing_type');
+      expect(missing.body.message).toContain('name');
+      const invalid = await h.call('/policies', {
+        as: 'enterpriseAdmin',
+        method: 'POST',
+        body: policyBody({ scope: 'galaxy' }),
+      });
+      h.expectError(invalid, 400, 'invalid_type');
+      expect(JSON.stringify(invalid.body)).toContain('scope');
+    });
+    it('serves the OpenAPI 3.1 document of the route table', async () => {
+      const r = await h.call('/openapi.json');
+      expect(r.status).toBe(200);
+      expect(r.body.openapi).toBe('3.1.0');
+      for (const p of [
+        '/api/v1/policies',
+        '/api/v1/policies/{id}',
+        '/api/v1/audit',
+        '/api/v1/audit/export',
+        '/api/v1/auth/callback',
+        '/api/v1/auth/userinfo',
+        '/api/v1/connectors',
+        '/api/v1/connectors/{id}',
+        '/api/v1/tenants',
+        '/api/v1/tenants/{id}/status',
+        '/api/v1/status',
+        '/api/v1/metrics',
+      ]) {
+        expect(r.body.paths[p], p).toBeDefined();
+      }
+      expect(r.body.paths['/api/v1/policies'].post.requestBody).toBeDefined();
+    });
+  });
+}

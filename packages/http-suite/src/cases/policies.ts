@@ -1,0 +1,151 @@
+/** biome-ignore-all lint/suspicious/noExplicitAny: JSON bodies of a black-box HTTP suite are read without schemas */
+/** Policies: create, hierarchy violations, RBAC by scope, list/get/update/deprecate. */
+import { randomUUID } from 'node:crypto';
+import { ManualClock } from '@agentgov/core';
+import type { TestAccount } from '@agentgov/gateway/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ACCOUNTS, DownEngine, failingPolicyStore, type Harness, policyBody, type Who } from '../harness';
+
+export function policyCases(h: Harness): void {
+  describe('policies', () => {
+    let enterpriseId: string;
+    let teamId: string;
+    beforeAll(async () => {
+      // learn the org tree from the claims of every account
+      for (const who of Object.keys(ACCOUNTS) as Who[]) await h.call('/auth/userinfo', { as: who });
+    });
+    it('enterprise_admin creates an enterprise policy → 201 active, and it is audited', async () => {
+      const r = await h.call('/policies', { as: 'enterpriseAdmin', method: 'POST', body: policyBody() });
+      expect(r.status, r.text).toBe(201);
+      expect(r.body).toMatchObject({
+        scope: 'enterprise',
+        scopeId: 'acme',
+        status: 'active',
+        createdBy: 'ea-1',
+      });
+      expect(r.body.id).toMatch(/^[0-9a-f-]{36}$/);
+      enterpriseId = r.body.id;
+      const audit = await h.call('/audit?action_type=policy_change', { as: 'enterpriseAdmin' });
+      expect(audit.body.entries.some((e: any) => e.actionDetail.policyId === enterpriseId)).toBe(true);
+    });
+    it('a lower scope cannot expand its parent: 400 POLICY_HIERARCHY_VIOLATION with detail', async () => {
+      const r = await h.call('/policies', {
+        as: 'orgAdmin',
+        method: 'POST',
+        body: policyBody({
+          scope: 'org',
+          scopeId: 'eng',
+          content: 'max_classification_shared: restricted\n',
+        }),
+      });
+      h.expectError(r, 400, 'POLICY_HIERARCHY_VIOLATION');
+      expect(Array.isArray(r.body.detail)).toBe(true);
+      expect(r.body.detail[0]).toMatchObject({
+        key: 'max_classification_shared',
+        scope: 'org',
+        parentScope: 'enterprise',
+      });
+    });
+    it('RBAC by scope: team_lead writes in their team, not elsewhere; users cannot write', async () => {
+      const ok = await h.call('/policies', {
+        as: 'teamLead',
+        method: 'POST',
+        body: policyBody({
+          scope: 'team',
+          scopeId: 'platform',
+          content: 'max_classification_shared: internal\n',
+        }),
+      });
+      expect(ok.status, ok.text).toBe(201);
+      teamId = ok.body.id;
+      h.expectError(
+        await h.call('/policies', {
+          as: 'teamLead',
+          method: 'POST',
+          body: policyBody({ scope: 'org', scopeId: 'eng' }),
+        }),
+        403,
+        'forbidden',
+      );
+      h.expectError(
+        await h.call('/policies', {
+          as: 'user',
+          method: 'POST',
+          body: policyBody({ scope: 'user', scopeId: 'u-alice' }),
+        }),
+        403,
+        'forbidden',
+      );
+      h.expectError(
+        await h.call('/policies', {
+          as: 'orgAdminSales',
+          method: 'POST',
+          body: policyBody({ scope: 'team', scopeId: 'platform' }),
+        }),
+        403,
+        'forbidden',
+      );
+    });
+    it('GET /policies is scoped by role; filters validate', async () => {
+      const all = await h.call('/policies', { as: 'enterpriseAdmin' });
+      expect(all.status).toBe(200);
+      expect(all.body.map((p: any) => p.id)).toEqual(expect.arrayContaining([enterpriseId, teamId]));
+      const sales = await h.call('/policies', { as: 'userSales' });
+      expect(sales.body.map((p: any) => p.id)).toContain(enterpriseId);
+      expect(sales.body.map((p: any) => p.id)).not.toContain(teamId);
+      const team = await h.call('/policies?scope=team', { as: 'user' });
+      expect(team.body.map((p: any) => p.id)).toEqual([teamId]);
+      h.expectError(await h.call('/policies?scope=planet', { as: 'user' }), 400, 'invalid_type');
+      expect((await h.call('/policies', { as: 'otherTenantAdmin' })).body).toEqual([]);
+    });
+    it('GET /policies/{id}: 200, invisible or unknown or another tenant → 404 NOT_FOUND', async () => {
+      expect((await h.call(`/policies/${enterpriseId}`, { as: 'user' })).body.id).toBe(enterpriseId);
+      h.expectError(await h.call(`/policies/${teamId}`, { as: 'userSales' }), 404, 'NOT_FOUND');
+      h.expectError(await h.call(`/policies/${randomUUID()}`, { as: 'enterpriseAdmin' }), 404, 'NOT_FOUND');
+      h.expectError(await h.call(`/policies/${enterpriseId}`, { as: 'otherTenantAdmin' }), 404, 'NOT_FOUND');
+    });
+    it('PUT /policies/{id} updates content and re-validates the hierarchy', async () => {
+      const r = await h.call(`/policies/${teamId}`, {
+        as: 'teamLead',
+        method: 'PUT',
+        body: { content: 'max_classification_shared: public\n', changeReason: 'tighten' },
+      });
+      expect(r.status, r.text).toBe(200);
+      expect(r.body.content).toBe('max_classification_shared: public\n');
+      h.expectError(
+        await h.call(`/policies/${teamId}`, {
+          as: 'teamLead',
+          method: 'PUT',
+          body: { content: 'max_classification_shared: restricted\n', changeReason: 'widen' },
+        }),
+        400,
+        'POLICY_HIERARCHY_VIOLATION',
+      );
+      h.expectError(
+        await h.call(`/policies/${teamId}`, { as: 'teamLead', method: 'PUT', body: { content: 'x: 1' } }),
+        400,
+        'missing_type',
+      );
+      h.expectError(
+        await h.call(`/policies/${enterpriseId}`, {
+          as: 'user',
+          method: 'PUT',
+          body: { content: 'a', changeReason: 'b' },
+        }),
+        403,
+        'forbidden',
+      );
+    });
+    it('DELETE /policies/{id} → 200 deprecated, record kept', async () => {
+      const r = await h.call(`/policies/${teamId}`, { as: 'orgAdmin', method: 'DELETE' });
+      expect(r.status, r.text).toBe(200);
+      expect(r.body).toMatchObject({ id: teamId, status: 'deprecated' });
+      expect((await h.call(`/policies/${teamId}`, { as: 'enterpriseAdmin' })).body.status).toBe('deprecated');
+      h.expectError(
+        await h.call(`/policies/${enterpriseId}`, { as: 'orgAdmin', method: 'DELETE' }),
+        403,
+        'forbidden',
+      );
+    });
+  });
+}

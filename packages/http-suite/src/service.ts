@@ -1,0 +1,66 @@
+/**
+ * The governance service as the HTTP suite runs it: the gateway kernel with the policy and audit
+ * plugins, on in-memory stores, trusting the loopback test issuer. The same composition as the
+ * reference server's (examples/server), minus the database.
+ */
+import { createAuditLog, ensureAuditKeys } from '@agentgov/audit';
+import { auditRoutes } from '@agentgov/audit/gateway';
+import {
+  type Clock,
+  type DecisionEngine,
+  InMemoryAuditStore,
+  InMemoryOrgDirectory,
+  InMemoryPolicyStore,
+  InMemorySecretStore,
+  type PolicyStore,
+  systemClock,
+} from '@agentgov/core';
+import {
+  createGovernance,
+  createMemoryStores,
+  type Governance,
+  type GovernanceConfig,
+} from '@agentgov/gateway';
+import { type TestIssuer, testOidcConfig } from '@agentgov/gateway/testing';
+import { policyRoutes } from '@agentgov/policy/gateway';
+
+export interface TestServiceOverrides {
+  clock?: Clock;
+  /** Decision engine instead of the built-in one. */
+  engine?: DecisionEngine;
+  /** Policy store instead of a fresh in-memory one (e.g. one whose database is down). */
+  policyStore?: PolicyStore;
+  /** Any kernel setting (stores, probes, rate limiter, limits…). */
+  kernel?: Partial<GovernanceConfig>;
+}
+
+export async function createTestService(
+  idp: Pick<TestIssuer, 'issuer' | 'clientId' | 'clientSecret' | 'redirectUri'>,
+  over: TestServiceOverrides = {},
+): Promise<Governance> {
+  const clock = over.clock ?? systemClock;
+  const secrets = new InMemorySecretStore();
+  await ensureAuditKeys(secrets);
+  const directory = new InMemoryOrgDirectory();
+  const auditStore = new InMemoryAuditStore();
+  const log = createAuditLog({ store: auditStore, secrets, clock });
+  return createGovernance({
+    stores: createMemoryStores(),
+    directory,
+    secrets,
+    audit: log,
+    clock,
+    oidc: testOidcConfig(idp),
+    plugins: [
+      policyRoutes({
+        store: over.policyStore ?? new InMemoryPolicyStore(),
+        directory,
+        audit: log,
+        clock,
+        ...(over.engine ? { engine: over.engine } : {}),
+      }),
+      auditRoutes({ store: auditStore, secrets, directory, clock, log }),
+    ],
+    ...over.kernel,
+  });
+}

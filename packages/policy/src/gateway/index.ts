@@ -1,0 +1,8 @@
+/** `@agentgov/policy/gateway`: the policy domain's routes as a plugin of the gateway kernel. */
+export {
+  DecisionBodySchema,
+  PolicyListQuery,
+  type PolicyPlugin,
+  type PolicyRoutesOptions,
+  policyRoutes,
+} from './routes';

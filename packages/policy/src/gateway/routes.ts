@@ -1,0 +1,260 @@
+/**
+ * `policyRoutes(...)`: the policy domain's gateway plugin (spec: Endpoints, Policies), serving
+ * PolicyService (validation, hierarchy, RBAC by scope, policy_change audit entries), plus the
+ * extension `POST /decisions` that asks the decision engine and audits a `policy_decision`. It
+ * reports `policyEngine` and `opa` to /status and `policyCount` to the tenant view.
+ */
+import {
+  AgentToAgentInputSchema,
+  type AuditSink,
+  type Clock,
+  type Decision,
+  type DecisionEngine,
+  defineRoute,
+  errorSpec as err,
+  errorOf,
+  type GatewayPlugin,
+  guardPort,
+  IdParams,
+  IntegrationsInputSchema,
+  type OrgDirectory,
+  type Policy,
+  PolicyCreateSchema,
+  PolicyDomainSchema,
+  PolicySchema,
+  type PolicyStore,
+  PolicyUpdateSchema,
+  ScopeSchema,
+  systemClock,
+  unwrapOrThrow,
+} from '@agentgov/core';
+import { z } from 'zod';
+import { BuiltinDecisionEngine } from '../engines';
+import { EffectivePolicyResolver } from '../resolver';
+import { PolicyService } from '../service';
+
+const ADMINS = ['enterprise_admin', 'org_admin', 'team_lead'] as const;
+const PolicyOut = PolicySchema.meta({ id: 'Policy' });
+
+export const PolicyListQuery = z.object({
+  scope: ScopeSchema.optional(),
+  domain: PolicyDomainSchema.optional(),
+  status: z.enum(['draft', 'active', 'deprecated']).optional(),
+});
+
+export const DecisionBodySchema = z.discriminatedUnion('domain', [
+  z.object({ domain: z.literal('agent-to-agent'), input: AgentToAgentInputSchema }),
+  z.object({ domain: z.literal('integrations'), input: IntegrationsInputSchema }),
+]);
+
+const DecisionOut = z.object({
+  allow: z.boolean(),
+  deny: z.boolean(),
+  reason: z.string(),
+  constraints: z.object({
+    max_rounds: z.number().optional(),
+    max_classification_shared: z.string().optional(),
+  }),
+});
+
+export interface PolicyRoutesOptions {
+  store: PolicyStore;
+  directory: OrgDirectory;
+  /** Where `policy_change` and `policy_decision` entries go (e.g. `createAuditLog` of @agentgov/audit). */
+  audit: AuditSink;
+  clock?: Clock;
+  /** The decision engine (e.g. OpaDecisionEngine); default: the built-in engine over `store`. */
+  engine?: DecisionEngine;
+  /**
+   * How long the built-in engine trusts a cached effective policy, in ms (default 5 000). Writes
+   * through this process invalidate at once; writes by another process sharing the database are
+   * seen within this time.
+   */
+  cacheMs?: number;
+  /** Called after every policy write (e.g. to invalidate the cache of a custom decision engine). */
+  onChange?: (tenantId: string, policy: Policy) => void;
+}
+
+/** The policy plugin, with the service and engine it serves (for in-process use beside HTTP). */
+export interface PolicyPlugin extends GatewayPlugin {
+  readonly service: PolicyService;
+  readonly engine: DecisionEngine;
+}
+
+export function policyRoutes(options: PolicyRoutesOptions): PolicyPlugin {
+  const clock = options.clock ?? systemClock;
+  const store = guardPort(options.store, 'policy store');
+  const directory = guardPort(options.directory, 'org directory');
+  const audit = options.audit;
+  let engine = options.engine;
+  let invalidate: ((tenantId: string) => void) | undefined;
+  if (!engine) {
+    const resolver = new EffectivePolicyResolver({ store, directory, maxAgeMs: options.cacheMs ?? 5_000 });
+    engine = new BuiltinDecisionEngine(resolver);
+    invalidate = (tenantId) => resolver.invalidate(tenantId);
+  }
+  const service = new PolicyService({
+    store,
+    directory,
+    audit,
+    clock,
+    onChange: (tenantId, policy) => {
+      invalidate?.(tenantId);
+      options.onChange?.(tenantId, policy);
+    },
+  });
+  return {
+    name: 'policy',
+    service,
+    engine,
+    async health() {
+      const [engineOk, storeOk] = await Promise.all([
+        engine.health().catch(() => false),
+        store.count('__agentgov_probe__').then(
+          () => true,
+          () => false,
+        ),
+      ]);
+      return { policyEngine: engineOk && storeOk, opa: engineOk };
+    },
+    async metrics(tenantId) {
+      return { policyCount: await store.count(tenantId, { status: 'active' }) };
+    },
+    routes: [
+      defineRoute({
+        method: 'POST',
+        path: '/policies',
+        operationId: 'createPolicy',
+        summary: 'Create a policy (hierarchy validated; stored as active)',
+        auth: 'required',
+        roles: ADMINS,
+        rateLimit: 'policy_mutations',
+        body: PolicyCreateSchema,
+        responses: {
+          201: { description: 'The created policy', schema: PolicyOut },
+          400: err('missing_type, invalid_type or POLICY_HIERARCHY_VIOLATION'),
+          403: err('forbidden'),
+        },
+        async handler({ body }, rc) {
+          return { status: 201, body: unwrapOrThrow(await service.create(rc.principal, body, rc)) };
+        },
+      }),
+      defineRoute({
+        method: 'GET',
+        path: '/policies',
+        operationId: 'listPolicies',
+        summary: 'Policies visible to the caller (scoped by role)',
+        auth: 'required',
+        query: PolicyListQuery,
+        responses: { 200: { description: 'Policies', schema: z.array(PolicyOut) } },
+        async handler({ query }, rc) {
+          return { status: 200, body: unwrapOrThrow(await service.list(rc.principal, query)) };
+        },
+      }),
+      defineRoute({
+        method: 'GET',
+        path: '/policies/{id}',
+        operationId: 'getPolicy',
+        summary: 'One policy',
+        auth: 'required',
+        params: IdParams,
+        responses: { 200: { description: 'The policy', schema: PolicyOut }, 404: err('NOT_FOUND') },
+        async handler({ params }, rc) {
+          return { status: 200, body: unwrapOrThrow(await service.get(rc.principal, params.id)) };
+        },
+      }),
+      defineRoute({
+        method: 'PUT',
+        path: '/policies/{id}',
+        operationId: 'updatePolicy',
+        summary: 'Update content and changeReason (hierarchy re-validated when content changes)',
+        auth: 'required',
+        roles: ADMINS,
+        rateLimit: 'policy_mutations',
+        params: IdParams,
+        body: PolicyUpdateSchema,
+        responses: {
+          200: { description: 'The updated policy', schema: PolicyOut },
+          400: err('missing_type, invalid_type or POLICY_HIERARCHY_VIOLATION'),
+          403: err('forbidden'),
+          404: err('NOT_FOUND'),
+        },
+        async handler({ params, body }, rc) {
+          return {
+            status: 200,
+            body: unwrapOrThrow(await service.update(rc.principal, params.id, body, rc)),
+          };
+        },
+      }),
+      defineRoute({
+        method: 'DELETE',
+        path: '/policies/{id}',
+        operationId: 'deprecatePolicy',
+        summary: 'Deprecate a policy (the record is kept)',
+        auth: 'required',
+        roles: ADMINS,
+        rateLimit: 'policy_mutations',
+        params: IdParams,
+        responses: {
+          200: { description: 'The policy with status deprecated', schema: PolicyOut },
+          403: err('forbidden'),
+          404: err('NOT_FOUND'),
+        },
+        async handler({ params }, rc) {
+          return { status: 200, body: unwrapOrThrow(await service.deprecate(rc.principal, params.id, rc)) };
+        },
+      }),
+      defineRoute({
+        method: 'POST',
+        path: '/decisions',
+        operationId: 'decide',
+        summary: 'Extension: a policy decision for the caller (audited as policy_decision)',
+        auth: 'required',
+        body: DecisionBodySchema,
+        responses: {
+          200: { description: 'The decision', schema: DecisionOut },
+          503: err('POLICY_ENGINE_UNREACHABLE'),
+        },
+        async handler({ body }, { principal: p, requestId, signal }) {
+          const decided = await decide(engine, { ...body, tenantId: p.tenantId, userId: p.userId }, signal);
+          const d = decided.ok ? decided.decision : undefined;
+          const appended = await audit.append({
+            tenantId: p.tenantId,
+            userId: p.userId,
+            actionType: 'policy_decision',
+            actionDetail: { domain: body.domain, input: body.input, engine: engine.name },
+            policyApplied: `${engine.name}:${body.domain}`,
+            policyResult: d?.allow && !d.deny ? 'allow' : 'deny',
+            policyReason: d ? d.reason.slice(0, 1024) : 'POLICY_ENGINE_UNREACHABLE',
+            outcome: d ? (d.allow && !d.deny ? 'success' : 'denied') : 'error',
+            requestId,
+          });
+          if (!decided.ok) throw decided.error;
+          if (appended.isErr()) throw appended.error;
+          return { status: 200, body: decided.decision };
+        },
+      }),
+    ],
+  };
+}
+
+async function decide(
+  engine: DecisionEngine,
+  request: Parameters<DecisionEngine['decide']>[0],
+  signal: AbortSignal,
+): Promise<{ ok: true; decision: Decision } | { ok: false; error: Error }> {
+  try {
+    const r = await engine.decide(request, { signal });
+    if (r.isErr()) return { ok: false, error: r.error };
+    return { ok: true, decision: r.value };
+  } catch (error) {
+    return {
+      ok: false,
+      error: errorOf(
+        'POLICY_ENGINE_UNREACHABLE',
+        undefined,
+        error instanceof Error ? error.message : undefined,
+      ),
+    };
+  }
+}
