@@ -1,0 +1,13 @@
+/**
+ * `@agentgov/store-redis`: the Redis implementations of `@agentgov/core` ports, on ioredis —
+ * `RateLimiter` (rate-limiter-flexible, with an in-process insurance limiter for Redis outages),
+ * `SessionStore`, `InstanceRegistry` and `ActivityTracker` (coalesced writes), for several server
+ * processes sharing one Redis.
+ */
+export * from './activity-tracker';
+export * from './instance-registry';
+export * from './rate-limiter';
+export type { RedisConnection, RedisLike, RedisMultiLike, RedisRateLimiterClient } from './redis';
+export { openRedis } from './redis';
+export * from './session-store';
+export * from './stores';

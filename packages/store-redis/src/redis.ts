@@ -1,0 +1,75 @@
+/**
+ * The part of an ioredis client this package uses, as structural types (CONVENTIONS #2): any
+ * ioredis `Redis` instance fits, and so does a test double with the same methods. Every class here
+ * takes such a client or a `redis://` URL; given a URL it opens (and on `close()` quits) its own
+ * client.
+ */
+import { Redis } from 'ioredis';
+
+/** The commands queued in one `multi()` (MULTI/EXEC: one round trip, applied atomically). */
+export interface RedisMultiLike {
+  zadd(key: string, ...scoreMembers: (string | number)[]): RedisMultiLike;
+  pexpire(key: string, milliseconds: number): RedisMultiLike;
+  zremrangebyscore(key: string, min: number | string, max: number | string): RedisMultiLike;
+  zcount(key: string, min: number | string, max: number | string): RedisMultiLike;
+  /** `[error, result]` per queued command; `null` when the transaction was aborted. */
+  exec(): Promise<[error: Error | null, result: unknown][] | null>;
+}
+
+/** The part of an ioredis client the Redis implementations use: pass `new Redis(url)`. */
+export interface RedisLike {
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string, px: 'PX', milliseconds: number, nx: 'NX'): Promise<'OK' | null>;
+  del(key: string): Promise<number>;
+  zadd(key: string, score: number, member: string): Promise<unknown>;
+  zcount(key: string, min: number | string, max: number | string): Promise<number>;
+  zremrangebyscore(key: string, min: number | string, max: number | string): Promise<unknown>;
+  zrem(key: string, member: string): Promise<unknown>;
+  pexpire(key: string, milliseconds: number): Promise<unknown>;
+  scan(
+    cursor: string,
+    match: 'MATCH',
+    pattern: string,
+    count: 'COUNT',
+    n: number,
+  ): Promise<[string, string[]]>;
+  multi(): RedisMultiLike;
+  quit(): Promise<unknown>;
+}
+
+/**
+ * What rate-limiter-flexible needs on top (its `RateLimiterRedis` defines a Lua command on the
+ * client and reads the connection `status` to fall back to the insurance limiter without waiting).
+ */
+export interface RedisRateLimiterClient {
+  /** ioredis connection state; `'ready'` when commands can be sent. */
+  readonly status: string;
+  defineCommand(name: string, definition: { lua: string; numberOfKeys?: number }): void;
+}
+
+/** An ioredis client (or anything shaped like one) or a `redis://` / `rediss://` URL. */
+export type RedisConnection<C = RedisLike> = C | string;
+
+/**
+ * Opens an ioredis client for a URL. Commands issued while the connection is down fail after two
+ * reconnection attempts instead of ioredis' default twenty, so a request does not hang for long on
+ * a missing Redis. Callers that want other settings pass their own client.
+ */
+export function openRedis(url: string): Redis {
+  return new Redis(url, { maxRetriesPerRequest: 2 });
+}
+
+/** The client for `connection`, and whether this package opened it (and so must quit it). */
+export function resolveConnection<C>(connection: RedisConnection<C>): { client: C; owned: boolean } {
+  if (typeof connection === 'string') return { client: openRedis(connection) as unknown as C, owned: true };
+  return { client: connection, owned: false };
+}
+
+/** Throws the first error of a `multi().exec()` reply; returns the results in order. */
+export function execResults(reply: [error: Error | null, result: unknown][] | null): unknown[] {
+  if (reply === null) throw new Error('Redis transaction aborted');
+  return reply.map(([error, result]) => {
+    if (error) throw error;
+    return result;
+  });
+}
