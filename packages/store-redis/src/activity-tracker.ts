@@ -114,8 +114,8 @@ export class RedisActivityTracker implements ActivityTracker {
       this.#timer = undefined;
     }
     const batch = this.#pending;
-    if (batch.size === 0) return;
     this.#pending = new Map();
+    if (![...batch.values()].some((users) => users.size > 0)) return;
     const multi = this.#redis.multi();
     for (const [tenantId, users] of batch) if (users.size) this.#queueWrite(multi, tenantId, users);
     const run = (async () => {
