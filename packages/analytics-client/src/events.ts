@@ -3,7 +3,7 @@
  * (without it), as a typed discriminated union, consumable as an async iterator or via callbacks.
  */
 import { AnalyticsApiError, type RedactedRequest, redactRequest } from './errors';
-import { toDate } from './wire';
+import { toDate } from './wire/primitives';
 
 export const HOOK_EVENT_NAMES = [
   'SessionStart',

@@ -1,25 +1,20 @@
+export { AnalyticsClient } from './client/analytics-client';
+export type { ExportDownload, ExportFormat, ExportParams } from './client/export';
+export { serverMessage } from './client/http';
 export {
-  AnalyticsClient,
   type AnalyticsClientOptions,
   type CallOptions,
   type DateRange,
   DEFAULT_BASE_URL,
   DEFAULT_TIMEOUT_MS,
-  type ExportDownload,
-  type ExportFormat,
-  type ExportParams,
   type FetchLike,
-  type InsightsFilter,
   type IterateOptions,
-  type MessageFilter,
   type PageParams,
-  type PromptFilter,
-  type SessionFilter,
-  type StatsFilter,
-  type SubagentFilter,
-  serverMessage,
-  type ToolCallFilter,
-} from './client';
+} from './client/options';
+export type { PromptFilter } from './client/prompts';
+export type { MessageFilter, SubagentFilter, ToolCallFilter } from './client/records';
+export type { SessionFilter } from './client/sessions';
+export type { InsightsFilter, StatsFilter } from './client/stats';
 export {
   type ContentDisposition,
   formatContentDisposition,

@@ -91,6 +91,15 @@ export function checkInteger(name: string, value: number, min: number): number {
   return value;
 }
 
+/** {@link checkInteger} for an optional parameter: `undefined` stays `undefined`. */
+export function checkOptionalInteger(
+  name: string,
+  value: number | undefined,
+  min: number,
+): number | undefined {
+  return value === undefined ? undefined : checkInteger(name, value, min);
+}
+
 export type QueryValue = string | number | boolean | undefined | null;
 
 /** Builds a query string, skipping `undefined`/`null`/`''`, in insertion order. */

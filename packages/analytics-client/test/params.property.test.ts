@@ -8,7 +8,7 @@ import {
   parseTags,
   reconnectDelay,
 } from '../src';
-import { camelToSnake, snakeToCamel } from '../src/wire';
+import { camelToSnake, snakeToCamel } from '../src/wire/primitives';
 
 const tag = fc
   .string({ minLength: 1, maxLength: 12 })

@@ -49,7 +49,10 @@ function convertKeys(value: unknown, convert: (k: string) => string, path: strin
 }
 
 /** `GET /api/config` and `POST /api/config`. */
-export const config = decoder(wireConfig, (w) => convertKeys(w, snakeToCamel, '') as T.AnalyticsConfig);
+export const analyticsConfig = decoder(
+  wireConfig,
+  (w) => convertKeys(w, snakeToCamel, '') as T.AnalyticsConfig,
+);
 
 export function configToWire(config: T.AnalyticsConfig): Record<string, unknown> {
   return convertKeys(config, camelToSnake, '') as Record<string, unknown>;

@@ -1,0 +1,118 @@
+// Aggregate statistics (the spec's `/api/stats/*` endpoints, plus the server's insights and active
+// sessions): usage and costs, tools, skills, MCP servers, errors, files, breakdowns.
+import { checkOptionalInteger, type QueryValue } from '../params';
+import type * as T from '../types';
+import { activeSessions } from '../wire/sessions';
+import { breakdown, errorStats, fileHeatmap, mcpStats, skillStats, toolStats } from '../wire/stats-tools';
+import {
+  dailyList,
+  insights,
+  modelStats,
+  projectStats,
+  promptPatterns,
+  stats,
+  tokenEfficiency,
+} from '../wire/stats-usage';
+import { ClientCore } from './core';
+import type { CallOptions, DateRange } from './options';
+import { dateQuery } from './query';
+
+export interface StatsFilter extends DateRange {
+  /** Project path (this endpoint matches the path only, not the name). */
+  project?: string;
+}
+
+export interface InsightsFilter extends DateRange {
+  period?: 'daily' | 'weekly' | 'monthly';
+  project?: string;
+}
+
+function statsQuery(filter: StatsFilter): Record<string, QueryValue> {
+  return { project: filter.project, ...dateQuery(filter) };
+}
+
+export abstract class StatsApi extends ClientCore {
+  /** GET /api/stats: today's (or the filter's) usage, all-time totals, active session count. */
+  async getStats(filter: StatsFilter = {}, options?: CallOptions): Promise<T.Stats> {
+    return this.call({ method: 'GET', path: '/api/stats', query: statsQuery(filter) }, stats, options);
+  }
+
+  /** GET /api/stats/daily: one row per UTC day with activity, oldest first (default 90 days). */
+  async getDailyStats(params: { days?: number } = {}, options?: CallOptions): Promise<T.DailyStat[]> {
+    const days = checkOptionalInteger('days', params.days, 1);
+    return this.call({ method: 'GET', path: '/api/stats/daily', query: { days } }, dailyList, options);
+  }
+
+  async getToolStats(options?: CallOptions): Promise<T.ToolStat[]> {
+    return this.call({ method: 'GET', path: '/api/stats/tools' }, toolStats, options);
+  }
+
+  async getModelStats(options?: CallOptions): Promise<T.ModelStat[]> {
+    return this.call({ method: 'GET', path: '/api/stats/models' }, modelStats, options);
+  }
+
+  async getProjectStats(options?: CallOptions): Promise<T.ProjectStat[]> {
+    return this.call({ method: 'GET', path: '/api/stats/projects' }, projectStats, options);
+  }
+
+  async getSkillStats(options?: CallOptions): Promise<T.NamedCount[]> {
+    return this.call({ method: 'GET', path: '/api/stats/skills' }, skillStats, options);
+  }
+
+  async getMcpStats(options?: CallOptions): Promise<T.McpServerStat[]> {
+    return this.call({ method: 'GET', path: '/api/stats/mcp' }, mcpStats, options);
+  }
+
+  async getErrorStats(filter: StatsFilter = {}, options?: CallOptions): Promise<T.ErrorStats> {
+    return this.call(
+      { method: 'GET', path: '/api/stats/errors', query: statsQuery(filter) },
+      errorStats,
+      options,
+    );
+  }
+
+  async getTokenEfficiency(options?: CallOptions): Promise<T.TokenEfficiency> {
+    return this.call({ method: 'GET', path: '/api/stats/token-efficiency' }, tokenEfficiency, options);
+  }
+
+  async getPromptPatterns(options?: CallOptions): Promise<T.PromptPatterns> {
+    return this.call({ method: 'GET', path: '/api/stats/prompt-patterns' }, promptPatterns, options);
+  }
+
+  /** GET /api/stats/file-heatmap?project= (required by the server). */
+  async getFileHeatmap(params: { project: string }, options?: CallOptions): Promise<T.FileHeatmap> {
+    return this.call(
+      { method: 'GET', path: '/api/stats/file-heatmap', query: { project: params.project } },
+      fileHeatmap,
+      options,
+    );
+  }
+
+  async getSessionBreakdown(sessionId: string, options?: CallOptions): Promise<T.Breakdown> {
+    return this.call(
+      { method: 'GET', path: '/api/stats/session-breakdown', query: { session_id: sessionId } },
+      breakdown,
+      options,
+    );
+  }
+
+  /** GET /api/stats/project-breakdown?project= (project path; required by the server). */
+  async getProjectBreakdown(project: string, options?: CallOptions): Promise<T.Breakdown> {
+    return this.call(
+      { method: 'GET', path: '/api/stats/project-breakdown', query: { project } },
+      breakdown,
+      options,
+    );
+  }
+
+  /** GET /api/stats/insights: period-over-period metrics (server extension). */
+  async getInsights(filter: InsightsFilter = {}, options?: CallOptions): Promise<T.Insights> {
+    const query = { period: filter.period, ...statsQuery(filter) };
+    return this.call({ method: 'GET', path: '/api/stats/insights', query }, insights, options);
+  }
+
+  /** GET /api/stats/active-sessions: sessions with tool activity in the last 15 minutes (server extension). */
+  async getActiveSessions(options?: CallOptions): Promise<T.ActiveSession[]> {
+    return this.call({ method: 'GET', path: '/api/stats/active-sessions' }, activeSessions, options);
+  }
+}
