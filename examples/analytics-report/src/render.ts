@@ -25,7 +25,7 @@ export function usd(value: number): string {
   return `$${value.toFixed(2)}`;
 }
 
-export function tokens(value: number): string {
+function tokens(value: number): string {
   if (value >= 1_000_000) return `${(value / 1_000_000).toFixed(1)}M`;
   if (value >= 10_000) return `${(value / 1000).toFixed(1)}k`;
   return String(value);
@@ -50,7 +50,7 @@ export function gauge(percentage: number, width: number): string {
 
 const COLORS: Record<string, string> = { ok: '\x1b[32m', warning: '\x1b[33m', exceeded: '\x1b[31m' };
 
-export function renderTotals(stats: Stats): string[] {
+function renderTotals(stats: Stats): string[] {
   const label = stats.periodLabel === 'today' ? 'Today' : 'Filtered';
   const row = (name: string, t: Stats['period']) =>
     `${name.padEnd(9)} ${String(t.sessions).padStart(8)} ${tokens(t.tokens).padStart(9)} ${String(t.toolCalls).padStart(10)} ${usd(t.cost).padStart(10)}`;
@@ -62,14 +62,14 @@ export function renderTotals(stats: Stats): string[] {
   ];
 }
 
-export function renderDaily(daily: DailyStat[], width: number, days: number): string[] {
+function renderDaily(daily: DailyStat[], width: number, days: number): string[] {
   const rows = daily.slice(-days);
   if (rows.length === 0) return ['(no activity)'];
   const max = Math.max(...rows.map((d) => d.cost));
   return rows.map((d) => `${d.date} ${bar(d.cost, max, width).padEnd(width)} ${usd(d.cost)}`);
 }
 
-export function renderTools(tools: ToolStat[], width: number, top: number): string[] {
+function renderTools(tools: ToolStat[], width: number, top: number): string[] {
   const rows = [...tools]
     .sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .slice(0, top);
@@ -82,7 +82,7 @@ export function renderTools(tools: ToolStat[], width: number, top: number): stri
   );
 }
 
-export function renderBudgets(budgets: BudgetStatus[], width: number, color: boolean): string[] {
+function renderBudgets(budgets: BudgetStatus[], width: number, color: boolean): string[] {
   if (budgets.length === 0) return ['(no enabled budgets)'];
   return budgets.map((b) => {
     const state = color ? `${COLORS[b.status] ?? ''}${b.status}\x1b[0m` : b.status;

@@ -22,7 +22,7 @@ const EnvSchema = z.object({
   AGENTGOV_SECRETS: z.enum(['env']).default('env'),
 });
 
-export type Database =
+type Database =
   | { kind: 'pglite'; dataDir: string }
   | { kind: 'postgres'; url: string }
   | { kind: 'memory' };

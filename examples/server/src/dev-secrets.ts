@@ -13,7 +13,7 @@ import { sql } from '@agentgov/store-kysely';
 type SqlExecutor = Parameters<ReturnType<typeof sql>['execute']>[0];
 
 /** Reads the first store that has a value. */
-export class LayeredSecretStore implements SecretStore {
+class LayeredSecretStore implements SecretStore {
   readonly #layers: readonly SecretStore[];
   constructor(...layers: SecretStore[]) {
     this.#layers = layers;
@@ -28,7 +28,7 @@ export class LayeredSecretStore implements SecretStore {
 }
 
 /** A secret table in the server's own database: first writer wins, every process reads the same. */
-export class SqlDevSecretStore implements WritableSecretStore {
+class SqlDevSecretStore implements WritableSecretStore {
   readonly #db: SqlExecutor;
   constructor(db: SqlExecutor) {
     this.#db = db;

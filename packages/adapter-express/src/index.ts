@@ -17,9 +17,9 @@ export interface ExpressMountOptions {
 
 /**
  * An Express middleware serving every request under `governance.basePath` (`/api/v1`); other
- * requests go to `next()`. Use it at the application root: `app.use(governanceMiddleware(gov))`.
+ * requests go to `next()`. Use it at the application root: `app.use(mount(gov))`.
  */
-export function governanceMiddleware(
+export function mount(
   governance: Governance,
   options: ExpressMountOptions = {},
 ): RequestHandler {
@@ -44,6 +44,3 @@ export function governanceMiddleware(
       .catch(next);
   };
 }
-
-/** Alias of governanceMiddleware: `app.use(mount(gov))`. */
-export const mount = governanceMiddleware;

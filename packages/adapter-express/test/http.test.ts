@@ -3,11 +3,11 @@ import { createTestGovernance, listen, startTestIssuer } from '@agentgov/gateway
 import { describeHttpSuite } from '@agentgov/http-suite';
 import express from 'express';
 import { describe, expect, it } from 'vitest';
-import { governanceMiddleware } from '../src/index';
+import { mount } from '../src/index';
 
 describeHttpSuite('express', async (governance) => {
   const app = express();
-  app.use(governanceMiddleware(governance));
+  app.use(mount(governance));
   app.get('/other', (_req, res) => {
     res.send('not ours');
   });
@@ -29,7 +29,7 @@ describe('express adapter: translation', () => {
         },
       }),
     );
-    app.use(governanceMiddleware(gov));
+    app.use(mount(gov));
     app.get('/other', (_req, res) => {
       res.send('not ours');
     });

@@ -11,7 +11,7 @@ export interface KoaMountOptions {
 }
 
 /** A Koa middleware serving every request under `governance.basePath`; others go to `next()`. */
-export function governanceMiddleware(governance: Governance, options: KoaMountOptions = {}): Middleware {
+export function mount(governance: Governance, options: KoaMountOptions = {}): Middleware {
   const base = governance.basePath;
   return async (ctx, next) => {
     if (ctx.path !== base && !ctx.path.startsWith(`${base}/`)) {
@@ -32,6 +32,3 @@ export function governanceMiddleware(governance: Governance, options: KoaMountOp
     await sendFetchResponse(ctx.res, response);
   };
 }
-
-/** Alias of governanceMiddleware: `app.use(mount(gov))`. */
-export const mount = governanceMiddleware;

@@ -2,11 +2,11 @@ import { createTestGovernance, listen, startTestIssuer } from '@agentgov/gateway
 import { describeHttpSuite } from '@agentgov/http-suite';
 import Koa from 'koa';
 import { describe, expect, it } from 'vitest';
-import { governanceMiddleware } from '../src/index';
+import { mount } from '../src/index';
 
 describeHttpSuite('koa', async (governance) => {
   const app = new Koa();
-  app.use(governanceMiddleware(governance));
+  app.use(mount(governance));
   return listen(app.callback());
 });
 
@@ -27,7 +27,7 @@ describe('koa adapter: translation', () => {
       }
       await next();
     });
-    app.use(governanceMiddleware(gov));
+    app.use(mount(gov));
     const s = await listen(app.callback());
     try {
       const token = await idp.signIdToken({ sub: 'ea', roles: ['enterprise_admin'], tenant_id: 't1' });

@@ -17,7 +17,7 @@ import { effectivePermissions } from './permissions';
 const LOGIN_COOKIE = 'agentgov_login';
 const LOGIN_TTL_SECONDS = 600;
 
-export const CallbackBodySchema = z.object({
+const CallbackBodySchema = z.object({
   code: z.string().min(1).max(4096),
   state: z.string().min(1).max(512).optional(),
 });
