@@ -4,7 +4,8 @@
  * parsing in both spellings, visibility, the streamed export with its CSV rules — is the
  * AuditService; the plugin adds the caller's read scope (enterprise_admin: the tenant; org_admin:
  * the users of their org and themselves; everyone else: their own entries), roles, rate limits,
- * an audit entry (`data_access`) for every read, and the log's counters for /metrics.
+ * an audit entry (`data_access`) for every read, and the log's counters for /metrics
+ * (`auditEntries`, `policyEvaluations`).
  */
 import {
   AuditEntrySchema,
@@ -88,13 +89,11 @@ export function auditRoutes(options: AuditRoutesOptions): AuditPlugin {
     name: 'audit',
     service,
     async metrics(tenantId) {
-      const [auditEntries, policyEvaluations, modelCalls, autoResponsesSent] = await Promise.all([
+      const [auditEntries, policyEvaluations] = await Promise.all([
         store.count(tenantId),
         total(tenantId, { actionType: 'policy_decision' }),
-        total(tenantId, { actionType: 'model_call' }),
-        total(tenantId, { actionType: 'agent_exchange', policyResult: 'allow' }),
       ]);
-      return { auditEntries, policyEvaluations, modelCalls, autoResponsesSent };
+      return { auditEntries, policyEvaluations };
     },
     routes: [
       defineRoute({
