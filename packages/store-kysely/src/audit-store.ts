@@ -1,6 +1,5 @@
 import {
   type AuditCheckpoint,
-  type AuditEntry,
   type AuditFilter,
   type AuditRecord,
   type AuditScanOptions,
@@ -10,98 +9,20 @@ import {
   checkAppendBatch,
   KeyedMutex,
 } from '@agentgov/core';
-import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
-import type { Database } from './schema';
-import { isoFromText, isoText, jsonb, toNumber } from './sql-util';
+import { type Kysely, sql } from 'kysely';
+import {
+  type AuditRow,
+  insertRecords,
+  lockHead,
+  readHead,
+  SELECT_COLUMNS,
+  toRecord,
+  whereFilter,
+} from './audit-sql';
+import type { AuditCheckpointsTable, Database, StoredRow } from './schema';
+import { isoFromText, isoText, toNumber } from './sql-util';
 
-const ZERO_HASH = '0'.repeat(64);
-/** Rows per INSERT statement: 19 parameters each stays far below PostgreSQL's 65,535. */
-const INSERT_CHUNK = 1000;
 const DEFAULT_SCAN_BATCH = 500;
-
-interface AuditRow {
-  tenant_id: string;
-  seq_text: string;
-  id: string;
-  user_id: string;
-  ts: string;
-  action_type: string;
-  action_detail: Record<string, unknown>;
-  data_accessed: unknown[];
-  model_used: string | null;
-  model_tokens: { input: number; output: number } | null;
-  data_classification: string;
-  policy_applied: string;
-  policy_result: string;
-  policy_reason: string;
-  outcome: string;
-  request_id: string;
-  prev_hash: string;
-  hash: string;
-  commitments: Record<string, string>;
-}
-
-const SELECT_COLUMNS = sql`tenant_id, seq::text AS seq_text, id, user_id, ${isoText('timestamp')} AS ts, action_type,
-  action_detail, data_accessed, model_used, model_tokens, data_classification, policy_applied,
-  policy_result, policy_reason, outcome, request_id, prev_hash, hash, commitments`;
-
-/** Rebuilds the record from its columns (every field comes from the stored bytes). */
-function toRecord(r: AuditRow): AuditRecord {
-  const entry = {
-    id: r.id,
-    tenantId: r.tenant_id,
-    userId: r.user_id,
-    timestamp: isoFromText(r.ts),
-    actionType: r.action_type,
-    actionDetail: r.action_detail,
-    dataAccessed: r.data_accessed,
-    modelUsed: r.model_used,
-    modelTokens: r.model_tokens,
-    dataClassification: r.data_classification,
-    policyApplied: r.policy_applied,
-    policyResult: r.policy_result,
-    policyReason: r.policy_reason,
-    outcome: r.outcome,
-    requestId: r.request_id,
-  } as AuditEntry;
-  return {
-    entry,
-    seq: toNumber(r.seq_text),
-    prevHash: r.prev_hash,
-    hash: r.hash,
-    commitments: r.commitments,
-  };
-}
-
-function rowValues(r: AuditRecord): RawBuilder<unknown> {
-  const e = r.entry;
-  return sql`(${e.tenantId}, ${r.seq}, ${e.id}, ${e.userId}, ${e.timestamp}::timestamptz, ${e.actionType},
-    ${jsonb(e.actionDetail ?? {})}, ${jsonb(e.dataAccessed ?? [])}, ${e.modelUsed ?? null}, ${jsonb(e.modelTokens ?? null)},
-    ${e.dataClassification}, ${e.policyApplied}, ${e.policyResult}, ${e.policyReason ?? ''}, ${e.outcome},
-    ${e.requestId}, ${r.prevHash}, ${r.hash}, ${jsonb(r.commitments ?? {})})`;
-}
-
-const INSERT_HEAD = sql`INSERT INTO audit_entries (tenant_id, seq, id, user_id, "timestamp", action_type,
-  action_detail, data_accessed, model_used, model_tokens, data_classification, policy_applied,
-  policy_result, policy_reason, outcome, request_id, prev_hash, hash, commitments) VALUES `;
-
-function whereFilter(tenantId: string, filter: AuditFilter = {}): RawBuilder<unknown> {
-  const parts: RawBuilder<unknown>[] = [sql`tenant_id = ${tenantId}`];
-  if (filter.userId !== undefined) parts.push(sql`user_id = ${filter.userId}`);
-  if (filter.userIds !== undefined) {
-    parts.push(
-      filter.userIds.length === 0
-        ? sql`FALSE`
-        : sql`user_id IN (${sql.join(filter.userIds.map((u) => sql`${u}`))})`,
-    );
-  }
-  if (filter.actionType !== undefined) parts.push(sql`action_type = ${filter.actionType}`);
-  if (filter.policyResult !== undefined) parts.push(sql`policy_result = ${filter.policyResult}`);
-  if (filter.requestId !== undefined) parts.push(sql`request_id = ${filter.requestId}`);
-  if (filter.from !== undefined) parts.push(sql`"timestamp" >= ${filter.from}::timestamptz`);
-  if (filter.to !== undefined) parts.push(sql`"timestamp" <= ${filter.to}::timestamptz`);
-  return sql.join(parts, sql` AND `);
-}
 
 /** One per kysely instance: every store over the same database object shares the per-tenant queue. */
 const mutexes = new WeakMap<object, KeyedMutex>();
@@ -199,13 +120,8 @@ export class KyselyAuditStore implements AuditStore {
     return records;
   }
 
-  async head(tenantId: string): Promise<ChainHead | undefined> {
-    const { rows } = await sql<{ seq: string; hash: string }>`
-      SELECT seq::text AS seq, hash FROM audit_chain_heads WHERE tenant_id = ${tenantId} AND seq > 0`.execute(
-      this.#db,
-    );
-    const row = rows[0];
-    return row && { seq: toNumber(row.seq), hash: row.hash };
+  head(tenantId: string): Promise<ChainHead | undefined> {
+    return readHead(this.#db, tenantId);
   }
 
   async get(tenantId: string, id: string): Promise<AuditRecord | undefined> {
@@ -279,64 +195,28 @@ export class KyselyAuditStore implements AuditStore {
   }
 
   async saveCheckpoint(checkpoint: AuditCheckpoint): Promise<void> {
-    await sql`INSERT INTO audit_checkpoints (tenant_id, tree_size, root_hash, issued_at, jws)
-      VALUES (${checkpoint.tenantId}, ${checkpoint.treeSize}, ${checkpoint.rootHash},
-              ${checkpoint.issuedAt}::timestamptz, ${checkpoint.jws})`.execute(this.#db);
+    await this.#db
+      .insertInto('audit_checkpoints')
+      .values({
+        tenant_id: checkpoint.tenantId,
+        tree_size: checkpoint.treeSize,
+        root_hash: checkpoint.rootHash,
+        issued_at: checkpoint.issuedAt,
+        jws: checkpoint.jws,
+      })
+      .execute();
   }
 
   async checkpoints(tenantId: string): Promise<AuditCheckpoint[]> {
-    const { rows } = await sql<{
-      tenant_id: string;
-      tree_size_text: string;
-      root_hash: string;
-      ts: string;
-      jws: string;
-    }>`
-      SELECT tenant_id, tree_size::text AS tree_size_text, root_hash, ${isoText('issued_at')} AS ts, jws
+    const { rows } = await sql<StoredRow<AuditCheckpointsTable>>`
+      SELECT tenant_id, tree_size::text AS tree_size_text, root_hash, ${isoText('issued_at')} AS issued_at_text, jws
       FROM audit_checkpoints WHERE tenant_id = ${tenantId} ORDER BY tree_size`.execute(this.#db);
     return rows.map((r) => ({
       tenantId: r.tenant_id,
       treeSize: toNumber(r.tree_size_text),
       rootHash: r.root_hash,
-      issuedAt: isoFromText(r.ts),
+      issuedAt: isoFromText(r.issued_at_text),
       jws: r.jws,
     }));
   }
-}
-
-/** Inserts the records with multi-row INSERTs and moves the tenant's head (inside the caller's transaction). */
-async function insertRecords(
-  trx: Transaction<Database>,
-  tenantId: string,
-  records: AuditRecord[],
-): Promise<void> {
-  const last = records.at(-1);
-  if (!last) return;
-  for (let i = 0; i < records.length; i += INSERT_CHUNK) {
-    const chunk = records.slice(i, i + INSERT_CHUNK);
-    const insert = sql`${INSERT_HEAD}${sql.join(chunk.map(rowValues))}`;
-    if (i + INSERT_CHUNK >= records.length) {
-      // Last (usually only) chunk: insert and move the head in one round trip.
-      await sql`WITH inserted AS (${insert} RETURNING 1)
-        UPDATE audit_chain_heads SET seq = ${last.seq}, hash = ${last.hash}, updated_at = now()
-        WHERE tenant_id = ${tenantId}`.execute(trx);
-    } else {
-      await insert.execute(trx);
-    }
-  }
-}
-
-/** Locks (creating on first use) the tenant's head row; the head, or undefined for an empty chain. */
-async function lockHead(trx: Transaction<Database>, tenantId: string): Promise<ChainHead | undefined> {
-  const select = sql<{ seq: string; hash: string }>`
-    SELECT seq::text AS seq, hash FROM audit_chain_heads WHERE tenant_id = ${tenantId} FOR UPDATE`;
-  let row = (await select.execute(trx)).rows[0];
-  if (!row) {
-    await sql`INSERT INTO audit_chain_heads (tenant_id, seq, hash) VALUES (${tenantId}, 0, ${ZERO_HASH})
-      ON CONFLICT (tenant_id) DO NOTHING`.execute(trx);
-    row = (await select.execute(trx)).rows[0];
-    if (!row) throw new Error(`could not lock the audit chain head of tenant ${tenantId}`);
-  }
-  const seq = toNumber(row.seq);
-  return seq === 0 ? undefined : { seq, hash: row.hash };
 }

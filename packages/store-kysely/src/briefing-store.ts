@@ -1,34 +1,18 @@
 import type { Briefing, BriefingStore } from '@agentgov/core';
-import { type Kysely, sql } from 'kysely';
-import type { Database } from './schema';
-import { affected, isoFromText, isoFromTextOrNull, isoText, jsonb, ts } from './sql-util';
+import { type Insertable, type Kysely, sql } from 'kysely';
+import type { BriefingsTable, Database, StoredRow } from './schema';
+import { isoFromText, isoFromTextOrNull, isoText, jsonb } from './sql-util';
 
-interface BriefingRow {
-  tenant_id: string;
-  id: string;
-  user_id: string;
-  generated: string;
-  tasks: Briefing['tasks'];
-  time_blocks: Briefing['timeBlocks'];
-  auto_response_summary: Briefing['autoResponseSummary'];
-  org_news_items: Briefing['orgNewsItems'];
-  doc_change_alerts: Briefing['docChangeAlerts'];
-  alerts: Briefing['alerts'];
-  connector_status: Briefing['connectorStatus'];
-  delivery_channel: string;
-  delivered: string | null;
-}
+const SELECT_COLUMNS = sql`tenant_id, id, user_id, ${isoText('generated_at')} AS generated_at_text, tasks,
+  time_blocks, auto_response_summary, org_news_items, doc_change_alerts, alerts, connector_status,
+  delivery_channel, ${isoText('delivered_at')} AS delivered_at_text`;
 
-const SELECT_COLUMNS = sql`tenant_id, id, user_id, ${isoText('generated_at')} AS generated, tasks, time_blocks,
-  auto_response_summary, org_news_items, doc_change_alerts, alerts, connector_status, delivery_channel,
-  ${isoText('delivered_at')} AS delivered`;
-
-const toBriefing = (r: BriefingRow): Briefing =>
+const toBriefing = (r: StoredRow<BriefingsTable>): Briefing =>
   ({
     id: r.id,
     userId: r.user_id,
     tenantId: r.tenant_id,
-    generatedAt: isoFromText(r.generated),
+    generatedAt: isoFromText(r.generated_at_text),
     tasks: r.tasks,
     timeBlocks: r.time_blocks,
     autoResponseSummary: r.auto_response_summary,
@@ -37,8 +21,24 @@ const toBriefing = (r: BriefingRow): Briefing =>
     alerts: r.alerts,
     connectorStatus: r.connector_status,
     deliveryChannel: r.delivery_channel,
-    deliveredAt: isoFromTextOrNull(r.delivered),
+    deliveredAt: isoFromTextOrNull(r.delivered_at_text),
   }) as Briefing;
+
+const briefingRow = (b: Briefing): Insertable<BriefingsTable> => ({
+  tenant_id: b.tenantId,
+  id: b.id,
+  user_id: b.userId,
+  generated_at: b.generatedAt,
+  tasks: jsonb(b.tasks),
+  time_blocks: jsonb(b.timeBlocks),
+  auto_response_summary: jsonb(b.autoResponseSummary),
+  org_news_items: jsonb(b.orgNewsItems),
+  doc_change_alerts: jsonb(b.docChangeAlerts),
+  alerts: jsonb(b.alerts),
+  connector_status: jsonb(b.connectorStatus),
+  delivery_channel: b.deliveryChannel,
+  delivered_at: b.deliveredAt,
+});
 
 /** `BriefingStore` on PostgreSQL / PGlite: one row per briefing, keyed by (tenant_id, id). */
 export class KyselyBriefingStore implements BriefingStore {
@@ -48,15 +48,11 @@ export class KyselyBriefingStore implements BriefingStore {
   }
 
   async insert(b: Briefing): Promise<void> {
-    await sql`INSERT INTO briefings (tenant_id, id, user_id, generated_at, tasks, time_blocks, auto_response_summary,
-        org_news_items, doc_change_alerts, alerts, connector_status, delivery_channel, delivered_at)
-      VALUES (${b.tenantId}, ${b.id}, ${b.userId}, ${ts(b.generatedAt)}, ${jsonb(b.tasks)}, ${jsonb(b.timeBlocks)},
-        ${jsonb(b.autoResponseSummary)}, ${jsonb(b.orgNewsItems)}, ${jsonb(b.docChangeAlerts)}, ${jsonb(b.alerts)},
-        ${jsonb(b.connectorStatus)}, ${b.deliveryChannel}, ${ts(b.deliveredAt)})`.execute(this.#db);
+    await this.#db.insertInto('briefings').values(briefingRow(b)).execute();
   }
 
   async get(tenantId: string, id: string): Promise<Briefing | undefined> {
-    const { rows } = await sql<BriefingRow>`SELECT ${SELECT_COLUMNS} FROM briefings
+    const { rows } = await sql<StoredRow<BriefingsTable>>`SELECT ${SELECT_COLUMNS} FROM briefings
       WHERE tenant_id = ${tenantId} AND id = ${id}`.execute(this.#db);
     const row = rows[0];
     return row && toBriefing(row);
@@ -64,7 +60,7 @@ export class KyselyBriefingStore implements BriefingStore {
 
   /** The user's briefing with the greatest generatedAt (ties: the greatest id, like the in-memory store). */
   async latest(tenantId: string, userId: string): Promise<Briefing | undefined> {
-    const { rows } = await sql<BriefingRow>`SELECT ${SELECT_COLUMNS} FROM briefings
+    const { rows } = await sql<StoredRow<BriefingsTable>>`SELECT ${SELECT_COLUMNS} FROM briefings
       WHERE tenant_id = ${tenantId} AND user_id = ${userId}
       ORDER BY generated_at DESC, id DESC LIMIT 1`.execute(this.#db);
     const row = rows[0];
@@ -72,8 +68,12 @@ export class KyselyBriefingStore implements BriefingStore {
   }
 
   async markDelivered(tenantId: string, id: string, deliveredAt: string): Promise<boolean> {
-    const result = await sql`UPDATE briefings SET delivered_at = ${ts(deliveredAt)}
-      WHERE tenant_id = ${tenantId} AND id = ${id}`.execute(this.#db);
-    return affected(result) > 0;
+    const result = await this.#db
+      .updateTable('briefings')
+      .set({ delivered_at: deliveredAt })
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   }
 }

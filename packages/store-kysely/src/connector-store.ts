@@ -1,27 +1,13 @@
 import type { Connector, ConnectorStatus, ConnectorStore } from '@agentgov/core';
-import { type Kysely, type RawBuilder, sql } from 'kysely';
-import type { Database } from './schema';
-import { affected, isoFromText, isoFromTextOrNull, isoText, jsonb, ts } from './sql-util';
-
-interface ConnectorRow {
-  tenant_id: string;
-  id: string;
-  type: string;
-  user_id: string | null;
-  permissions: string;
-  default_classification: string;
-  status: string;
-  credentials_ref: string;
-  last_sync: string | null;
-  error_details: string | null;
-  config: Record<string, unknown>;
-  created: string;
-}
+import { type Insertable, type Kysely, type RawBuilder, sql } from 'kysely';
+import type { ConnectorsTable, Database, StoredRow } from './schema';
+import { isoFromText, isoFromTextOrNull, isoText, jsonb, withoutKeys } from './sql-util';
 
 const SELECT_COLUMNS = sql`tenant_id, id, type, user_id, permissions, default_classification, status,
-  credentials_ref, ${isoText('last_sync_at')} AS last_sync, error_details, config, ${isoText('created_at')} AS created`;
+  credentials_ref, ${isoText('last_sync_at')} AS last_sync_at_text, error_details, config,
+  ${isoText('created_at')} AS created_at_text`;
 
-const toConnector = (r: ConnectorRow): Connector =>
+const toConnector = (r: StoredRow<ConnectorsTable>): Connector =>
   ({
     id: r.id,
     type: r.type,
@@ -31,11 +17,26 @@ const toConnector = (r: ConnectorRow): Connector =>
     defaultClassification: r.default_classification,
     status: r.status,
     credentialsRef: r.credentials_ref,
-    lastSyncAt: isoFromTextOrNull(r.last_sync),
+    lastSyncAt: isoFromTextOrNull(r.last_sync_at_text),
     errorDetails: r.error_details,
     config: r.config,
-    createdAt: isoFromText(r.created),
+    createdAt: isoFromText(r.created_at_text),
   }) as Connector;
+
+const connectorRow = (c: Connector): Insertable<ConnectorsTable> => ({
+  tenant_id: c.tenantId,
+  id: c.id,
+  type: c.type,
+  user_id: c.userId,
+  permissions: c.permissions,
+  default_classification: c.defaultClassification,
+  status: c.status,
+  credentials_ref: c.credentialsRef,
+  last_sync_at: c.lastSyncAt,
+  error_details: c.errorDetails,
+  config: jsonb(c.config),
+  created_at: c.createdAt,
+});
 
 /** `ConnectorStore` on PostgreSQL / PGlite: one row per connector, keyed by (tenant_id, id). */
 export class KyselyConnectorStore implements ConnectorStore {
@@ -45,24 +46,21 @@ export class KyselyConnectorStore implements ConnectorStore {
   }
 
   async insert(c: Connector): Promise<void> {
-    await sql`INSERT INTO connectors (tenant_id, id, type, user_id, permissions, default_classification, status,
-        credentials_ref, last_sync_at, error_details, config, created_at)
-      VALUES (${c.tenantId}, ${c.id}, ${c.type}, ${c.userId}, ${c.permissions}, ${c.defaultClassification},
-        ${c.status}, ${c.credentialsRef}, ${ts(c.lastSyncAt)}, ${c.errorDetails}, ${jsonb(c.config)},
-        ${ts(c.createdAt)})`.execute(this.#db);
+    await this.#db.insertInto('connectors').values(connectorRow(c)).execute();
   }
 
   async update(c: Connector): Promise<boolean> {
-    const result = await sql`UPDATE connectors SET type = ${c.type}, user_id = ${c.userId},
-        permissions = ${c.permissions}, default_classification = ${c.defaultClassification}, status = ${c.status},
-        credentials_ref = ${c.credentialsRef}, last_sync_at = ${ts(c.lastSyncAt)}, error_details = ${c.errorDetails},
-        config = ${jsonb(c.config)}, created_at = ${ts(c.createdAt)}
-      WHERE tenant_id = ${c.tenantId} AND id = ${c.id}`.execute(this.#db);
-    return affected(result) > 0;
+    const result = await this.#db
+      .updateTable('connectors')
+      .set(withoutKeys(connectorRow(c), ['tenant_id', 'id']))
+      .where('tenant_id', '=', c.tenantId)
+      .where('id', '=', c.id)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   }
 
   async get(tenantId: string, id: string): Promise<Connector | undefined> {
-    const { rows } = await sql<ConnectorRow>`SELECT ${SELECT_COLUMNS} FROM connectors
+    const { rows } = await sql<StoredRow<ConnectorsTable>>`SELECT ${SELECT_COLUMNS} FROM connectors
       WHERE tenant_id = ${tenantId} AND id = ${id}`.execute(this.#db);
     const row = rows[0];
     return row && toConnector(row);
@@ -75,7 +73,7 @@ export class KyselyConnectorStore implements ConnectorStore {
     const parts: RawBuilder<unknown>[] = [sql`tenant_id = ${tenantId}`];
     if (filter.status) parts.push(sql`status = ${filter.status}`);
     if (filter.type) parts.push(sql`type = ${filter.type}`);
-    const { rows } = await sql<ConnectorRow>`SELECT ${SELECT_COLUMNS} FROM connectors
+    const { rows } = await sql<StoredRow<ConnectorsTable>>`SELECT ${SELECT_COLUMNS} FROM connectors
       WHERE ${sql.join(parts, sql` AND `)} ORDER BY created_at, id`.execute(this.#db);
     return rows.map(toConnector);
   }

@@ -1,37 +1,14 @@
 import type { Exchange, ExchangeStore } from '@agentgov/core';
-import { type Kysely, sql } from 'kysely';
-import type { Database } from './schema';
-import { affected, isoFromText, isoFromTextOrNull, isoText, jsonb, ts } from './sql-util';
-
-interface ExchangeRow {
-  tenant_id: string;
-  exchange_id: string;
-  conversation_id: string;
-  initiator_agent_id: string;
-  initiator_user_id: string;
-  responder_agent_id: string;
-  responder_user_id: string;
-  exchange_type: string;
-  current_round: number;
-  max_rounds: number;
-  classification_level: string;
-  outcome: string;
-  escalation_reason: string | null;
-  data_shared: Exchange['dataShared'];
-  data_withheld: Exchange['dataWithheld'];
-  policy_applied: string;
-  transcript: Exchange['transcript'];
-  channel: string;
-  started: string;
-  ended: string | null;
-}
+import { type Insertable, type Kysely, sql } from 'kysely';
+import type { Database, ExchangesTable, StoredRow } from './schema';
+import { isoFromText, isoFromTextOrNull, isoText, jsonb, withoutKeys } from './sql-util';
 
 const SELECT_COLUMNS = sql`tenant_id, exchange_id, conversation_id, initiator_agent_id, initiator_user_id,
   responder_agent_id, responder_user_id, exchange_type, current_round, max_rounds, classification_level, outcome,
   escalation_reason, data_shared, data_withheld, policy_applied, transcript, channel,
-  ${isoText('started_at')} AS started, ${isoText('ended_at')} AS ended`;
+  ${isoText('started_at')} AS started_at_text, ${isoText('ended_at')} AS ended_at_text`;
 
-const toExchange = (r: ExchangeRow): Exchange =>
+const toExchange = (r: StoredRow<ExchangesTable>): Exchange =>
   ({
     exchangeId: r.exchange_id,
     tenantId: r.tenant_id,
@@ -51,9 +28,32 @@ const toExchange = (r: ExchangeRow): Exchange =>
     policyApplied: r.policy_applied,
     transcript: r.transcript,
     channel: r.channel,
-    startedAt: isoFromText(r.started),
-    endedAt: isoFromTextOrNull(r.ended),
+    startedAt: isoFromText(r.started_at_text),
+    endedAt: isoFromTextOrNull(r.ended_at_text),
   }) as Exchange;
+
+const exchangeRow = (x: Exchange): Insertable<ExchangesTable> => ({
+  tenant_id: x.tenantId,
+  exchange_id: x.exchangeId,
+  conversation_id: x.conversationId,
+  initiator_agent_id: x.initiatorAgentId,
+  initiator_user_id: x.initiatorUserId,
+  responder_agent_id: x.responderAgentId,
+  responder_user_id: x.responderUserId,
+  exchange_type: x.exchangeType,
+  current_round: x.currentRound,
+  max_rounds: x.maxRounds,
+  classification_level: x.classificationLevel,
+  outcome: x.outcome,
+  escalation_reason: x.escalationReason,
+  data_shared: jsonb(x.dataShared),
+  data_withheld: jsonb(x.dataWithheld),
+  policy_applied: x.policyApplied,
+  transcript: jsonb(x.transcript),
+  channel: x.channel,
+  started_at: x.startedAt,
+  ended_at: x.endedAt,
+});
 
 /**
  * `ExchangeStore` on PostgreSQL / PGlite: one row per exchange, keyed by (tenant_id, exchange_id).
@@ -68,42 +68,31 @@ export class KyselyExchangeStore implements ExchangeStore {
   }
 
   async insert(x: Exchange): Promise<void> {
-    await sql`INSERT INTO exchanges (tenant_id, exchange_id, conversation_id, initiator_agent_id, initiator_user_id,
-        responder_agent_id, responder_user_id, exchange_type, current_round, max_rounds, classification_level, outcome,
-        escalation_reason, data_shared, data_withheld, policy_applied, transcript, channel, started_at, ended_at)
-      VALUES (${x.tenantId}, ${x.exchangeId}, ${x.conversationId}, ${x.initiatorAgentId}, ${x.initiatorUserId},
-        ${x.responderAgentId}, ${x.responderUserId}, ${x.exchangeType}, ${x.currentRound}, ${x.maxRounds},
-        ${x.classificationLevel}, ${x.outcome}, ${x.escalationReason}, ${jsonb(x.dataShared)},
-        ${jsonb(x.dataWithheld)}, ${x.policyApplied}, ${jsonb(x.transcript)}, ${x.channel}, ${ts(x.startedAt)},
-        ${ts(x.endedAt)})`.execute(this.#db);
+    await this.#db.insertInto('exchanges').values(exchangeRow(x)).execute();
   }
 
   async update(x: Exchange, expectedRound: number): Promise<boolean> {
     // No stored round can equal a non-integer (and the integer column would reject it as a parameter).
     if (!Number.isSafeInteger(expectedRound)) return false;
-    const result = await sql`UPDATE exchanges SET conversation_id = ${x.conversationId},
-        initiator_agent_id = ${x.initiatorAgentId}, initiator_user_id = ${x.initiatorUserId},
-        responder_agent_id = ${x.responderAgentId}, responder_user_id = ${x.responderUserId},
-        exchange_type = ${x.exchangeType}, current_round = ${x.currentRound}, max_rounds = ${x.maxRounds},
-        classification_level = ${x.classificationLevel}, outcome = ${x.outcome},
-        escalation_reason = ${x.escalationReason}, data_shared = ${jsonb(x.dataShared)},
-        data_withheld = ${jsonb(x.dataWithheld)}, policy_applied = ${x.policyApplied},
-        transcript = ${jsonb(x.transcript)}, channel = ${x.channel}, started_at = ${ts(x.startedAt)},
-        ended_at = ${ts(x.endedAt)}
-      WHERE tenant_id = ${x.tenantId} AND exchange_id = ${x.exchangeId}
-        AND current_round = ${expectedRound}`.execute(this.#db);
-    return affected(result) > 0;
+    const result = await this.#db
+      .updateTable('exchanges')
+      .set(withoutKeys(exchangeRow(x), ['tenant_id', 'exchange_id']))
+      .where('tenant_id', '=', x.tenantId)
+      .where('exchange_id', '=', x.exchangeId)
+      .where('current_round', '=', expectedRound)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   }
 
   async get(tenantId: string, exchangeId: string): Promise<Exchange | undefined> {
-    const { rows } = await sql<ExchangeRow>`SELECT ${SELECT_COLUMNS} FROM exchanges
+    const { rows } = await sql<StoredRow<ExchangesTable>>`SELECT ${SELECT_COLUMNS} FROM exchanges
       WHERE tenant_id = ${tenantId} AND exchange_id = ${exchangeId}`.execute(this.#db);
     const row = rows[0];
     return row && toExchange(row);
   }
 
   async listByConversation(tenantId: string, conversationId: string): Promise<Exchange[]> {
-    const { rows } = await sql<ExchangeRow>`SELECT ${SELECT_COLUMNS} FROM exchanges
+    const { rows } = await sql<StoredRow<ExchangesTable>>`SELECT ${SELECT_COLUMNS} FROM exchanges
       WHERE tenant_id = ${tenantId} AND conversation_id = ${conversationId}
       ORDER BY started_at, exchange_id`.execute(this.#db);
     return rows.map(toExchange);

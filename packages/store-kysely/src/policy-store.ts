@@ -1,28 +1,12 @@
 import type { Policy, PolicyFilter, PolicyStore } from '@agentgov/core';
-import { type Kysely, type RawBuilder, sql } from 'kysely';
-import type { Database } from './schema';
-import { isoFromText, isoText, toNumber } from './sql-util';
-
-interface PolicyRow {
-  tenant_id: string;
-  id: string;
-  scope: string;
-  scope_id: string;
-  domain: string;
-  name: string;
-  version: string;
-  content: string;
-  status: string;
-  created_by: string;
-  created: string;
-  updated: string;
-  change_reason: string;
-}
+import { type Insertable, type Kysely, type RawBuilder, sql } from 'kysely';
+import type { Database, PoliciesTable, StoredRow } from './schema';
+import { isoFromText, isoText, toNumber, withoutKeys } from './sql-util';
 
 const SELECT_COLUMNS = sql`tenant_id, id, scope, scope_id, domain, name, version, content, status, created_by,
-  ${isoText('created_at')} AS created, ${isoText('updated_at')} AS updated, change_reason`;
+  ${isoText('created_at')} AS created_at_text, ${isoText('updated_at')} AS updated_at_text, change_reason`;
 
-function toPolicy(r: PolicyRow): Policy {
+function toPolicy(r: StoredRow<PoliciesTable>): Policy {
   return {
     id: r.id,
     tenantId: r.tenant_id,
@@ -34,11 +18,27 @@ function toPolicy(r: PolicyRow): Policy {
     content: r.content,
     status: r.status,
     createdBy: r.created_by,
-    createdAt: isoFromText(r.created),
-    updatedAt: isoFromText(r.updated),
+    createdAt: isoFromText(r.created_at_text),
+    updatedAt: isoFromText(r.updated_at_text),
     changeReason: r.change_reason,
   } as Policy;
 }
+
+const policyRow = (p: Policy): Insertable<PoliciesTable> => ({
+  tenant_id: p.tenantId,
+  id: p.id,
+  scope: p.scope,
+  scope_id: p.scopeId,
+  domain: p.domain,
+  name: p.name,
+  version: p.version,
+  content: p.content,
+  status: p.status,
+  created_by: p.createdBy,
+  created_at: p.createdAt,
+  updated_at: p.updatedAt,
+  change_reason: p.changeReason,
+});
 
 function whereFilter(tenantId: string, filter: PolicyFilter = {}): RawBuilder<unknown> {
   const parts: RawBuilder<unknown>[] = [sql`tenant_id = ${tenantId}`];
@@ -68,34 +68,30 @@ export class KyselyPolicyStore implements PolicyStore {
   }
 
   async insert(p: Policy): Promise<void> {
-    await sql`INSERT INTO policies (tenant_id, id, scope, scope_id, domain, name, version, content, status,
-        created_by, created_at, updated_at, change_reason)
-      VALUES (${p.tenantId}, ${p.id}, ${p.scope}, ${p.scopeId}, ${p.domain}, ${p.name}, ${p.version}, ${p.content},
-        ${p.status}, ${p.createdBy}, ${p.createdAt}::timestamptz, ${p.updatedAt}::timestamptz, ${p.changeReason})`.execute(
-      this.#db,
-    );
+    await this.#db.insertInto('policies').values(policyRow(p)).execute();
   }
 
   async update(p: Policy): Promise<boolean> {
-    const result =
-      await sql`UPDATE policies SET scope = ${p.scope}, scope_id = ${p.scopeId}, domain = ${p.domain},
-        name = ${p.name}, version = ${p.version}, content = ${p.content}, status = ${p.status},
-        created_by = ${p.createdBy}, created_at = ${p.createdAt}::timestamptz, updated_at = ${p.updatedAt}::timestamptz,
-        change_reason = ${p.changeReason}
-      WHERE tenant_id = ${p.tenantId} AND id = ${p.id}`.execute(this.#db);
-    return (result.numAffectedRows ?? 0n) > 0n;
+    const result = await this.#db
+      .updateTable('policies')
+      .set(withoutKeys(policyRow(p), ['tenant_id', 'id']))
+      .where('tenant_id', '=', p.tenantId)
+      .where('id', '=', p.id)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   }
 
   async get(tenantId: string, id: string): Promise<Policy | undefined> {
-    const { rows } = await sql<PolicyRow>`SELECT ${SELECT_COLUMNS} FROM policies
+    const { rows } = await sql<StoredRow<PoliciesTable>>`SELECT ${SELECT_COLUMNS} FROM policies
       WHERE tenant_id = ${tenantId} AND id = ${id}`.execute(this.#db);
     const row = rows[0];
     return row && toPolicy(row);
   }
 
   async list(tenantId: string, filter?: PolicyFilter): Promise<Policy[]> {
-    const { rows } =
-      await sql<PolicyRow>`SELECT ${SELECT_COLUMNS} FROM policies WHERE ${whereFilter(tenantId, filter)}
+    const { rows } = await sql<
+      StoredRow<PoliciesTable>
+    >`SELECT ${SELECT_COLUMNS} FROM policies WHERE ${whereFilter(tenantId, filter)}
       ORDER BY created_at, id COLLATE "C"`.execute(this.#db);
     return rows.map(toPolicy);
   }

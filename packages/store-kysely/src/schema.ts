@@ -1,15 +1,47 @@
 /**
- * Table types of the SQL schema (see `migrations.ts` for the DDL and the README for the design).
- * Column names are snake_case; every row carries its tenant.
+ * The kysely type of the SQL schema: one interface per table (the DDL is in `migrations/`, the
+ * design in the README). Column names are snake_case; every tenant-scoped row carries its tenant.
+ *
+ * These interfaces are the only description of the columns in TypeScript: what a store writes is
+ * `Insertable<…Table>` / `Updateable<…Table>`, what it reads is `StoredRow<…Table>` (below).
  */
-import type { ColumnType } from 'kysely';
+import type { AuditEntry, Briefing, Exchange, Role, Task } from '@agentgov/core';
+import type { ColumnType, Generated, RawBuilder, Selectable } from 'kysely';
 
-/** A timestamptz column: written as an ISO 8601 string, read back as `Date` or string by the driver. */
+/** A timestamptz column: written as an ISO 8601 string; the driver reads it as `Date` (or string). */
 type Timestamptz = ColumnType<Date | string, string, string>;
-/** A bigint column: drivers return it as string (pg) or number (PGlite). */
-type BigIntColumn = ColumnType<string | number, number, number>;
-/** A jsonb column: written as JSON text (cast to jsonb), read back parsed. */
-type Jsonb<T> = ColumnType<T, string, string>;
+/** A nullable timestamptz column. */
+type NullableTimestamptz = ColumnType<Date | string | null, string | null, string | null>;
+/** A bigint column: drivers read it as string (pg), number, or bigint beyond 2^53 (PGlite). */
+type BigIntColumn = ColumnType<string | number | bigint, number, number>;
+
+/**
+ * A jsonb column: read back parsed as `T`, written as the expression `jsonb(value)` of `sql-util`
+ * (JSON text cast to jsonb). A bare JS value does not type-check as the written value, because
+ * node-pg would turn an array into a PostgreSQL array literal.
+ */
+type Jsonb<T> = ColumnType<T, RawBuilder<T>, RawBuilder<T>>;
+
+/** Columns that the stores read as text: timestamps (microseconds kept) and bigints. */
+type TextColumn<Table> = {
+  [K in keyof Table]: Table[K] extends Timestamptz | NullableTimestamptz | BigIntColumn ? K : never;
+}[keyof Table];
+
+/**
+ * A row of a table as the stores select it: a timestamptz column `c` as ISO text
+ * `isoText('c') AS c_text` (see `sql-util`: a driver `Date` would drop the microseconds), a bigint
+ * `c` as `c::text AS c_text`, every other column as stored. The aliases differ from the column
+ * names so that `ORDER BY c` keeps ordering by the column, not by its text.
+ */
+export type StoredRow<Table> = {
+  [K in keyof Selectable<Table> as K extends TextColumn<Table>
+    ? `${K & string}_text`
+    : K]: K extends TextColumn<Table>
+    ? null extends Selectable<Table>[K]
+      ? string | null
+      : string
+    : Selectable<Table>[K];
+};
 
 export interface AuditEntriesTable {
   tenant_id: string;
@@ -18,10 +50,10 @@ export interface AuditEntriesTable {
   user_id: string;
   timestamp: Timestamptz;
   action_type: string;
-  action_detail: Jsonb<Record<string, unknown>>;
-  data_accessed: Jsonb<unknown[]>;
+  action_detail: Jsonb<AuditEntry['actionDetail']>;
+  data_accessed: Jsonb<AuditEntry['dataAccessed']>;
   model_used: string | null;
-  model_tokens: Jsonb<{ input: number; output: number } | null>;
+  model_tokens: Jsonb<AuditEntry['modelTokens']>;
   data_classification: string;
   policy_applied: string;
   policy_result: string;
@@ -37,7 +69,8 @@ export interface AuditChainHeadsTable {
   tenant_id: string;
   seq: BigIntColumn;
   hash: string;
-  updated_at: ColumnType<Date | string, string | undefined, string>;
+  /** `DEFAULT now()`; moved to `now()` by every append. */
+  updated_at: Generated<Date | string>;
 }
 
 export interface AuditCheckpointsTable {
@@ -63,9 +96,6 @@ export interface PoliciesTable {
   updated_at: Timestamptz;
   change_reason: string;
 }
-
-/** A nullable timestamptz column. */
-type NullableTimestamptz = ColumnType<Date | string | null, string | null, string | null>;
 
 export interface TenantsTable {
   id: string;
@@ -94,7 +124,7 @@ export interface SessionsTable {
   tenant_id: string;
   user_id: string;
   email: string;
-  roles: Jsonb<string[]>;
+  roles: Jsonb<Role[]>;
   org_unit: string | null;
   team: string | null;
   created_at: Timestamptz;
@@ -115,10 +145,10 @@ export interface ExchangesTable {
   classification_level: string;
   outcome: string;
   escalation_reason: string | null;
-  data_shared: Jsonb<unknown[]>;
-  data_withheld: Jsonb<unknown[]>;
+  data_shared: Jsonb<Exchange['dataShared']>;
+  data_withheld: Jsonb<Exchange['dataWithheld']>;
   policy_applied: string;
-  transcript: Jsonb<Record<string, unknown>[]>;
+  transcript: Jsonb<Exchange['transcript']>;
   channel: string;
   started_at: Timestamptz;
   ended_at: NullableTimestamptz;
@@ -132,11 +162,11 @@ export interface TasksTable {
   description: string;
   priority_score: number;
   status: string;
-  sources: Jsonb<unknown[]>;
+  sources: Jsonb<Task['sources']>;
   correlation_id: string | null;
   correlation_confidence: number | null;
   deadline: NullableTimestamptz;
-  urgency_signals: Jsonb<Record<string, unknown>>;
+  urgency_signals: Jsonb<Task['urgencySignals']>;
   classification: string;
   discovered_at: Timestamptz;
   completed_at: NullableTimestamptz;
@@ -149,13 +179,13 @@ export interface BriefingsTable {
   id: string;
   user_id: string;
   generated_at: Timestamptz;
-  tasks: Jsonb<unknown[]>;
-  time_blocks: Jsonb<unknown[]>;
-  auto_response_summary: Jsonb<Record<string, unknown>>;
-  org_news_items: Jsonb<unknown[]>;
-  doc_change_alerts: Jsonb<unknown[]>;
-  alerts: Jsonb<unknown[]>;
-  connector_status: Jsonb<Record<string, string>>;
+  tasks: Jsonb<Briefing['tasks']>;
+  time_blocks: Jsonb<Briefing['timeBlocks']>;
+  auto_response_summary: Jsonb<Briefing['autoResponseSummary']>;
+  org_news_items: Jsonb<Briefing['orgNewsItems']>;
+  doc_change_alerts: Jsonb<Briefing['docChangeAlerts']>;
+  alerts: Jsonb<Briefing['alerts']>;
+  connector_status: Jsonb<Briefing['connectorStatus']>;
   delivery_channel: string;
   delivered_at: NullableTimestamptz;
 }

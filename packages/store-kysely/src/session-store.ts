@@ -1,24 +1,12 @@
-import type { Role, SessionRecord, SessionStore } from '@agentgov/core';
-import { type Kysely, sql } from 'kysely';
-import type { Database } from './schema';
-import { affected, isoFromText, isoText, jsonb, ts } from './sql-util';
-
-interface SessionRow {
-  id_hash: string;
-  tenant_id: string;
-  user_id: string;
-  email: string;
-  roles: Role[];
-  org_unit: string | null;
-  team: string | null;
-  created: string;
-  expires: string;
-}
+import type { SessionRecord, SessionStore } from '@agentgov/core';
+import { type Insertable, type Kysely, sql } from 'kysely';
+import type { Database, SessionsTable, StoredRow } from './schema';
+import { isoFromText, isoText, jsonb } from './sql-util';
 
 const SELECT_COLUMNS = sql`id_hash, tenant_id, user_id, email, roles, org_unit, team,
-  ${isoText('created_at')} AS created, ${isoText('expires_at')} AS expires`;
+  ${isoText('created_at')} AS created_at_text, ${isoText('expires_at')} AS expires_at_text`;
 
-const toSession = (r: SessionRow): SessionRecord => ({
+const toSession = (r: StoredRow<SessionsTable>): SessionRecord => ({
   idHash: r.id_hash,
   tenantId: r.tenant_id,
   userId: r.user_id,
@@ -26,8 +14,20 @@ const toSession = (r: SessionRow): SessionRecord => ({
   roles: r.roles,
   orgUnit: r.org_unit,
   team: r.team,
-  createdAt: isoFromText(r.created),
-  expiresAt: isoFromText(r.expires),
+  createdAt: isoFromText(r.created_at_text),
+  expiresAt: isoFromText(r.expires_at_text),
+});
+
+const sessionRow = (s: SessionRecord): Insertable<SessionsTable> => ({
+  id_hash: s.idHash,
+  tenant_id: s.tenantId,
+  user_id: s.userId,
+  email: s.email,
+  roles: jsonb(s.roles),
+  org_unit: s.orgUnit,
+  team: s.team,
+  created_at: s.createdAt,
+  expires_at: s.expiresAt,
 });
 
 /** `SessionStore` on PostgreSQL / PGlite: one row per session, keyed by the id's SHA-256. */
@@ -38,25 +38,26 @@ export class KyselySessionStore implements SessionStore {
   }
 
   async create(s: SessionRecord): Promise<void> {
-    await sql`INSERT INTO sessions (id_hash, tenant_id, user_id, email, roles, org_unit, team, created_at, expires_at)
-      VALUES (${s.idHash}, ${s.tenantId}, ${s.userId}, ${s.email}, ${jsonb(s.roles)}, ${s.orgUnit}, ${s.team},
-        ${ts(s.createdAt)}, ${ts(s.expiresAt)})`.execute(this.#db);
+    await this.#db.insertInto('sessions').values(sessionRow(s)).execute();
   }
 
   async get(idHash: string): Promise<SessionRecord | undefined> {
-    const { rows } = await sql<SessionRow>`SELECT ${SELECT_COLUMNS} FROM sessions
+    const { rows } = await sql<StoredRow<SessionsTable>>`SELECT ${SELECT_COLUMNS} FROM sessions
       WHERE id_hash = ${idHash}`.execute(this.#db);
     const row = rows[0];
     return row && toSession(row);
   }
 
   async delete(idHash: string): Promise<boolean> {
-    return affected(await sql`DELETE FROM sessions WHERE id_hash = ${idHash}`.execute(this.#db)) > 0;
+    const result = await this.#db.deleteFrom('sessions').where('id_hash', '=', idHash).executeTakeFirst();
+    return result.numDeletedRows > 0n;
   }
 
   async deleteExpired(now: Date): Promise<number> {
-    return affected(
-      await sql`DELETE FROM sessions WHERE expires_at < ${ts(now.toISOString())}`.execute(this.#db),
-    );
+    const result = await this.#db
+      .deleteFrom('sessions')
+      .where('expires_at', '<', now.toISOString())
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 }

@@ -32,10 +32,33 @@ export function affected(result: { numAffectedRows?: bigint }): number {
 }
 
 /** A JSON value as a jsonb parameter (drivers would turn JS arrays into PostgreSQL arrays). */
-export function jsonb(value: unknown): RawBuilder<unknown> {
+export function jsonb<T>(value: T): RawBuilder<T> {
   return value === null || value === undefined ? sql`NULL::jsonb` : sql`${JSON.stringify(value)}::jsonb`;
 }
 
+/** `row` without its key columns: what an `UPDATE … WHERE <keys>` sets. */
+export function withoutKeys<Row extends object, Key extends keyof Row>(
+  row: Row,
+  keys: readonly Key[],
+): Omit<Row, Key> {
+  const rest: Partial<Row> = { ...row };
+  for (const key of keys) delete rest[key];
+  return rest as Omit<Row, Key>;
+}
+
+/**
+ * The `DO UPDATE SET` of an upsert that overwrites every column of `row` but the conflict `keys`
+ * with the proposed value: `{ c: EXCLUDED.c, … }`.
+ */
+export function setExcluded<Row extends object, Key extends keyof Row>(
+  row: Row,
+  keys: readonly Key[],
+): { [K in Exclude<keyof Row, Key>]: RawBuilder<Row[K]> } {
+  const columns = Object.keys(withoutKeys(row, keys));
+  return Object.fromEntries(columns.map((c) => [c, sql.ref(`excluded.${c}`)])) as {
+    [K in Exclude<keyof Row, Key>]: RawBuilder<Row[K]>;
+  };
+}
 /** Driver bigint (string in pg, number in PGlite) → number. */
 export const toNumber = (value: unknown): number => (typeof value === 'number' ? value : Number(value));
 
