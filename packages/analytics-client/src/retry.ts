@@ -34,9 +34,22 @@ export function backoffDelay(
   options: ResolvedRetry,
   random: () => number = Math.random,
 ): number {
-  const exp = options.minDelayMs * options.factor ** Math.max(0, attempt - 1);
-  const capped = Math.min(options.maxDelayMs, Number.isFinite(exp) ? exp : options.maxDelayMs);
+  const capped = cappedExponential(attempt, options.minDelayMs, options.factor, options.maxDelayMs);
   return options.jitter === 'full' ? Math.floor(capped * random()) : capped;
+}
+
+/**
+ * `min(maxDelayMs, minDelayMs * factor^(attempt-1))` for a 1-based attempt (an overflow counts as the
+ * cap): the exponential backoff shared by HTTP retries and WebSocket reconnects.
+ */
+export function cappedExponential(
+  attempt: number,
+  minDelayMs: number,
+  factor: number,
+  maxDelayMs: number,
+): number {
+  const exp = minDelayMs * factor ** Math.max(0, attempt - 1);
+  return Math.min(maxDelayMs, Number.isFinite(exp) ? exp : maxDelayMs);
 }
 
 export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
