@@ -4,23 +4,24 @@ import { z } from 'zod';
 import type * as T from '../types';
 import { bool, decoder, extraOf, n, num, nz, optStr, s, text, wrappedList } from './primitives';
 
-const wireBudget = z
-  .object({
-    id: z.number(),
-    name: text,
-    project_path: optStr,
-    period: text,
-    amount_usd: num,
-    enabled: bool,
-  })
-  .loose();
-function mapBudget(w: z.infer<typeof wireBudget>): T.Budget {
+/** The budget's own columns, which the budget endpoints and `/api/budgets/status` both send. */
+const budgetRow = { id: z.number(), name: text, project_path: optStr, period: text, amount_usd: num };
+
+/** The leading fields `Budget` and `BudgetStatus` share, in their order. */
+function mapBudgetRow(w: z.infer<z.ZodObject<typeof budgetRow>>) {
   return {
     id: w.id,
     name: s(w.name),
     period: s(w.period),
     amountUsd: n(w.amount_usd),
     project: nz(w.project_path),
+  };
+}
+
+const wireBudget = z.object({ ...budgetRow, enabled: bool }).loose();
+function mapBudget(w: z.infer<typeof wireBudget>): T.Budget {
+  return {
+    ...mapBudgetRow(w),
     enabled: w.enabled ?? false,
     extra: extraOf(w, wireBudget),
   };
@@ -42,26 +43,13 @@ export function budgetToWire(input: T.BudgetInput, withEnabled: boolean): Record
 }
 
 const wireBudgetStatus = z
-  .object({
-    id: z.number(),
-    name: text,
-    project_path: optStr,
-    period: text,
-    amount_usd: num,
-    current_spend: num,
-    percentage: num,
-    status: text,
-  })
+  .object({ ...budgetRow, current_spend: num, percentage: num, status: text })
   .loose();
 export const budgetStatusList = wrappedList(
   'budgets',
   wireBudgetStatus,
   (b): T.BudgetStatus => ({
-    id: b.id,
-    name: s(b.name),
-    period: s(b.period),
-    amountUsd: n(b.amount_usd),
-    project: nz(b.project_path),
+    ...mapBudgetRow(b),
     currentSpend: n(b.current_spend),
     percentage: n(b.percentage),
     status: s(b.status),

@@ -23,29 +23,23 @@ import {
 import { mapMessage, mapSubagent, mapToolCall, wireMessage, wireSubagent, wireToolCall } from './records';
 import { mapBreakdown, wireBreakdown } from './stats-tools';
 
-export const wireSession = z
-  .object({
-    id: z.string(),
-    project_path: text,
-    project_name: text,
-    cwd: optStr,
-    git_branch: optStr,
-    started_at: timestamp,
-    ended_at: timestamp,
-    claude_version: optStr,
-    entry_point: optStr,
-    permission_mode: optStr,
-    total_input_tokens: num,
-    total_output_tokens: num,
-    total_cache_read_tokens: num,
-    total_cache_write_tokens: num,
-    estimated_cost_usd: num,
-    notes: text,
-    tags: text,
-  })
-  .loose();
+/** Columns of a session row that both the session endpoints and `/api/stats/active-sessions` send. */
+const sessionRow = {
+  id: z.string(),
+  project_path: text,
+  project_name: text,
+  cwd: optStr,
+  git_branch: optStr,
+  started_at: timestamp,
+  ended_at: timestamp,
+  claude_version: optStr,
+  total_input_tokens: num,
+  total_output_tokens: num,
+  estimated_cost_usd: num,
+};
 
-export function mapSession(w: z.infer<typeof wireSession>): T.Session {
+/** The leading fields `Session` and `ActiveSession` share, in their order. */
+function mapSessionRow(w: z.infer<z.ZodObject<typeof sessionRow>>) {
   return {
     id: w.id,
     projectPath: s(w.project_path),
@@ -55,6 +49,24 @@ export function mapSession(w: z.infer<typeof wireSession>): T.Session {
     startedAt: toDate(w.started_at),
     endedAt: toDate(w.ended_at),
     claudeVersion: nz(w.claude_version),
+  };
+}
+
+export const wireSession = z
+  .object({
+    ...sessionRow,
+    entry_point: optStr,
+    permission_mode: optStr,
+    total_cache_read_tokens: num,
+    total_cache_write_tokens: num,
+    notes: text,
+    tags: text,
+  })
+  .loose();
+
+export function mapSession(w: z.infer<typeof wireSession>): T.Session {
+  return {
+    ...mapSessionRow(w),
     entryPoint: nz(w.entry_point),
     permissionMode: nz(w.permission_mode),
     totalInputTokens: n(w.total_input_tokens),
@@ -140,34 +152,13 @@ export const tagList = wrappedList(
 );
 
 const wireActiveSession = z
-  .object({
-    id: z.string(),
-    project_path: text,
-    project_name: text,
-    cwd: optStr,
-    git_branch: optStr,
-    started_at: timestamp,
-    ended_at: timestamp,
-    claude_version: optStr,
-    total_input_tokens: num,
-    total_output_tokens: num,
-    estimated_cost_usd: num,
-    last_activity: timestamp,
-    recent_tool_calls: num,
-  })
+  .object({ ...sessionRow, last_activity: timestamp, recent_tool_calls: num })
   .loose();
 export const activeSessions = wrappedList(
   'sessions',
   wireActiveSession,
   (a): T.ActiveSession => ({
-    id: a.id,
-    projectPath: s(a.project_path),
-    projectName: s(a.project_name),
-    cwd: nz(a.cwd),
-    gitBranch: nz(a.git_branch),
-    startedAt: toDate(a.started_at),
-    endedAt: toDate(a.ended_at),
-    claudeVersion: nz(a.claude_version),
+    ...mapSessionRow(a),
     totalInputTokens: n(a.total_input_tokens),
     totalOutputTokens: n(a.total_output_tokens),
     estimatedCostUsd: n(a.estimated_cost_usd),
