@@ -23,17 +23,17 @@ import {
 import fc from 'fast-check';
 
 export const level = fc.constantFrom(...CLASSIFICATION_LEVELS);
-export const timestamp = fc
+const timestamp = fc
   .date({
     min: new Date('1970-01-01T00:00:00.000Z'),
     max: new Date('9999-12-31T23:59:59.999Z'),
     noInvalidDate: true,
   })
   .map((d) => d.toISOString());
-export const uuid = fc.uuid({ version: 4 });
-export const name255 = fc.string({ minLength: 1, maxLength: 255, unit: 'grapheme-ascii' });
-export const anyText = fc.string({ unit: 'binary' });
-export const semver = fc
+const uuid = fc.uuid({ version: 4 });
+const name255 = fc.string({ minLength: 1, maxLength: 255, unit: 'grapheme-ascii' });
+const anyText = fc.string({ unit: 'binary' });
+const semver = fc
   .tuple(
     fc.nat(999),
     fc.nat(999),
@@ -47,7 +47,7 @@ const double = (c: fc.DoubleConstraints = {}) =>
 const nullable = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: null });
 /** JSON objects. zod drops `__proto__` keys of records (safely), so they are left out here. */
 const jsonKey = fc.string({ maxLength: 10 }).filter((k) => k !== '__proto__');
-export const jsonObject = fc
+const jsonObject = fc
   .dictionary(
     jsonKey,
     fc.jsonValue({ maxDepth: 2 }).filter((v) => !JSON.stringify(v).includes('"__proto__"')),
