@@ -22,10 +22,7 @@ const EnvSchema = z.object({
   AGENTGOV_SECRETS: z.enum(['env']).default('env'),
 });
 
-type Database =
-  | { kind: 'pglite'; dataDir: string }
-  | { kind: 'postgres'; url: string }
-  | { kind: 'memory' };
+type Database = { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string } | { kind: 'memory' };
 
 export interface ServerConfig {
   port: number;

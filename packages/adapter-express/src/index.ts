@@ -19,10 +19,7 @@ export interface ExpressMountOptions {
  * An Express middleware serving every request under `governance.basePath` (`/api/v1`); other
  * requests go to `next()`. Use it at the application root: `app.use(mount(gov))`.
  */
-export function mount(
-  governance: Governance,
-  options: ExpressMountOptions = {},
-): RequestHandler {
+export function mount(governance: Governance, options: ExpressMountOptions = {}): RequestHandler {
   const base = governance.basePath;
   return (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     const path = req.originalUrl.split('?')[0] ?? '';

@@ -170,7 +170,11 @@ export function createGovernance(config: GovernanceConfig): Governance {
     learn,
     probeDatabase:
       config.probes?.database ??
-      (() => within(async () => (await config.stores.tenants.get('__agentgov_probe__'), true), false)),
+      (() =>
+        within(async () => {
+          await config.stores.tenants.get('__agentgov_probe__');
+          return true;
+        }, false)),
     probeConnector:
       config.probes?.connector ??
       (async (c) =>

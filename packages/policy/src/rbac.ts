@@ -20,8 +20,7 @@ const has = (
   chain: readonly ScopeRef[],
   scope: ScopeRef['scope'],
   scopeId: string | null | undefined,
-): boolean =>
-  scopeId != null && chain.some((r) => r.scope === scope && r.scopeId === scopeId);
+): boolean => scopeId != null && chain.some((r) => r.scope === scope && r.scopeId === scopeId);
 
 /**
  * The principal's own chain: enterprise, org, team, user. Claims (`orgUnit`, `team`) win over the

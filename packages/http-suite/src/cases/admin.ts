@@ -1,10 +1,7 @@
 /** biome-ignore-all lint/suspicious/noExplicitAny: JSON bodies of a black-box HTTP suite are read without schemas */
 /** Tenants, status and metrics, and the fail-closed answers when a backing service is down. */
-import { randomUUID } from 'node:crypto';
-import { ManualClock } from '@agentgov/core';
-import type { TestAccount } from '@agentgov/gateway/testing';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNTS, DownEngine, failingPolicyStore, type Harness, policyBody, type Who } from '../harness';
+import { describe, expect, it } from 'vitest';
+import { DownEngine, failingPolicyStore, type Harness, policyBody } from '../harness';
 
 export function adminCases(h: Harness): void {
   describe('tenants, status, metrics', () => {

@@ -1,10 +1,9 @@
 /** biome-ignore-all lint/suspicious/noExplicitAny: JSON bodies of a black-box HTTP suite are read without schemas */
 /** Authentication: bearer tokens, the code exchange at the real issuer, sessions, userinfo. */
-import { randomUUID } from 'node:crypto';
 import { ManualClock } from '@agentgov/core';
 import type { TestAccount } from '@agentgov/gateway/testing';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNTS, DownEngine, failingPolicyStore, type Harness, policyBody, type Who } from '../harness';
+import { describe, expect, it } from 'vitest';
+import { ACCOUNTS, type Harness } from '../harness';
 
 export function authCases(h: Harness): void {
   describe('authentication', () => {

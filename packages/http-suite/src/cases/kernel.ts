@@ -1,10 +1,7 @@
 /** biome-ignore-all lint/suspicious/noExplicitAny: JSON bodies of a black-box HTTP suite are read without schemas */
 /** Kernel behaviour: request ids, 404/405, body limits, malformed JSON, validation errors, OpenAPI. */
-import { randomUUID } from 'node:crypto';
-import { ManualClock } from '@agentgov/core';
-import type { TestAccount } from '@agentgov/gateway/testing';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNTS, DownEngine, failingPolicyStore, type Harness, policyBody, type Who } from '../harness';
+import { describe, expect, it } from 'vitest';
+import { type Harness, policyBody } from '../harness';
 
 export function kernelCases(h: Harness): void {
   describe('kernel', () => {

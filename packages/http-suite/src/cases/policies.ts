@@ -1,10 +1,8 @@
 /** biome-ignore-all lint/suspicious/noExplicitAny: JSON bodies of a black-box HTTP suite are read without schemas */
 /** Policies: create, hierarchy violations, RBAC by scope, list/get/update/deprecate. */
 import { randomUUID } from 'node:crypto';
-import { ManualClock } from '@agentgov/core';
-import type { TestAccount } from '@agentgov/gateway/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNTS, DownEngine, failingPolicyStore, type Harness, policyBody, type Who } from '../harness';
+import { ACCOUNTS, type Harness, policyBody, type Who } from '../harness';
 
 export function policyCases(h: Harness): void {
   describe('policies', () => {
