@@ -1,6 +1,7 @@
 /**
  * `@agentgov/store-kysely`: the agentgov store ports on SQL through kysely — PostgreSQL (`pg`)
  * and embedded PGlite, one migration set, monthly audit partitions, append-only triggers.
+ * Both drivers are optional peer dependencies, imported only when a database of their kind opens.
  */
 
 /** kysely's raw SQL tag, re-exported so callers (scripts, benches) need no direct kysely dependency. */
@@ -9,24 +10,24 @@ export { KyselyAuditStore, type KyselyAuditStoreOptions } from './audit-store';
 export { KyselyBriefingStore } from './briefing-store';
 export { KyselyClassificationStore } from './classification-store';
 export {
-  createPGliteKysely,
-  createPostgresKysely,
   createSqlStores,
-  DEFAULT_SCHEMA,
   databaseKind,
-  type EnsurePartitionsResult,
-  ensurePartitions,
   type MigrateResult,
-  migrateToLatest,
   type OpenStoreOptions,
   openStore,
-  type PgPoolLike,
   type SqlStores,
 } from './connect';
 export { KyselyConnectorStore } from './connector-store';
+export { createPGliteKysely, createPostgresKysely, type PgPoolLike } from './create-kysely';
 export { KyselyExchangeStore } from './exchange-store';
 export { KyselyInstanceRegistry } from './instance-registry';
-export { MIGRATIONS, migrationProvider, PARTITION_MONTHS_AHEAD } from './migrations';
+export { MIGRATIONS, migrationProvider } from './migrations/index';
+export {
+  type EnsurePartitionsResult,
+  ensurePartitions,
+  PARTITION_MONTHS_AHEAD,
+} from './migrations/partitions';
+export { migrateToLatest } from './migrations/run';
 export { KyselyOrgDirectory } from './org-directory';
 export { PGliteDialect, type PGliteDialectConfig, type PGliteLike } from './pglite-dialect';
 export { KyselyPolicyStore } from './policy-store';
@@ -49,5 +50,6 @@ export type {
   TenantsTable,
 } from './schema';
 export { KyselySessionStore } from './session-store';
+export { DEFAULT_SCHEMA } from './sql-util';
 export { KyselyTaskStore } from './task-store';
 export { KyselyTenantStore } from './tenant-store';

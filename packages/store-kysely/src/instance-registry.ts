@@ -1,7 +1,7 @@
 import type { InstanceRegistry } from '@agentgov/core';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from './schema';
-import { toNumber, ts } from './sql-util';
+import { setExcluded, toNumber } from './sql-util';
 
 /** Rows whose heartbeat expired this long ago are deleted by the next heartbeat (crashed processes). */
 const FORGET_AFTER_MS = 86_400_000;
@@ -18,20 +18,26 @@ export class KyselyInstanceRegistry implements InstanceRegistry {
   }
 
   async heartbeat(instanceId: string, now: Date, ttlMs: number): Promise<void> {
-    const until = new Date(now.getTime() + ttlMs).toISOString();
-    await sql`INSERT INTO gateway_instances (instance_id, expires_at) VALUES (${instanceId}, ${ts(until)})
-      ON CONFLICT (instance_id) DO UPDATE SET expires_at = EXCLUDED.expires_at`.execute(this.#db);
+    const row = { instance_id: instanceId, expires_at: new Date(now.getTime() + ttlMs).toISOString() };
+    await this.#db
+      .insertInto('gateway_instances')
+      .values(row)
+      .onConflict((oc) => oc.column('instance_id').doUpdateSet(setExcluded(row, ['instance_id'])))
+      .execute();
     const forgetBefore = new Date(now.getTime() - FORGET_AFTER_MS).toISOString();
-    await sql`DELETE FROM gateway_instances WHERE expires_at < ${ts(forgetBefore)}`.execute(this.#db);
+    await this.#db.deleteFrom('gateway_instances').where('expires_at', '<', forgetBefore).execute();
   }
 
   async countLive(now: Date): Promise<number> {
-    const { rows } = await sql<{ n: string }>`SELECT count(*)::text AS n FROM gateway_instances
-      WHERE expires_at > ${ts(now.toISOString())}`.execute(this.#db);
-    return toNumber(rows[0]?.n ?? 0);
+    const { n } = await this.#db
+      .selectFrom('gateway_instances')
+      .select(sql<string>`count(*)::text`.as('n'))
+      .where('expires_at', '>', now.toISOString())
+      .executeTakeFirstOrThrow();
+    return toNumber(n);
   }
 
   async remove(instanceId: string): Promise<void> {
-    await sql`DELETE FROM gateway_instances WHERE instance_id = ${instanceId}`.execute(this.#db);
+    await this.#db.deleteFrom('gateway_instances').where('instance_id', '=', instanceId).execute();
   }
 }

@@ -21,16 +21,6 @@ export function isoFromTextOrNull(text: string | null): string | null {
   return text === null ? null : isoFromText(text);
 }
 
-/** An ISO 8601 string (or null) as a timestamptz parameter. */
-export function ts(value: string | null): RawBuilder<unknown> {
-  return sql`${value}::timestamptz`;
-}
-
-/** Rows changed by an UPDATE/DELETE/INSERT (`numAffectedRows` of the driver result). */
-export function affected(result: { numAffectedRows?: bigint }): number {
-  return Number(result.numAffectedRows ?? 0n);
-}
-
 /** A JSON value as a jsonb parameter (drivers would turn JS arrays into PostgreSQL arrays). */
 export function jsonb<T>(value: T): RawBuilder<T> {
   return value === null || value === undefined ? sql`NULL::jsonb` : sql`${JSON.stringify(value)}::jsonb`;
@@ -61,6 +51,9 @@ export function setExcluded<Row extends object, Key extends keyof Row>(
 }
 /** Driver bigint (string in pg, number in PGlite) → number. */
 export const toNumber = (value: unknown): number => (typeof value === 'number' ? value : Number(value));
+
+/** Schema used when none is given. */
+export const DEFAULT_SCHEMA = 'agentgov';
 
 /** Lower-case SQL identifier accepted as a schema name. */
 export const SCHEMA_NAME_RE = /^[a-z_][a-z0-9_]{0,62}$/;

@@ -1,0 +1,75 @@
+/**
+ * The database drivers. Both are optional peer dependencies, imported only when a database of
+ * their kind is opened — `pg` for a `postgres://` URL, `@electric-sql/pglite` for an embedded
+ * database — so a PostgreSQL user never installs PGlite and the other way round. A driver that is
+ * not installed fails with an error naming the package to install.
+ */
+import type { PgPoolLike } from './create-kysely';
+import type { PGliteLike } from './pglite-dialect';
+
+export type DriverPackage = 'pg' | '@electric-sql/pglite';
+
+type PgModule = typeof import('pg');
+type PGliteModule = typeof import('@electric-sql/pglite');
+
+const NEEDED_FOR: Record<DriverPackage, string> = {
+  pg: 'the database is a postgres:// URL',
+  '@electric-sql/pglite': 'the database is an embedded PGlite database (a directory or memory://)',
+};
+
+/** Whether `error` says that `pkg` itself (not one of its own dependencies) cannot be found. */
+function isMissingPackage(error: unknown, pkg: DriverPackage): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') return false;
+  // ESM: "Cannot find package 'pg' imported from …"; CommonJS: "Cannot find module 'pg'".
+  // A missing dependency of the driver names that dependency instead: a broken install, not ours.
+  return typeof message === 'string' && message.includes(`'${pkg}'`);
+}
+
+/**
+ * What a failed import of a driver is reported as: for a driver that is not installed, an Error
+ * naming the package to install (the original error as its `cause`); anything else unchanged.
+ */
+export function driverImportError(pkg: DriverPackage, error: unknown): unknown {
+  if (!isMissingPackage(error, pkg)) return error;
+  return new Error(`${NEEDED_FOR[pkg]}: install the '${pkg}' package (npm i ${pkg})`, { cause: error });
+}
+
+/** Imports a driver through `importer`, failing with `driverImportError`. */
+export async function loadDriver<T>(pkg: DriverPackage, importer: () => Promise<T>): Promise<T> {
+  try {
+    return await importer();
+  } catch (error) {
+    throw driverImportError(pkg, error);
+  }
+}
+
+/** A pg `Pool` on `url`; idle-client errors are absorbed (the next query reconnects). */
+export async function openPostgresPool(
+  url: string,
+  options: { max?: number; connectionTimeoutMillis?: number } = {},
+  importer: () => Promise<PgModule> = () => import('pg'),
+): Promise<PgPoolLike> {
+  const pg = await loadDriver('pg', importer);
+  // ESM import of the CommonJS package: the namespace's `default`, or the module itself (bundlers).
+  const Pool = (pg.default?.Pool ??
+    (pg as unknown as PgModule['default']).Pool) as PgModule['default']['Pool'];
+  const pool = new Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: options.connectionTimeoutMillis ?? 10_000,
+  });
+  // An idle client dropped by the server must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  return pool;
+}
+
+/** A PGlite instance: in memory when `dataDir` is undefined, else on that directory (created when missing). */
+export async function openPGlite(
+  dataDir: string | undefined,
+  importer: () => Promise<PGliteModule> = () => import('@electric-sql/pglite'),
+): Promise<PGliteLike> {
+  const { PGlite } = await loadDriver('@electric-sql/pglite', importer);
+  const client = dataDir === undefined ? await PGlite.create() : await PGlite.create(dataDir);
+  return client as unknown as PGliteLike;
+}

@@ -1,0 +1,24 @@
+/**
+ * The one migration set shared by PostgreSQL and PGlite, as code objects (a kysely
+ * `MigrationProvider`), so the built package never reads migration files at runtime.
+ *
+ * Every statement is unqualified: it runs in the store's schema because each connection's
+ * `search_path` is that schema, and every function pins it with `SET search_path FROM CURRENT`
+ * so triggers behave the same whichever session fires them.
+ */
+import type { Migration, MigrationProvider } from 'kysely';
+import { initial } from './0001-initial';
+import { stores } from './0002-stores';
+
+/** Migration names, in order. */
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
+  '0001_initial': initial,
+  '0002_stores': stores,
+};
+
+/** The migrations as a kysely `MigrationProvider` (code objects, no files). */
+export const migrationProvider: MigrationProvider = {
+  async getMigrations() {
+    return { ...MIGRATIONS };
+  },
+};
