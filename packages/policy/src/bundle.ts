@@ -30,8 +30,8 @@ import type { PolicyContentByDomain } from './domains';
 import { BuiltinDecisionEngine } from './engines';
 import type { ChainLevel } from './hierarchy';
 import { violationsAgainst } from './hierarchy';
+import { checkTarget } from './rbac';
 import { EffectivePolicyResolver } from './resolver';
-import { checkTarget } from './service';
 
 /** Largest file read from a policy directory. */
 export const MAX_POLICY_FILE_BYTES = 1024 * 1024;

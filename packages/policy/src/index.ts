@@ -48,7 +48,7 @@ export {
   violationsAgainst,
 } from './hierarchy';
 export * from './lattice';
-export { canManage, canSee, type Principal, principalChain } from './rbac';
+export { canManage, canSee, checkTarget, type Principal, principalChain } from './rbac';
 export {
   type EffectivePolicy,
   EffectivePolicyResolver,
@@ -57,7 +57,6 @@ export {
   parseStored,
 } from './resolver';
 export {
-  checkTarget,
   PolicyListQuerySchema,
   PolicyService,
   type PolicyServiceError,

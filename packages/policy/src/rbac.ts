@@ -1,8 +1,10 @@
 /**
  * Who may see and who may write a policy, by role and by where its target sits in the org tree
- * (spec: Authentication, roles table). Pure functions over scope chains.
+ * (spec: Authentication, roles table). Pure functions over scope chains, and the check that a
+ * policy's target node exists in the org tree.
  */
-import type { OrgDirectory, Role, ScopeRef } from '@agentgov/core';
+import { type OrgDirectory, type Role, type ScopeRef, ValidationError } from '@agentgov/core';
+import { err, ok, type Result } from 'neverthrow';
 
 /**
  * The caller whose rights are checked: the fields of `@agentgov/core`'s Principal that policy
@@ -78,4 +80,36 @@ export function canManage(principal: Principal, target: ScopeRef, targetChain: r
     return true;
   if (roles.includes('user') && target.scope === 'user' && target.scopeId === principal.userId) return true;
   return false;
+}
+
+/** Checks that a target node exists: enterprise = the tenant; others known to the directory when it knows the tenant. */
+export async function checkTarget(
+  directory: OrgDirectory,
+  tenantId: string,
+  ref: ScopeRef,
+): Promise<Result<ScopeRef[], ValidationError>> {
+  if (ref.scope === 'enterprise') {
+    return ref.scopeId === tenantId
+      ? ok([ref])
+      : err(
+          ValidationError.invalid(
+            'scopeId',
+            `an enterprise policy's scopeId must be the tenant id '${tenantId}'`,
+          ),
+        );
+  }
+  const chain = await directory.ancestry(tenantId, ref);
+  const orgs = await directory.children(tenantId, { scope: 'enterprise', scopeId: tenantId });
+  if (orgs.length === 0) return ok(chain); // the directory does not know this tenant's tree (yet)
+  const known =
+    ref.scope === 'org'
+      ? orgs.some((o) => o.scopeId === ref.scopeId)
+      : ref.scope === 'team'
+        ? chain.some((r) => r.scope === 'org')
+        : (await directory.users(tenantId)).includes(ref.scopeId);
+  return known
+    ? ok(chain)
+    : err(
+        ValidationError.invalid('scopeId', `unknown ${ref.scope} '${ref.scopeId}' in tenant '${tenantId}'`),
+      );
 }
