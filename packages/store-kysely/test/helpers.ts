@@ -104,16 +104,7 @@ export async function postgresStores(
 ): Promise<SqlStores & { cleanup: () => Promise<void> }> {
   const schema = freshSchema();
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 4 });
-  const db = createPostgresKysely({ pool, schema });
-  const stores = createSqlStores(db, { schema, kind: 'postgres' });
-  if (options.migrate !== false) await stores.migrate();
-  return {
-    ...stores,
-    cleanup: async () => {
-      await dropSchema(db, schema);
-      await stores.close();
-    },
-  };
+  return freshStores(createPostgresKysely({ pool, schema }), schema, 'postgres', options.migrate);
 }
 
 let sharedPGlite: Promise<PGlite> | undefined;
@@ -135,9 +126,23 @@ export async function pgliteStores(
 ): Promise<SqlStores & { cleanup: () => Promise<void> }> {
   const schema = freshSchema();
   const client = (await pgliteInstance()) as unknown as PGliteLike;
-  const db = createPGliteKysely({ client, schema, closeOnDestroy: false });
-  const stores = createSqlStores(db, { schema, kind: 'pglite' });
-  if (options.migrate !== false) await stores.migrate();
+  return freshStores(
+    createPGliteKysely({ client, schema, closeOnDestroy: false }),
+    schema,
+    'pglite',
+    options.migrate,
+  );
+}
+
+/** The stores over `db` (migrated unless `migrate` is false); `cleanup` drops the schema and closes. */
+async function freshStores(
+  db: Kysely<Database>,
+  schema: string,
+  kind: SqlStores['kind'],
+  migrate: boolean | undefined,
+): Promise<SqlStores & { cleanup: () => Promise<void> }> {
+  const stores = createSqlStores(db, { schema, kind });
+  if (migrate !== false) await stores.migrate();
   return {
     ...stores,
     cleanup: async () => {
