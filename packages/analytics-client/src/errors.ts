@@ -1,3 +1,5 @@
+import { RETRY_STATUSES } from './retry';
+
 /** What went wrong, independent of the HTTP status. */
 export type AnalyticsErrorKind =
   /** The server answered with a non-2xx status. `status` and `serverMessage` are set. */
@@ -28,13 +30,17 @@ export interface AnalyticsApiErrorInit {
   body?: string;
   attempts?: number;
   cause?: unknown;
+  /** The server's `Retry-After` in milliseconds (429/503), when it sent one. */
+  retryAfterMs?: number;
+  /** The response of the failed attempt (its body already read: see `body`). */
+  response?: Response;
 }
 
 const BODY_SNIPPET = 500;
 
 /**
- * The one error type every client call rejects with (besides programmer errors such as
- * an invalid `limit`, which throw `TypeError`/`RangeError` before any request).
+ * The error every sent request fails with. Invalid arguments fail earlier, with
+ * {@link AnalyticsValidationError}, before anything is sent.
  */
 export class AnalyticsApiError extends Error {
   override readonly name = 'AnalyticsApiError';
@@ -48,6 +54,10 @@ export class AnalyticsApiError extends Error {
   readonly request: RedactedRequest;
   /** How many attempts were made (1 + retries). */
   readonly attempts: number;
+  /** The server's `Retry-After` in milliseconds, for a 429/503 that carried one. */
+  readonly retryAfterMs: number | undefined;
+  /** The raw response of the failed attempt (status, headers), for `kind: 'http'` and `invalid_response`. */
+  readonly response: Response | undefined;
 
   constructor(init: AnalyticsApiErrorInit) {
     super(describe(init), init.cause === undefined ? undefined : { cause: init.cause });
@@ -57,6 +67,8 @@ export class AnalyticsApiError extends Error {
     this.body = init.body === undefined ? undefined : init.body.slice(0, BODY_SNIPPET);
     this.request = init.request;
     this.attempts = init.attempts ?? 1;
+    this.retryAfterMs = init.retryAfterMs;
+    this.response = init.response;
   }
 
   /** `METHOD /path` of the failed request. */
@@ -69,12 +81,16 @@ export class AnalyticsApiError extends Error {
     return this.kind === 'http' && this.status === 404;
   }
 
-  /** Whether the failure is transient by nature (network, timeout, 5xx); says nothing about idempotency. */
+  /**
+   * Whether a second try can succeed: a network error, a per-attempt timeout, 429, 502, 503 or 504.
+   * Not a 500 (the server failed on this very request, e.g. a malformed search query). Says nothing
+   * about idempotency.
+   */
   get isTransient(): boolean {
     return (
       this.kind === 'network' ||
       this.kind === 'timeout' ||
-      (this.kind === 'http' && this.status !== undefined && this.status >= 500)
+      (this.kind === 'http' && this.status !== undefined && RETRY_STATUSES.has(this.status))
     );
   }
 }
@@ -107,7 +123,7 @@ function causeText(cause: unknown): string {
 const SECRET_KEY = /(token|secret|password|passwd|api[-_]?key|auth|signature|credential)/i;
 
 /** Redacts userinfo and secret-looking query parameter values of a URL. */
-export function redactUrl(url: URL): RedactedRequest['url'] {
+function redactUrl(url: URL): RedactedRequest['url'] {
   const copy = new URL(url.href);
   if (copy.username) copy.username = 'redacted';
   if (copy.password) copy.password = 'redacted';
@@ -120,4 +136,37 @@ export function redactUrl(url: URL): RedactedRequest['url'] {
 export function redactRequest(method: string, url: URL): RedactedRequest {
   const redacted = new URL(redactUrl(url));
   return { method, path: `${redacted.pathname}${redacted.search}`, url: redacted.href };
+}
+
+/** One invalid argument: its path (`amountUsd`, `tags.1`) and what is wrong with it. */
+export interface ValidationIssue {
+  field: string;
+  message: string;
+}
+
+/**
+ * An argument failed the client's input schema; nothing was sent. `field` names the first invalid
+ * argument (`period`, `amountUsd`, `q`, `limit`, `to`, ...), `issues` lists all of them.
+ */
+export class AnalyticsValidationError extends TypeError {
+  override readonly name = 'AnalyticsValidationError';
+  readonly kind = 'validation' as const;
+  /** The first invalid argument, e.g. `period` or `tags.1`. */
+  readonly field: string;
+  readonly issues: readonly ValidationIssue[];
+  /** `METHOD /path` of the call that was refused, e.g. `POST /api/budgets`. */
+  readonly endpoint: string;
+
+  constructor(endpoint: string, issues: readonly ValidationIssue[], cause?: unknown) {
+    const first = issues[0] ?? { field: '(arguments)', message: 'invalid' };
+    const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+    super(`${endpoint}: invalid ${first.field}: ${first.message}${more}; nothing was sent`, { cause });
+    this.field = first.field;
+    this.issues = issues;
+    this.endpoint = endpoint;
+  }
+}
+
+export function isAnalyticsValidationError(value: unknown): value is AnalyticsValidationError {
+  return value instanceof AnalyticsValidationError;
 }

@@ -1,27 +1,63 @@
-/** Retry policy for idempotent requests (GET, PUT, DELETE): exponential backoff with full jitter. */
+/**
+ * Retry policy: which failures are retried (network errors, per-attempt timeouts, 429, 502, 503, 504),
+ * for which methods (idempotent ones unless the caller opts in), how long to wait (jittered
+ * exponential backoff, or the server's `Retry-After`), and the total deadline of a call.
+ */
 export interface RetryOptions {
   /** Retries after the first attempt. Default 2; 0 disables retries. */
   retries?: number;
   /** Delay before the first retry (before jitter). Default 250 ms. */
   minDelayMs?: number;
-  /** Cap on any single delay. Default 5000 ms. */
+  /** Cap on any single backoff delay. Default 5000 ms. */
   maxDelayMs?: number;
   /** Growth per attempt. Default 2. */
   factor?: number;
   /** `'full'` (default): a uniform delay in [0, backoff]; `'none'`: exactly the backoff. */
   jitter?: 'full' | 'none';
+  /**
+   * Total time for the whole call (every attempt and every wait), from its start. Default 60 000 ms;
+   * 0 = no deadline. Each attempt's timeout is shortened to what is left, and a retry whose wait
+   * would end after the deadline is not made (the last error is thrown at once).
+   */
+  deadlineMs?: number;
+  /** The longest `Retry-After` honoured; a longer one fails at once (with `retryAfterMs` set). Default 60 000 ms. */
+  maxRetryAfterMs?: number;
+  /**
+   * Also retry POST and PATCH. Default `false`: a POST that timed out may have been applied (a
+   * second budget, a second git sync), so only opt in where a duplicate is harmless.
+   */
+  nonIdempotent?: boolean;
 }
 
 export type ResolvedRetry = Required<RetryOptions>;
 
+/** Statuses that can succeed on a second try. A 500 (e.g. a malformed full-text query) cannot. */
+export const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+
+export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+
 export function resolveRetry(options: RetryOptions | false | undefined): ResolvedRetry {
-  if (options === false) return { retries: 0, minDelayMs: 0, maxDelayMs: 0, factor: 2, jitter: 'none' };
+  if (options === false) {
+    return {
+      retries: 0,
+      minDelayMs: 0,
+      maxDelayMs: 0,
+      factor: 2,
+      jitter: 'none',
+      deadlineMs: 0,
+      maxRetryAfterMs: 0,
+      nonIdempotent: false,
+    };
+  }
   return {
     retries: options?.retries ?? 2,
     minDelayMs: options?.minDelayMs ?? 250,
     maxDelayMs: options?.maxDelayMs ?? 5000,
     factor: options?.factor ?? 2,
     jitter: options?.jitter ?? 'full',
+    deadlineMs: options?.deadlineMs ?? 60_000,
+    maxRetryAfterMs: options?.maxRetryAfterMs ?? 60_000,
+    nonIdempotent: options?.nonIdempotent ?? false,
   };
 }
 
@@ -52,7 +88,19 @@ export function cappedExponential(
   return Math.min(maxDelayMs, Number.isFinite(exp) ? exp : maxDelayMs);
 }
 
-export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+/**
+ * A `Retry-After` header (RFC 9110 §10.2.3) in milliseconds from `nowMs`: delay-seconds (`120`) or
+ * an HTTP date (`Wed, 21 Oct 2026 07:28:00 GMT`; a past date is 0). `undefined` when absent or unparsable.
+ */
+export function parseRetryAfter(value: string | null | undefined, nowMs: number): number | undefined {
+  if (value === null || value === undefined) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  if (!/[a-z]/i.test(trimmed)) return undefined; // "-1", "1.5": not a date either
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - nowMs);
+}
 
 /** Sleeps `ms`, rejecting with the signal's reason if it aborts first. */
 export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AnalyticsApiError, type AnalyticsClient } from '../src';
+import { AnalyticsApiError, type AnalyticsClient, AnalyticsValidationError } from '../src';
 import {
   FIXTURE_DIR,
   fixtureClient,
@@ -362,7 +362,10 @@ const success: Record<string, Check> = {
   },
   sessions_badlimit: async (t) => {
     // Recorded with limit=abc: the server falls back to 50. The client refuses such values up front.
-    await expect(t.client.listSessions({ limit: Number.NaN })).rejects.toBeInstanceOf(RangeError);
+    await expect(t.client.listSessions({ limit: Number.NaN })).rejects.toMatchObject({
+      name: 'AnalyticsValidationError',
+      field: 'limit',
+    });
     expect(t.requests).toHaveLength(0);
     expect((await t.client.listSessions()).total).toBe(3);
   },
@@ -395,8 +398,8 @@ const success: Record<string, Check> = {
   },
   sessions_limit_neg: async (t) => {
     // Recorded with limit=-1: SQLite treats it as "no limit". The client rejects it instead.
-    await expect(t.client.listSessions({ limit: -1 })).rejects.toThrow(RangeError);
-    await expect(t.client.listSessions({ offset: -1 })).rejects.toThrow(RangeError);
+    await expect(t.client.listSessions({ limit: -1 })).rejects.toMatchObject({ field: 'limit' });
+    await expect(t.client.listSessions({ offset: -1 })).rejects.toMatchObject({ field: 'offset' });
     expect(t.requests).toHaveLength(0);
     expect((await t.client.listSessions()).sessions).toHaveLength(3);
   },
@@ -599,8 +602,11 @@ const success: Record<string, Check> = {
 };
 
 interface Failure {
+  /** Provokes the recorded answer (through `request()` where the typed method refuses the input). */
   call: (c: AnalyticsClient) => Promise<unknown>;
   endpoint: string;
+  /** The typed method's call with the same input: refused before sending, naming `field`. */
+  refused?: { call: (c: AnalyticsClient) => Promise<unknown>; field: string };
 }
 
 /** Non-2xx fixtures: the call that provokes them, and the endpoint the error must name. */
@@ -623,13 +629,21 @@ const failures: Record<string, Failure> = {
     endpoint: 'POST /api/config',
   },
   config_PUT: { call: (c) => c.request('PUT', '/api/config', { body: {} }), endpoint: 'PUT /api/config' },
-  export_badformat: { call: (c) => c.export({ format: 'xml' as 'json' }), endpoint: 'GET /api/export' },
+  export_badformat: {
+    call: (c) => c.request('GET', '/api/export', { query: { format: 'xml' } }),
+    endpoint: 'GET /api/export',
+    refused: { call: (c) => c.export({ format: 'xml' as 'json' }), field: 'format' },
+  },
   export_empty_filter: { call: (c) => c.export({ project: '/nowhere' }), endpoint: 'GET /api/export' },
   export_nosession: { call: (c) => c.exportSessions({ sessionId: 'nope' }), endpoint: 'GET /api/export' },
   'git-sync_GET': { call: (c) => c.request('GET', '/api/git-sync'), endpoint: 'GET /api/git-sync' },
   prompt_detail_404: { call: (c) => c.getPrompt('nope'), endpoint: 'GET /api/prompts/nope' },
   search_bad_fts: { call: (c) => c.search('"unterminated'), endpoint: 'GET /api/search' },
-  search_missing_q: { call: (c) => c.search(''), endpoint: 'GET /api/search' },
+  search_missing_q: {
+    call: (c) => c.request('GET', '/api/search'),
+    endpoint: 'GET /api/search',
+    refused: { call: (c) => c.search(''), field: 'q' },
+  },
   session_DELETE: {
     call: (c) => c.request('DELETE', `/api/sessions/${S1}`),
     endpoint: `DELETE /api/sessions/${S1}`,
@@ -643,24 +657,35 @@ const failures: Record<string, Failure> = {
     endpoint: `PATCH /api/sessions/${S1}`,
   },
   session_detail_404: { call: (c) => c.getSession('nope'), endpoint: 'GET /api/sessions/nope' },
-  session_detail_empty: { call: (c) => c.getSession(''), endpoint: 'GET /api/sessions/' },
+  session_detail_empty: {
+    call: (c) => c.request('GET', '/api/sessions/'),
+    endpoint: 'GET /api/sessions/',
+    refused: { call: (c) => c.getSession(''), field: 'id' },
+  },
   sessions_POST: {
     call: (c) => c.request('POST', '/api/sessions', { body: {} }),
     endpoint: 'POST /api/sessions',
   },
-  sessions_compare_missing: { call: (c) => c.compareSessions('', ''), endpoint: 'GET /api/sessions/compare' },
+  sessions_compare_missing: {
+    call: (c) => c.request('GET', '/api/sessions/compare'),
+    endpoint: 'GET /api/sessions/compare',
+    refused: { call: (c) => c.compareSessions('', S2), field: 'a' },
+  },
   stats_POST: { call: (c) => c.request('POST', '/api/stats'), endpoint: 'POST /api/stats' },
   'stats_file-heatmap_missing': {
-    call: (c) => c.getFileHeatmap({ project: '' }),
+    call: (c) => c.request('GET', '/api/stats/file-heatmap'),
     endpoint: 'GET /api/stats/file-heatmap',
+    refused: { call: (c) => c.getFileHeatmap({ project: '' }), field: 'project' },
   },
   'stats_project-breakdown_missing': {
-    call: (c) => c.getProjectBreakdown(''),
+    call: (c) => c.request('GET', '/api/stats/project-breakdown'),
     endpoint: 'GET /api/stats/project-breakdown',
+    refused: { call: (c) => c.getProjectBreakdown(' '), field: 'project' },
   },
   'stats_session-breakdown_missing': {
-    call: (c) => c.getSessionBreakdown(''),
+    call: (c) => c.request('GET', '/api/stats/session-breakdown'),
     endpoint: 'GET /api/stats/session-breakdown',
+    refused: { call: (c) => c.getSessionBreakdown(''), field: 'sessionId' },
   },
   stats_unknown: { call: (c) => c.request('GET', '/api/stats/unknown'), endpoint: 'GET /api/stats/unknown' },
   ws_plain_http: { call: (c) => c.request('GET', '/ws'), endpoint: 'GET /ws' },
@@ -724,11 +749,26 @@ describe('error fixtures map to AnalyticsApiError', () => {
       expect(e.serverMessage).toBe(expected);
       expect(e.message).toContain(expected);
       expect(e.isNotFound).toBe(fixture.status === 404);
-      // 5xx answers to idempotent requests are retried (default 2 retries); 4xx never are.
+      // Only 429/502/503/504 answers to idempotent requests are retried (default 2 retries); a 500
+      // (the recordings' only 5xx: a malformed search query, a failed export) and 4xx never are.
       const method = endpoint.split(' ')[0] ?? '';
-      const retried = fixture.status >= 500 && ['GET', 'PUT', 'DELETE'].includes(method);
+      const retried =
+        [429, 502, 503, 504].includes(fixture.status) && ['GET', 'PUT', 'DELETE'].includes(method);
       expect(e.attempts).toBe(retried ? 3 : 1);
       expect(t.requests).toHaveLength(retried ? 3 : 1);
+    });
+  }
+});
+
+describe('inputs the server would accept or choke on are refused before sending', () => {
+  for (const [name, { refused }] of Object.entries(failures)) {
+    if (!refused) continue;
+    it(name, async () => {
+      const t = fixtureClient([loadFixture(name)]);
+      const e = await refused.call(t.client).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(AnalyticsValidationError);
+      expect((e as AnalyticsValidationError).field).toBe(refused.field);
+      expect(t.requests).toHaveLength(0);
     });
   }
 });

@@ -51,15 +51,18 @@ describe('request shape', () => {
 
   it('rejects tags with commas before sending', async () => {
     const t = fixtureClient([loadFixture('session_PATCH')]);
-    await expect(t.client.updateSession('x', { tags: ['a,b'] })).rejects.toThrow(RangeError);
+    await expect(t.client.updateSession('x', { tags: ['ok', 'a,b'] })).rejects.toMatchObject({
+      name: 'AnalyticsValidationError',
+      field: 'tags.1',
+    });
     expect(t.requests).toHaveLength(0);
   });
 });
 
 describe('errors and retries', () => {
-  it('retries GET on 5xx with exponential backoff, then succeeds', async () => {
+  it('retries GET on 503 with exponential backoff, then succeeds', async () => {
     const t = fixtureClient(
-      [loadFixture('search_bad_fts'), loadFixture('search_bad_fts'), loadFixture('search')],
+      [() => json(503, { error: 'busy' }), () => json(502, { error: 'bad gateway' }), loadFixture('search')],
       {
         retry: { retries: 3, minDelayMs: 100, maxDelayMs: 1000, jitter: 'none' },
       },
@@ -102,6 +105,14 @@ describe('errors and retries', () => {
     await t.client.deleteBudget(1);
     expect(calls).toBe(3);
     expect(t.sleeps).toHaveLength(2);
+  });
+
+  it('does not retry a 500: a malformed full-text query fails the same way every time', async () => {
+    const t = fixtureClient([loadFixture('search_bad_fts'), loadFixture('search')]);
+    const e = await fail(t.client.search('"unterminated'));
+    expect(e).toMatchObject({ kind: 'http', status: 500, attempts: 1, isTransient: false });
+    expect(t.requests).toHaveLength(1);
+    expect(t.sleeps).toEqual([]);
   });
 
   it('never retries 4xx', async () => {

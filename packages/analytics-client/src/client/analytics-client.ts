@@ -25,15 +25,24 @@ export interface AnalyticsClient
     ConfigApi,
     EventsApi {}
 
+/** The client's methods that return a promise, each resolving with `{data, response}` instead. */
+export type WithResponse<C> = {
+  [K in keyof C as C[K] extends (...args: never[]) => Promise<unknown> ? K : never]: C[K] extends (
+    ...args: infer A
+  ) => Promise<infer R>
+    ? (...args: A) => Promise<{ data: R; response: Response }>
+    : never;
+};
+
 /**
  * Typed client of the Session Analytics API. Every method accepts {@link CallOptions} (abort signal,
- * timeout, retry) last and rejects only with {@link AnalyticsApiError} (or `TypeError`/`RangeError`
- * for invalid arguments, before any request is sent).
+ * timeout, retry, headers) last. Invalid arguments reject with {@link AnalyticsValidationError}
+ * before anything is sent; every failed request rejects with {@link AnalyticsApiError}.
  */
 export class AnalyticsClient extends ClientCore {
   /**
    * Escape hatch for endpoints this client does not model: sends the request with the same
-   * error handling and retry policy, and returns the parsed JSON (or `undefined` for an empty body).
+   * error handling, hooks and retry policy, and returns the parsed JSON (or `undefined` for an empty body).
    */
   async request(
     method: string,
@@ -41,9 +50,37 @@ export class AnalyticsClient extends ClientCore {
     init: { query?: Record<string, QueryValue>; body?: unknown } = {},
     options?: CallOptions,
   ): Promise<unknown> {
-    const { text, request, response } = await this.http.send({ method, path, ...init }, options, true);
+    const { text, request, response } = await this.text({ method, path, ...init }, options);
     if (text === '') return undefined;
-    return parseJson(text, request, response.status);
+    return parseJson(text, request, response);
+  }
+
+  /**
+   * The same methods, resolving with the parsed value and the raw `Response` of the call (its last
+   * attempt): `const { data, response } = await client.withResponse.getStats()`. For JSON calls the
+   * body has been read (use `data`); status, headers and URL are there. Each call is independent,
+   * so concurrent calls do not mix their responses.
+   */
+  get withResponse(): WithResponse<AnalyticsClient> {
+    return new Proxy(this, {
+      get(target, name) {
+        const method: unknown = Reflect.get(target, name);
+        if (typeof method !== 'function') return undefined;
+        return async (...args: unknown[]) => {
+          let response: Response | undefined;
+          const view = Object.create(target, {
+            responseSink: {
+              value: (r: Response) => {
+                response = r;
+              },
+            },
+          }) as AnalyticsClient;
+          const data: unknown = await method.apply(view, args);
+          if (response === undefined) throw new TypeError(`AnalyticsClient.${String(name)} sends no request`);
+          return { data, response };
+        };
+      },
+    }) as unknown as WithResponse<AnalyticsClient>;
   }
 }
 

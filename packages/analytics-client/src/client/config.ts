@@ -1,4 +1,5 @@
 // Server configuration (spec: Config): read it, save a partial overlay.
+import { configInput } from '../input/config';
 import type * as T from '../types';
 import { analyticsConfig, configToWire } from '../wire/config';
 import { ClientCore } from './core';
@@ -11,9 +12,11 @@ export abstract class ConfigApi extends ClientCore {
 
   /**
    * POST /api/config: the server overlays the body onto its configuration, so a partial object
-   * changes only the given fields. Returns the saved configuration. Not retried.
+   * changes only the given fields. Returns the saved configuration. Not retried unless
+   * `retry.nonIdempotent`.
    */
   async saveConfig(config: T.AnalyticsConfig, options?: CallOptions): Promise<T.AnalyticsConfig> {
+    this.input(configInput, config, 'POST /api/config');
     return this.call(
       { method: 'POST', path: '/api/config', body: configToWire(config) },
       analyticsConfig,

@@ -1,9 +1,10 @@
-// What every API-area module of the client builds on: the configuration, the HTTP transport, and the
-// two helpers the endpoint methods are written with (one decoded JSON call, one paginated iterator).
-import type { z } from 'zod';
+// What every API-area module of the client builds on: the configuration, the HTTP transport, input
+// validation, and the helpers the endpoint methods are written with (one decoded JSON call, one
+// streamed download, one paginated iterator), each reporting its raw response to `withResponse`.
+import { z } from 'zod';
 import type { EventStreamOptions } from '../events';
+import { iterateShape, validate } from '../input/common';
 import { PageIterator } from '../paginate';
-import { checkInteger } from '../params';
 import type { Decoder } from '../wire/primitives';
 import { HttpTransport, type RequestSpec } from './http';
 import {
@@ -13,11 +14,15 @@ import {
   type IterateOptions,
 } from './options';
 
+const iterateOptions = z.object(iterateShape).loose();
+
 export abstract class ClientCore {
   readonly baseUrl: URL;
   protected readonly http: HttpTransport;
   protected readonly eventDefaults: Omit<EventStreamOptions, 'url' | 'signal'>;
   protected readonly wsUrlOverride: string | URL | undefined;
+  /** Set on the per-call views `withResponse` creates: receives the raw response of the call. */
+  declare protected readonly responseSink?: (response: Response) => void;
 
   constructor(options: AnalyticsClientOptions = {}) {
     this.baseUrl = new URL(String(options.baseUrl ?? DEFAULT_BASE_URL));
@@ -26,13 +31,34 @@ export abstract class ClientCore {
     this.wsUrlOverride = options.wsUrl;
   }
 
+  /** Validates a method's arguments with its input schema (see `src/input/`); nothing is sent on failure. */
+  protected input<S extends z.ZodType>(schema: S, value: unknown, endpoint: string): z.output<S> {
+    return validate(schema, value, endpoint);
+  }
+
   /** Sends the request and decodes its JSON body into the public type. */
   protected async call<S extends z.ZodType, R>(
     spec: RequestSpec,
     decoder: Decoder<S, R>,
     options?: CallOptions,
   ): Promise<R> {
-    return decoder.map(await this.http.json(spec, decoder.schema, options));
+    const { value, response } = await this.http.json(spec, decoder.schema, options);
+    this.responseSink?.(response);
+    return decoder.map(value);
+  }
+
+  /** Sends the request and resolves with the 2xx response once its headers arrive (body unread). */
+  protected async stream(spec: RequestSpec, options?: CallOptions): Promise<Response> {
+    const { response } = await this.http.send(spec, options, false);
+    this.responseSink?.(response);
+    return response;
+  }
+
+  /** Sends the request and resolves with the body text and response. */
+  protected async text(spec: RequestSpec, options?: CallOptions) {
+    const sent = await this.http.send(spec, options, true);
+    this.responseSink?.(sent.response);
+    return sent;
   }
 
   /** A lazy iterator over an offset-paginated list method. */
@@ -40,8 +66,7 @@ export abstract class ClientCore {
     options: IterateOptions,
     fetchPage: (limit: number, offset: number) => Promise<{ items: I[]; total?: number }>,
   ): PageIterator<I> {
-    const pageSize = checkInteger('pageSize', options.pageSize ?? 50, 1);
-    const start = checkInteger('startOffset', options.startOffset ?? 0, 0);
-    return new PageIterator<I>(fetchPage, pageSize, start);
+    const { pageSize, startOffset } = this.input(iterateOptions, options, 'iterate');
+    return new PageIterator<I>(fetchPage, pageSize ?? 50, startOffset ?? 0);
   }
 }

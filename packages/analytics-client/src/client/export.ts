@@ -1,22 +1,17 @@
 // Exports (spec: `GET /api/export`): the file as a stream (JSON, a ZIP for csv, or an HTML report), or
 // the JSON export parsed into sessions.
 import { parseContentDisposition } from '../content-disposition';
-import type { QueryValue } from '../params';
+import {
+  type ExportFilter,
+  type ExportFormat,
+  type ExportParams,
+  exportParams,
+  exportSessionsParams,
+} from '../input/export';
 import type * as T from '../types';
 import { exportedSessions } from '../wire/export';
 import { ClientCore } from './core';
-import type { CallOptions, DateRange } from './options';
-import { dateQuery } from './query';
-
-export type ExportFormat = 'json' | 'csv' | 'html';
-
-export interface ExportParams extends DateRange {
-  /** Default `json`. `csv` downloads a ZIP of sessions.csv, messages.csv and tool_calls.csv. */
-  format?: ExportFormat;
-  project?: string;
-  /** Export one session (other filters are then ignored by the server). */
-  sessionId?: string;
-}
+import type { CallOptions } from './options';
 
 export interface ExportDownload {
   format: ExportFormat;
@@ -35,19 +30,11 @@ const DEFAULT_FILE_NAMES: Record<ExportFormat, string> = {
   html: 'claude-monitor-report.html',
 };
 
-function exportQuery(params: Omit<ExportParams, 'format'>, format: ExportFormat): Record<string, QueryValue> {
-  return { format, project: params.project, ...dateQuery(params), session_id: params.sessionId };
-}
-
 export abstract class ExportApi extends ClientCore {
-  /** GET /api/export as a stream: JSON array, ZIP (csv) or HTML report. */
+  /** GET /api/export as a stream: JSON array, ZIP (csv) or HTML report. `format` must be one of the three. */
   async export(params: ExportParams = {}, options?: CallOptions): Promise<ExportDownload> {
-    const format = params.format ?? 'json';
-    const { response } = await this.http.send(
-      { method: 'GET', path: '/api/export', query: exportQuery(params, format) },
-      options,
-      false,
-    );
+    const { format, query } = this.input(exportParams, params, 'GET /api/export');
+    const response = await this.stream({ method: 'GET', path: '/api/export', query }, options);
     const disposition = parseContentDisposition(response.headers.get('content-disposition'));
     const length = response.headers.get('content-length');
     return {
@@ -60,14 +47,8 @@ export abstract class ExportApi extends ClientCore {
   }
 
   /** GET /api/export?format=json, parsed and mapped (buffers the whole export). */
-  async exportSessions(
-    params: Omit<ExportParams, 'format'> = {},
-    options?: CallOptions,
-  ): Promise<T.ExportedSession[]> {
-    return this.call(
-      { method: 'GET', path: '/api/export', query: exportQuery(params, 'json') },
-      exportedSessions,
-      options,
-    );
+  async exportSessions(params: ExportFilter = {}, options?: CallOptions): Promise<T.ExportedSession[]> {
+    const query = this.input(exportSessionsParams, params, 'GET /api/export');
+    return this.call({ method: 'GET', path: '/api/export', query }, exportedSessions, options);
   }
 }

@@ -1,12 +1,20 @@
-// The client's HTTP transport: request URLs under the base URL, headers and JSON bodies, a timeout per
-// attempt, the caller's abort signal, retries of idempotent methods with backoff, JSON parsing and
-// schema validation, and the mapping of every failure to an AnalyticsApiError.
+// The client's HTTP transport: request URLs under the base URL, default and per-call headers, JSON
+// bodies, the retry loop (which failures, which methods, `Retry-After`, backoff, the total deadline),
+// JSON parsing and schema validation. One attempt (fetch, timeout, hooks) is in ./attempt.
 import type { z } from 'zod';
 import { AnalyticsApiError, type RedactedRequest, redactRequest } from '../errors';
 import { buildQuery, type QueryValue } from '../params';
-import { backoffDelay, defaultSleep, IDEMPOTENT_METHODS, type RetryOptions, resolveRetry } from '../retry';
-import { wireError } from '../wire/common';
-import { type AnalyticsClientOptions, type CallOptions, DEFAULT_TIMEOUT_MS, type FetchLike } from './options';
+import {
+  backoffDelay,
+  defaultSleep,
+  IDEMPOTENT_METHODS,
+  type ResolvedRetry,
+  type RetryOptions,
+  resolveRetry,
+} from '../retry';
+import { type AttemptEnv, attempt, type Sent } from './attempt';
+import type { RequestHookContext } from './hooks';
+import { type AnalyticsClientOptions, type CallOptions, DEFAULT_TIMEOUT_MS } from './options';
 
 export interface RequestSpec {
   method: string;
@@ -17,14 +25,8 @@ export interface RequestSpec {
 
 type TransportOptions = Pick<
   AnalyticsClientOptions,
-  'fetch' | 'headers' | 'timeoutMs' | 'retry' | 'sleep' | 'random'
+  'fetch' | 'headers' | 'timeoutMs' | 'retry' | 'sleep' | 'random' | 'hooks' | 'now'
 >;
-
-interface Sent<Text> {
-  response: Response;
-  text: Text;
-  request: RedactedRequest;
-}
 
 /**
  * `base` with `path` appended to its path (a trailing slash of the base is dropped), the given search
@@ -40,7 +42,7 @@ export function joinUrl(base: URL, path: string, search = '', protocol?: string)
 }
 
 export class HttpTransport {
-  private readonly fetchImpl: FetchLike;
+  private readonly env: AttemptEnv;
   private readonly headers: Record<string, string>;
   private readonly timeoutMs: number;
   private readonly retry: RetryOptions | false | undefined;
@@ -53,7 +55,11 @@ export class HttpTransport {
   ) {
     const f = options.fetch ?? globalThis.fetch;
     if (typeof f !== 'function') throw new TypeError('No fetch implementation: pass options.fetch');
-    this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.env = {
+      fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+      hooks: { ...options.hooks },
+      now: options.now ?? Date.now,
+    };
     this.headers = { ...options.headers };
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.retry = options.retry;
@@ -62,9 +68,13 @@ export class HttpTransport {
   }
 
   /** Sends, then parses the body as JSON and validates it with `schema` (else `invalid_response`). */
-  async json<S extends z.ZodType>(spec: RequestSpec, schema: S, options?: CallOptions): Promise<z.output<S>> {
+  async json<S extends z.ZodType>(
+    spec: RequestSpec,
+    schema: S,
+    options?: CallOptions,
+  ): Promise<{ value: z.output<S>; response: Response }> {
     const { text, request, response } = await this.send(spec, options, true);
-    const value = parseJson(text, request, response.status);
+    const value = parseJson(text, request, response);
     const parsed = schema.safeParse(value);
     if (!parsed.success) {
       throw new AnalyticsApiError({
@@ -72,136 +82,116 @@ export class HttpTransport {
         request,
         status: response.status,
         body: text,
+        response,
         cause: parsed.error,
       });
     }
-    return parsed.data;
+    return { value: parsed.data, response };
   }
 
-  /**
-   * Sends with timeout, abort and retries. Resolves with a 2xx response; with `readText`, the body is
-   * read inside the same attempt (so a body cut off mid-way is a retryable network error).
-   */
-  async send(spec: RequestSpec, options: CallOptions | undefined, readText: true): Promise<Sent<string>>;
-  async send(spec: RequestSpec, options: CallOptions | undefined, readText: false): Promise<Sent<undefined>>;
+  /** Sends with hooks, timeout, abort, retries and the deadline; resolves with a 2xx response. */
+  async send(
+    spec: RequestSpec,
+    options: CallOptions | undefined,
+    readText: true,
+  ): Promise<Sent<string> & { request: RedactedRequest }>;
+  async send(
+    spec: RequestSpec,
+    options: CallOptions | undefined,
+    readText: false,
+  ): Promise<Sent<undefined> & { request: RedactedRequest }>;
   async send(
     spec: RequestSpec,
     options: CallOptions | undefined,
     readText: boolean,
-  ): Promise<Sent<string | undefined>> {
+  ): Promise<Sent<string | undefined> & { request: RedactedRequest }> {
     const method = spec.method.toUpperCase();
     const url = joinUrl(this.baseUrl, spec.path, spec.query ? buildQuery(spec.query).toString() : '');
     const request = redactRequest(method, url);
-    const policy = resolveRetry(IDEMPOTENT_METHODS.has(method) ? (options?.retry ?? this.retry) : false);
+    const policy = resolveRetry(options?.retry ?? this.retry);
+    const retryable = policy.nonIdempotent || IDEMPOTENT_METHODS.has(method);
     const timeoutMs = options?.timeoutMs ?? this.timeoutMs;
     const signal = options?.signal;
-    const headers: Record<string, string> = { accept: 'application/json', ...this.headers };
+    const headers = new Headers({ accept: 'application/json', ...this.headers, ...options?.headers });
     let body: string | undefined;
     if (spec.body !== undefined) {
       body = JSON.stringify(spec.body);
-      headers['content-type'] = 'application/json';
+      headers.set('content-type', 'application/json');
     }
+    const endpoint = `${method} ${spec.path}`;
+    const deadline = policy.deadlineMs > 0 ? this.env.now() + policy.deadlineMs : Number.POSITIVE_INFINITY;
 
-    for (let attempt = 1; ; attempt++) {
+    for (let n = 1; ; n++) {
+      const ctx: RequestHookContext = {
+        method,
+        url,
+        headers: new Headers(headers),
+        body,
+        attempt: n,
+        endpoint,
+        request,
+      };
       try {
-        return await this.attempt(url, method, headers, body, request, signal, timeoutMs, readText, attempt);
+        const left = deadline - this.env.now();
+        if (left <= 0) {
+          const cause = new Error(`Deadline of ${policy.deadlineMs} ms exceeded`);
+          throw new AnalyticsApiError({ kind: 'timeout', request, attempts: n, cause });
+        }
+        const limit = Number.isFinite(left) ? Math.ceil(left) : 0;
+        const perAttempt = timeoutMs > 0 && limit > 0 ? Math.min(timeoutMs, limit) : timeoutMs || limit;
+        const sent = await attempt(this.env, ctx, signal, perAttempt, readText);
+        return { ...sent, request };
       } catch (error) {
         if (!(error instanceof AnalyticsApiError)) throw error;
-        if (!error.isTransient || attempt > policy.retries) throw error;
+        const delayMs = retryable ? this.retryDelay(error, n, policy, deadline) : undefined;
+        if (delayMs === undefined) {
+          await this.env.hooks.onError?.({ ...ctx, error });
+          throw error;
+        }
+        await this.env.hooks.onRetry?.({ ...ctx, error, delayMs });
         try {
-          await this.sleep(backoffDelay(attempt, policy, this.random), signal);
+          await this.sleep(delayMs, signal);
         } catch (cause) {
-          throw new AnalyticsApiError({ kind: 'aborted', request, attempts: attempt, cause });
+          const aborted = new AnalyticsApiError({ kind: 'aborted', request, attempts: n, cause });
+          await this.env.hooks.onError?.({ ...ctx, error: aborted });
+          throw aborted;
         }
       }
     }
   }
 
-  private async attempt(
-    url: URL,
-    method: string,
-    headers: Record<string, string>,
-    body: string | undefined,
-    request: RedactedRequest,
-    signal: AbortSignal | undefined,
-    timeoutMs: number,
-    readText: boolean,
-    attempts: number,
-  ): Promise<Sent<string | undefined>> {
-    const aborted = () =>
-      new AnalyticsApiError({ kind: 'aborted', request, attempts, cause: signal?.reason });
-    if (signal?.aborted) throw aborted();
-    const controller = new AbortController();
-    let timedOut = false;
-    const onAbort = () => controller.abort(signal?.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const timer =
-      timeoutMs > 0
-        ? setTimeout(() => {
-            timedOut = true;
-            controller.abort(new Error(`Timed out after ${timeoutMs} ms`));
-          }, timeoutMs)
-        : undefined;
-    const classify = (cause: unknown): AnalyticsApiError => {
-      if (signal?.aborted) return aborted();
-      if (timedOut) return new AnalyticsApiError({ kind: 'timeout', request, attempts, cause });
-      return new AnalyticsApiError({ kind: 'network', request, attempts, cause });
-    };
-    let streaming = false;
-    try {
-      let response: Response;
-      try {
-        response = await this.fetchImpl(url.href, { method, headers, body, signal: controller.signal });
-      } catch (cause) {
-        throw classify(cause);
-      }
-      if (!response.ok || readText) {
-        let text: string;
-        try {
-          text = await response.text();
-        } catch (cause) {
-          throw classify(cause);
-        }
-        if (!response.ok) {
-          throw new AnalyticsApiError({
-            kind: 'http',
-            request,
-            attempts,
-            status: response.status,
-            serverMessage: serverMessage(text),
-            body: text,
-          });
-        }
-        return { response, text, request };
-      }
-      streaming = true;
-      return { response, text: undefined, request };
-    } finally {
-      if (timer !== undefined) clearTimeout(timer);
-      // A streamed body stays tied to the caller's signal until it is read.
-      if (!streaming) signal?.removeEventListener('abort', onAbort);
+  /** The wait before retrying after `error` on attempt `n`, or `undefined` to give up now. */
+  private retryDelay(
+    error: AnalyticsApiError,
+    n: number,
+    policy: ResolvedRetry,
+    deadline: number,
+  ): number | undefined {
+    if (!error.isTransient || n > policy.retries) return undefined;
+    let delay: number;
+    if (error.retryAfterMs !== undefined) {
+      if (error.retryAfterMs > policy.maxRetryAfterMs) return undefined;
+      delay = error.retryAfterMs;
+    } else {
+      delay = backoffDelay(n, policy, this.random);
     }
+    // A wait that ends at or after the deadline leaves no time for the retry.
+    if (this.env.now() + delay >= deadline) return undefined;
+    return delay;
   }
 }
 
-export function parseJson(text: string, request: RedactedRequest, status: number): unknown {
+export function parseJson(text: string, request: RedactedRequest, response: Response): unknown {
   try {
     return JSON.parse(text);
   } catch (cause) {
-    throw new AnalyticsApiError({ kind: 'invalid_response', request, status, body: text, cause });
+    throw new AnalyticsApiError({
+      kind: 'invalid_response',
+      request,
+      status: response.status,
+      body: text,
+      response,
+      cause,
+    });
   }
-}
-
-/** `{"error": "..."}` -> its text; a plain-text body (`404 page not found`) -> the trimmed text. */
-export function serverMessage(body: string): string | undefined {
-  const trimmed = body.trim();
-  if (trimmed === '') return undefined;
-  try {
-    const parsed = wireError.safeParse(JSON.parse(trimmed));
-    if (parsed.success) return parsed.data.error;
-  } catch {
-    // not JSON: fall through to plain text
-  }
-  if (trimmed.startsWith('<')) return undefined; // an HTML page says nothing useful
-  return trimmed.length > 200 ? `${trimmed.slice(0, 200)}…` : trimmed;
 }

@@ -1,7 +1,8 @@
-// The client's options and the parameter types every API area shares (call options, paging, dates).
+// The client's options and the options every call takes (the parameter types are inferred from the
+// input schemas in src/input/).
 import type { EventStreamOptions } from '../events';
-import type { DateInput } from '../params';
 import type { RetryOptions } from '../retry';
+import type { ClientHooks } from './hooks';
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:3000';
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -13,16 +14,23 @@ export interface AnalyticsClientOptions {
   baseUrl?: string | URL;
   /** Injected `fetch` (tests, proxies, custom agents). Default: `globalThis.fetch`. */
   fetch?: FetchLike;
-  /** Extra headers on every request (e.g. a proxy's `Authorization`); never copied into errors. */
+  /** Default headers on every request (e.g. a proxy's `Authorization`); never copied into errors. */
   headers?: Record<string, string>;
   /** Per-attempt timeout until the response (and, for JSON, its body) arrives. Default 30 s; 0 disables. */
   timeoutMs?: number;
-  /** Retry policy for GET/PUT/DELETE on network errors, timeouts and 5xx; `false` disables. */
+  /**
+   * Retry policy: network errors, timeouts, 429, 502, 503, 504; GET/PUT/DELETE only unless
+   * `nonIdempotent`; `Retry-After` honoured; a total `deadlineMs`. `false` disables.
+   */
   retry?: RetryOptions | false;
+  /** `onRequest`/`onResponse`/`onRetry`/`onError`, for logging and metrics. */
+  hooks?: ClientHooks;
   /** Injectable sleep used between retries (tests). Must reject when `signal` aborts. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Injectable randomness for jitter (tests). */
   random?: () => number;
+  /** Injectable clock in ms (tests): the deadline and `Retry-After` dates. Default `Date.now`. */
+  now?: () => number;
   /** Defaults for {@link AnalyticsClient.events}. */
   events?: Omit<EventStreamOptions, 'url' | 'signal'>;
   /** WebSocket URL; default derived from `baseUrl` (`http` -> `ws`, `https` -> `wss`) plus `/ws`. */
@@ -30,17 +38,14 @@ export interface AnalyticsClientOptions {
 }
 
 export interface CallOptions {
+  /** Aborts the call: the request in flight or the wait before a retry (`kind: 'aborted'`). */
   signal?: AbortSignal;
-  /** Overrides the client's timeout for this call. */
+  /** Overrides the client's per-attempt timeout for this call (ms; 0 disables). */
   timeoutMs?: number;
-  /** Overrides the client's retry policy for this call (still only for idempotent methods). */
+  /** Overrides the client's retry policy for this call (POST/PATCH only with `nonIdempotent`). */
   retry?: RetryOptions | false;
-}
-
-export interface PageParams {
-  /** Page size, >= 1. The server's default is 50 (and treats negative values as "no limit"). */
-  limit?: number;
-  offset?: number;
+  /** Headers for this call, over the client's default headers. */
+  headers?: Record<string, string>;
 }
 
 export interface IterateOptions extends CallOptions {
@@ -48,11 +53,4 @@ export interface IterateOptions extends CallOptions {
   pageSize?: number;
   /** Offset to start from. Default 0. */
   startOffset?: number;
-}
-
-export interface DateRange {
-  /** Inclusive lower bound. See {@link formatDateParam} for how values are sent. */
-  from?: DateInput;
-  /** Inclusive upper bound; a `YYYY-MM-DD` day includes that whole (UTC) day. */
-  to?: DateInput;
 }

@@ -1,35 +1,34 @@
 // Messages, tool calls and subagents (spec: "Message, tool call, subagent"), page by page or iterated,
 // and the full-text search over message content.
+import type { PageParams } from '../input/common';
+import {
+  type MessageFilter,
+  messageFilter,
+  messageListParams,
+  type SearchOptions,
+  type SubagentFilter,
+  searchParams,
+  subagentFilter,
+  subagentListParams,
+  type ToolCallFilter,
+  toolCallFilter,
+  toolCallListParams,
+} from '../input/records';
 import type { PageIterator } from '../paginate';
-import { checkOptionalInteger } from '../params';
 import type * as T from '../types';
 import { messageList, subagentList, toolCallList } from '../wire/records';
 import { ClientCore } from './core';
-import type { CallOptions, IterateOptions, PageParams } from './options';
-import { pageQuery } from './query';
-
-export interface MessageFilter {
-  sessionId?: string;
-  type?: 'user' | 'assistant';
-}
-
-export interface ToolCallFilter {
-  sessionId?: string;
-  toolName?: string;
-}
-
-export interface SubagentFilter {
-  sessionId?: string;
-}
+import type { CallOptions, IterateOptions } from './options';
 
 export abstract class RecordsApi extends ClientCore {
   /** GET /api/messages, oldest first. */
   async listMessages(params: MessageFilter & PageParams = {}, options?: CallOptions): Promise<T.Message[]> {
-    const query = { session_id: params.sessionId, type: params.type, ...pageQuery(params) };
+    const query = this.input(messageListParams, params, 'GET /api/messages');
     return this.call({ method: 'GET', path: '/api/messages', query }, messageList, options);
   }
 
   iterateMessages(filter: MessageFilter = {}, options: IterateOptions = {}): PageIterator<T.Message> {
+    this.input(messageFilter, filter, 'GET /api/messages');
     return this.iterator(options, async (limit, offset) => ({
       items: await this.listMessages({ ...filter, limit, offset }, options),
     }));
@@ -40,11 +39,12 @@ export abstract class RecordsApi extends ClientCore {
     params: ToolCallFilter & PageParams = {},
     options?: CallOptions,
   ): Promise<T.ToolCall[]> {
-    const query = { session_id: params.sessionId, tool_name: params.toolName, ...pageQuery(params) };
+    const query = this.input(toolCallListParams, params, 'GET /api/tool-calls');
     return this.call({ method: 'GET', path: '/api/tool-calls', query }, toolCallList, options);
   }
 
   iterateToolCalls(filter: ToolCallFilter = {}, options: IterateOptions = {}): PageIterator<T.ToolCall> {
+    this.input(toolCallFilter, filter, 'GET /api/tool-calls');
     return this.iterator(options, async (limit, offset) => ({
       items: await this.listToolCalls({ ...filter, limit, offset }, options),
     }));
@@ -55,22 +55,23 @@ export abstract class RecordsApi extends ClientCore {
     params: SubagentFilter & PageParams = {},
     options?: CallOptions,
   ): Promise<T.Subagent[]> {
-    const query = { session_id: params.sessionId, ...pageQuery(params) };
+    const query = this.input(subagentListParams, params, 'GET /api/subagents');
     return this.call({ method: 'GET', path: '/api/subagents', query }, subagentList, options);
   }
 
   iterateSubagents(filter: SubagentFilter = {}, options: IterateOptions = {}): PageIterator<T.Subagent> {
+    this.input(subagentFilter, filter, 'GET /api/subagents');
     return this.iterator(options, async (limit, offset) => ({
       items: await this.listSubagents({ ...filter, limit, offset }, options),
     }));
   }
 
   /**
-   * GET /api/search: full-text search over message content (SQLite FTS syntax; a malformed query
-   * is a server 500, which is retried like any 5xx). No match yields `[]` (wire: `null`).
+   * GET /api/search: full-text search over message content (SQLite FTS syntax). `q` must not be
+   * empty. A malformed query is a server 500, which is not retried. No match yields `[]`.
    */
-  async search(q: string, params: { limit?: number } = {}, options?: CallOptions): Promise<T.Message[]> {
-    const limit = checkOptionalInteger('limit', params.limit, 1);
-    return this.call({ method: 'GET', path: '/api/search', query: { q, limit } }, messageList, options);
+  async search(q: string, params: SearchOptions = {}, options?: CallOptions): Promise<T.Message[]> {
+    const query = this.input(searchParams, { ...params, q }, 'GET /api/search');
+    return this.call({ method: 'GET', path: '/api/search', query }, messageList, options);
   }
 }

@@ -1,6 +1,17 @@
 // Aggregate statistics (the spec's `/api/stats/*` endpoints, plus the server's insights and active
 // sessions): usage and costs, tools, skills, MCP servers, errors, files, breakdowns.
-import { checkOptionalInteger, type QueryValue } from '../params';
+import {
+  type DailyStatsParams,
+  dailyParams,
+  type FileHeatmapParams,
+  fileHeatmapParams,
+  type InsightsFilter,
+  insightsFilter,
+  projectBreakdownParams,
+  type StatsFilter,
+  sessionBreakdownParams,
+  statsFilter,
+} from '../input/stats';
 import type * as T from '../types';
 import { activeSessions } from '../wire/sessions';
 import { breakdown, errorStats, fileHeatmap, mcpStats, skillStats, toolStats } from '../wire/stats-tools';
@@ -14,33 +25,19 @@ import {
   tokenEfficiency,
 } from '../wire/stats-usage';
 import { ClientCore } from './core';
-import type { CallOptions, DateRange } from './options';
-import { dateQuery } from './query';
-
-export interface StatsFilter extends DateRange {
-  /** Project path (this endpoint matches the path only, not the name). */
-  project?: string;
-}
-
-export interface InsightsFilter extends DateRange {
-  period?: 'daily' | 'weekly' | 'monthly';
-  project?: string;
-}
-
-function statsQuery(filter: StatsFilter): Record<string, QueryValue> {
-  return { project: filter.project, ...dateQuery(filter) };
-}
+import type { CallOptions } from './options';
 
 export abstract class StatsApi extends ClientCore {
   /** GET /api/stats: today's (or the filter's) usage, all-time totals, active session count. */
   async getStats(filter: StatsFilter = {}, options?: CallOptions): Promise<T.Stats> {
-    return this.call({ method: 'GET', path: '/api/stats', query: statsQuery(filter) }, stats, options);
+    const query = this.input(statsFilter, filter, 'GET /api/stats');
+    return this.call({ method: 'GET', path: '/api/stats', query }, stats, options);
   }
 
   /** GET /api/stats/daily: one row per UTC day with activity, oldest first (default 90 days). */
-  async getDailyStats(params: { days?: number } = {}, options?: CallOptions): Promise<T.DailyStat[]> {
-    const days = checkOptionalInteger('days', params.days, 1);
-    return this.call({ method: 'GET', path: '/api/stats/daily', query: { days } }, dailyList, options);
+  async getDailyStats(params: DailyStatsParams = {}, options?: CallOptions): Promise<T.DailyStat[]> {
+    const query = this.input(dailyParams, params, 'GET /api/stats/daily');
+    return this.call({ method: 'GET', path: '/api/stats/daily', query }, dailyList, options);
   }
 
   async getToolStats(options?: CallOptions): Promise<T.ToolStat[]> {
@@ -64,11 +61,8 @@ export abstract class StatsApi extends ClientCore {
   }
 
   async getErrorStats(filter: StatsFilter = {}, options?: CallOptions): Promise<T.ErrorStats> {
-    return this.call(
-      { method: 'GET', path: '/api/stats/errors', query: statsQuery(filter) },
-      errorStats,
-      options,
-    );
+    const query = this.input(statsFilter, filter, 'GET /api/stats/errors');
+    return this.call({ method: 'GET', path: '/api/stats/errors', query }, errorStats, options);
   }
 
   async getTokenEfficiency(options?: CallOptions): Promise<T.TokenEfficiency> {
@@ -79,35 +73,27 @@ export abstract class StatsApi extends ClientCore {
     return this.call({ method: 'GET', path: '/api/stats/prompt-patterns' }, promptPatterns, options);
   }
 
-  /** GET /api/stats/file-heatmap?project= (required by the server). */
-  async getFileHeatmap(params: { project: string }, options?: CallOptions): Promise<T.FileHeatmap> {
-    return this.call(
-      { method: 'GET', path: '/api/stats/file-heatmap', query: { project: params.project } },
-      fileHeatmap,
-      options,
-    );
+  /** GET /api/stats/file-heatmap?project= (required). */
+  async getFileHeatmap(params: FileHeatmapParams, options?: CallOptions): Promise<T.FileHeatmap> {
+    const query = this.input(fileHeatmapParams, params, 'GET /api/stats/file-heatmap');
+    return this.call({ method: 'GET', path: '/api/stats/file-heatmap', query }, fileHeatmap, options);
   }
 
+  /** GET /api/stats/session-breakdown?session_id= (required by the server). */
   async getSessionBreakdown(sessionId: string, options?: CallOptions): Promise<T.Breakdown> {
-    return this.call(
-      { method: 'GET', path: '/api/stats/session-breakdown', query: { session_id: sessionId } },
-      breakdown,
-      options,
-    );
+    const query = this.input(sessionBreakdownParams, { sessionId }, 'GET /api/stats/session-breakdown');
+    return this.call({ method: 'GET', path: '/api/stats/session-breakdown', query }, breakdown, options);
   }
 
   /** GET /api/stats/project-breakdown?project= (project path; required by the server). */
   async getProjectBreakdown(project: string, options?: CallOptions): Promise<T.Breakdown> {
-    return this.call(
-      { method: 'GET', path: '/api/stats/project-breakdown', query: { project } },
-      breakdown,
-      options,
-    );
+    const query = this.input(projectBreakdownParams, { project }, 'GET /api/stats/project-breakdown');
+    return this.call({ method: 'GET', path: '/api/stats/project-breakdown', query }, breakdown, options);
   }
 
   /** GET /api/stats/insights: period-over-period metrics (server extension). */
   async getInsights(filter: InsightsFilter = {}, options?: CallOptions): Promise<T.Insights> {
-    const query = { period: filter.period, ...statsQuery(filter) };
+    const query = this.input(insightsFilter, filter, 'GET /api/stats/insights');
     return this.call({ method: 'GET', path: '/api/stats/insights', query }, insights, options);
   }
 

@@ -1,7 +1,9 @@
 // Budgets and their status (spec: Budget).
+import type { BudgetPeriod } from '../input/budgets';
 import type { Extra } from './common';
 
-export type BudgetPeriod = 'daily' | 'weekly' | 'monthly';
+/** Inferred from the input schemas (`src/input/budgets.ts`), which validate them before sending. */
+export type { BudgetInput, BudgetPeriod } from '../input/budgets';
 
 export interface Budget {
   id: number;
@@ -13,19 +15,6 @@ export interface Budget {
   project: string | null;
   enabled: boolean;
   extra: Extra;
-}
-
-export interface BudgetInput {
-  name: string;
-  period: BudgetPeriod;
-  amountUsd: number;
-  /** Project path filter; omit/`null`/`''` for all projects. */
-  project?: string | null;
-  /**
-   * Update only: the server overwrites `enabled` on PUT, and treats a missing value as `false`.
-   * The client therefore always sends it, defaulting to `true`. (Create always enables.)
-   */
-  enabled?: boolean;
 }
 
 export type BudgetState = 'ok' | 'warning' | 'exceeded';

@@ -40,11 +40,8 @@ export interface SessionDetail {
   extra: Extra;
 }
 
-export interface SessionUpdate {
-  notes?: string;
-  /** Replaces all tags. Tags are trimmed; a tag may not contain a comma. */
-  tags?: readonly string[];
-}
+/** `updateSession` input; inferred from its zod schema (`src/input/sessions.ts`). */
+export type { SessionUpdate } from '../input/sessions';
 
 export interface SessionPatchResult {
   id: string;

@@ -30,18 +30,6 @@ function mapBudget(w: z.infer<typeof wireBudget>): T.Budget {
 export const budget = decoder(wireBudget, mapBudget);
 export const budgetList = wrappedList('budgets', wireBudget, mapBudget);
 
-/** Public budget input -> wire body (`amount_usd`, `project_path`, `enabled`). */
-export function budgetToWire(input: T.BudgetInput, withEnabled: boolean): Record<string, unknown> {
-  const body: Record<string, unknown> = {
-    name: input.name,
-    project_path: input.project ?? '',
-    period: input.period,
-    amount_usd: input.amountUsd,
-  };
-  if (withEnabled) body.enabled = input.enabled ?? true;
-  return body;
-}
-
 const wireBudgetStatus = z
   .object({ ...budgetRow, current_spend: num, percentage: num, status: text })
   .loose();
