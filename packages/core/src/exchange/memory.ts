@@ -1,5 +1,5 @@
 import { byKeys, copy, TenantMap } from '../memory-util';
-import type { ExchangeStore } from './port';
+import type { ExchangeListFilter, ExchangeStore, TranscriptMatch } from './port';
 import type { Exchange } from './schema';
 
 export class InMemoryExchangeStore implements ExchangeStore {
@@ -10,9 +10,15 @@ export class InMemoryExchangeStore implements ExchangeStore {
     }
     this.#rows.set(exchange.tenantId, exchange.exchangeId, copy(exchange));
   }
-  async update(exchange: Exchange, expectedRound: number): Promise<boolean> {
+  async update(
+    exchange: Exchange,
+    expectedRound: number,
+    expectedTranscriptLength?: number,
+  ): Promise<boolean> {
     const stored = this.#rows.get(exchange.tenantId, exchange.exchangeId);
     if (!stored || stored.currentRound !== expectedRound) return false;
+    if (expectedTranscriptLength !== undefined && stored.transcript.length !== expectedTranscriptLength)
+      return false;
     this.#rows.set(exchange.tenantId, exchange.exchangeId, copy(exchange));
     return true;
   }
@@ -31,5 +37,39 @@ export class InMemoryExchangeStore implements ExchangeStore {
         ),
       )
       .map(copy);
+  }
+  async list(
+    tenantId: string,
+    filter: ExchangeListFilter,
+    page: { offset: number; limit: number },
+  ): Promise<{ exchanges: Exchange[]; total: number }> {
+    const matching = this.#rows
+      .values(tenantId)
+      .filter(
+        (e) =>
+          (filter.userId === undefined ||
+            e.initiatorUserId === filter.userId ||
+            e.responderUserId === filter.userId) &&
+          (filter.outcome === undefined || e.outcome === filter.outcome),
+      )
+      .sort(
+        byKeys(
+          (e) => e.startedAt,
+          (e) => e.exchangeId,
+        ),
+      )
+      .reverse();
+    return {
+      exchanges: matching.slice(page.offset, page.offset + page.limit).map(copy),
+      total: matching.length,
+    };
+  }
+  async countTranscriptEntries(tenantId: string, match: TranscriptMatch): Promise<number> {
+    const keys = Object.entries(match);
+    let n = 0;
+    for (const e of this.#rows.values(tenantId)) {
+      for (const entry of e.transcript) if (keys.every(([k, v]) => entry[k] === v)) n++;
+    }
+    return n;
   }
 }

@@ -91,6 +91,26 @@ const cases = {
     expect(await store.update(escalated, 1)).toBe(true);
     expect(await store.get(A, x.exchangeId)).toEqual(escalated);
   },
+  'update: with an expected transcript length, only the writer that saw the current transcript wins': async (
+    store: ExchangeStore,
+  ) => {
+    const x = makeExchange({ tenantId: A, currentRound: 1, transcript: [{ kind: 'message' }] });
+    await store.insert(x);
+    const approve: Exchange = {
+      ...x,
+      transcript: [...x.transcript, { kind: 'decision', decision: 'approved' }],
+    };
+    const reject: Exchange = {
+      ...x,
+      transcript: [...x.transcript, { kind: 'decision', decision: 'rejected' }],
+    };
+    const results = await Promise.all([store.update(approve, 1, 1), store.update(reject, 1, 1)]);
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect(await store.get(A, x.exchangeId)).toEqual(results[0] ? approve : reject);
+    expect(await store.update({ ...approve, channel: 'late' }, 1, 1)).toBe(false);
+    expect(await store.update({ ...approve, channel: 'next' }, 1, 2)).toBe(true);
+    expect((await store.get(A, x.exchangeId))?.channel).toBe('next');
+  },
   'update: false when absent; nothing is inserted': async (store: ExchangeStore) => {
     const x = makeExchange({ tenantId: A });
     expect(await store.update(x, 0)).toBe(false);
@@ -157,6 +177,71 @@ const cases = {
     expect(listed).toEqual([snapshot]);
     (listed[0] as Exchange).currentRound = 99;
     expect(await store.get(A, x.exchangeId)).toEqual(snapshot);
+  },
+  'list: newest first, filtered by participant and outcome, paged with a total': async (
+    store: ExchangeStore,
+  ) => {
+    const rows = [
+      makeExchange({ tenantId: A, initiatorUserId: 'alice', responderUserId: 'bob', startedAt: isoAt(1) }),
+      makeExchange({ tenantId: A, initiatorUserId: 'carol', responderUserId: 'alice', startedAt: isoAt(3) }),
+      makeExchange({
+        tenantId: A,
+        initiatorUserId: 'bob',
+        responderUserId: 'carol',
+        startedAt: isoAt(2),
+        outcome: 'escalated',
+      }),
+      makeExchange({ tenantId: A, initiatorUserId: 'dave', responderUserId: 'erin', startedAt: isoAt(3) }),
+      makeExchange({ tenantId: B, initiatorUserId: 'alice', responderUserId: 'bob', startedAt: isoAt(9) }),
+    ];
+    for (const x of shuffled(rows)) await store.insert(x);
+    const [a1, a3, b2, d3] = rows as [Exchange, Exchange, Exchange, Exchange];
+    const newestFirst = [a3, d3].sort((x, y) => (x.exchangeId < y.exchangeId ? 1 : -1));
+    const all = await store.list(A, {}, { offset: 0, limit: 10 });
+    expect(all).toEqual({ exchanges: [...newestFirst, b2, a1], total: 4 });
+    expect(await store.list(A, { userId: 'alice' }, { offset: 0, limit: 10 })).toEqual({
+      exchanges: [a3, a1],
+      total: 2,
+    });
+    expect(await store.list(A, { userId: 'bob', outcome: 'escalated' }, { offset: 0, limit: 10 })).toEqual({
+      exchanges: [b2],
+      total: 1,
+    });
+    expect(await store.list(A, {}, { offset: 1, limit: 2 })).toEqual({
+      exchanges: [newestFirst[1], b2],
+      total: 4,
+    });
+    expect(await store.list(A, { userId: 'nobody' }, { offset: 0, limit: 10 })).toEqual({
+      exchanges: [],
+      total: 0,
+    });
+    expect((await store.list(B, {}, { offset: 0, limit: 10 })).total).toBe(1);
+    expect(await store.list('tenant-none', {}, { offset: 0, limit: 10 })).toEqual({
+      exchanges: [],
+      total: 0,
+    });
+  },
+  'countTranscriptEntries: entries matching every key, per tenant': async (store: ExchangeStore) => {
+    await store.insert(
+      makeExchange({
+        tenantId: A,
+        transcript: [
+          { kind: 'reply', automatic: true, round: 1 },
+          { kind: 'reply', automatic: false, round: 2 },
+          { kind: 'message', automatic: true },
+        ],
+      }),
+    );
+    await store.insert(
+      makeExchange({ tenantId: A, transcript: [{ kind: 'reply', automatic: true, text: 'x' }] }),
+    );
+    await store.insert(makeExchange({ tenantId: B, transcript: [{ kind: 'reply', automatic: true }] }));
+    expect(await store.countTranscriptEntries(A, { kind: 'reply', automatic: true })).toBe(2);
+    expect(await store.countTranscriptEntries(A, { kind: 'reply' })).toBe(3);
+    expect(await store.countTranscriptEntries(A, { round: 2 })).toBe(1);
+    expect(await store.countTranscriptEntries(A, { automatic: 'true' })).toBe(0);
+    expect(await store.countTranscriptEntries(B, { kind: 'reply', automatic: true })).toBe(1);
+    expect(await store.countTranscriptEntries('tenant-none', { kind: 'reply' })).toBe(0);
   },
 } satisfies Record<string, (store: ExchangeStore) => Promise<void>>;
 

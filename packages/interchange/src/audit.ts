@@ -1,0 +1,100 @@
+/**
+ * The `agent_exchange` audit entry written on each side (spec: AuditEntry, actionDetail for
+ * agent_exchange): exchangeId, exchangeType, initiatorAgentId, responderAgentId, currentRound,
+ * maxRounds, classificationLevel, escalated, dataShared, dataWithheld — plus which side wrote it,
+ * what happened, and why.
+ */
+import type {
+  AuditEntryInput,
+  AuditSink,
+  ClassificationLevel,
+  Exchange,
+  ExchangeType,
+  GovernanceError,
+} from '@agentgov/core';
+
+export type ExchangeEvent =
+  | 'sent'
+  | 'received'
+  | 'answered'
+  | 'reply_received'
+  | 'pending_human'
+  | 'approved'
+  | 'rejected'
+  | 'resolved'
+  | 'escalated'
+  | 'expired'
+  | 'refused'
+  | 'blocked';
+
+export interface ExchangeAuditFacts {
+  tenantId: string;
+  /** The human of the side writing the entry. */
+  userId: string;
+  side: 'initiator' | 'responder';
+  event: ExchangeEvent;
+  requestId: string;
+  policyApplied: string;
+  result: 'allow' | 'deny' | 'require_approval';
+  outcome: 'success' | 'denied' | 'error' | 'pending_approval';
+  reason?: string;
+  /** The stored exchange, or what is known when none was stored (a blocked attempt). */
+  exchange:
+    | Exchange
+    | {
+        exchangeId: string;
+        exchangeType: ExchangeType;
+        initiatorAgentId: string;
+        responderAgentId: string;
+        currentRound: number;
+        maxRounds: number;
+        classificationLevel: ClassificationLevel;
+        outcome?: Exchange['outcome'];
+        dataShared?: Exchange['dataShared'];
+        dataWithheld?: Exchange['dataWithheld'];
+      };
+  /** Extra fields (error code, approval id…). */
+  extra?: Record<string, unknown>;
+}
+
+export function exchangeAuditEntry(f: ExchangeAuditFacts): AuditEntryInput {
+  const x = f.exchange;
+  const dataShared = x.dataShared ?? [];
+  return {
+    tenantId: f.tenantId,
+    userId: f.userId,
+    actionType: 'agent_exchange',
+    actionDetail: {
+      exchangeId: x.exchangeId,
+      exchangeType: x.exchangeType,
+      initiatorAgentId: x.initiatorAgentId,
+      responderAgentId: x.responderAgentId,
+      currentRound: x.currentRound,
+      maxRounds: x.maxRounds,
+      classificationLevel: x.classificationLevel,
+      escalated: x.outcome === 'escalated',
+      dataShared,
+      dataWithheld: x.dataWithheld ?? [],
+      side: f.side,
+      event: f.event,
+      ...f.extra,
+    },
+    dataAccessed: dataShared.map((d) => ({
+      source: d.source,
+      classification: x.classificationLevel,
+      purpose: 'agent_exchange',
+    })),
+    dataClassification: x.classificationLevel,
+    policyApplied: f.policyApplied.slice(0, 255),
+    policyResult: f.result,
+    policyReason: (f.reason ?? '').slice(0, 1024),
+    outcome: f.outcome,
+    requestId: f.requestId,
+  };
+}
+
+/** Appends the entry; a failing audit log fails the operation (nothing unaudited happens silently). */
+export async function writeAudit(sink: AuditSink, facts: ExchangeAuditFacts): Promise<void> {
+  const r = await sink.append(exchangeAuditEntry(facts));
+  if (r.isErr()) throw r.error as GovernanceError;
+}

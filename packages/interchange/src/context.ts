@@ -1,0 +1,206 @@
+/**
+ * What one node (one agent's side of the protocol) is made of: its identity, keys and ports, and
+ * the small steps both roles share — deciding through the DecisionEngine (fail closed), signing,
+ * verifying and consuming an envelope, writing audit entries.
+ */
+import {
+  type AgentIdentity,
+  type AgentIdentityConfig,
+  type AuditSink,
+  type ClassificationLevel,
+  type Clock,
+  type Decision,
+  type DecisionEngine,
+  type ExchangeStore,
+  type ExchangeType,
+  errorOf,
+  type GovernanceError,
+  PolicyEngineUnreachableError,
+} from '@agentgov/core';
+import { type ExchangeAuditFacts, writeAudit } from './audit';
+import { type EnvelopeClaims, EnvelopeRejectedError, signEnvelope, verifyEnvelope } from './envelope';
+import {
+  type AgentPolicyView,
+  deriveAgentIdentity,
+  type HumanAvailability,
+  type HumanAvailabilityPort,
+} from './identity';
+import type { KeyResolver, ReplayGuard, SigningKey } from './keys';
+import type { ExchangeMessageInput } from './message';
+import type { RoundLimits } from './rounds';
+import type { PeerInfo, Transport } from './transport';
+
+/** A query the agent may answer by itself. */
+export interface IncomingQuery {
+  exchangeId: string;
+  round: number;
+  exchangeType: ExchangeType;
+  from: { agentId: string; userId: string; orgUnit: string };
+  text: string;
+  /** Only items at or below this node's ceiling (the rest never reach the agent). */
+  items: { source: string; field: string; classification: ClassificationLevel; value: unknown }[];
+  /** The ceiling of what the answer may carry (items above it are withheld on the way out). */
+  ceiling: ClassificationLevel;
+}
+
+export interface NodeOptions {
+  agentId: string;
+  userId: string;
+  tenantId: string;
+  orgUnit: string;
+  /** The `defaultAgentIdentity` configuration, already parsed (see parseAgentIdentityConfig). */
+  identityConfig: AgentIdentityConfig;
+  /** The user's effective agent-to-agent policy (narrows the identity); none when absent. */
+  policy?: (tenantId: string, userId: string) => Promise<AgentPolicyView>;
+  /** The human's availability (default: always online). */
+  availability?: HumanAvailabilityPort;
+  /** Availabilities in which an allowed information query is answered automatically (default online, away). */
+  autoRespondWhen?: readonly HumanAvailability[];
+  signingKey: SigningKey;
+  keys: KeyResolver;
+  replay?: ReplayGuard;
+  store: ExchangeStore;
+  audit: AuditSink;
+  engine: DecisionEngine;
+  transport: Transport;
+  /** The agent's automatic answer to an information query. Without it, every query waits for a human. */
+  answer?: (query: IncomingQuery) => Promise<ExchangeMessageInput>;
+  /** Deployment round limits (one number, or per exchange type); policy and identities may lower them. */
+  roundLimits?: RoundLimits;
+  /** An exchange still in progress after this long expires (default 24 h). */
+  ttlMs?: number;
+  /** A human request still undecided after this long expires (default 1 h). */
+  approvalTtlMs?: number;
+  /** Lifetime of a signed envelope (default 60 s). */
+  envelopeTtlMs?: number;
+  /** The Exchange's `channel` (default `in-process`). */
+  channel?: string;
+  clock?: Clock;
+}
+
+export interface NodeContext
+  extends Required<Pick<NodeOptions, 'ttlMs' | 'approvalTtlMs' | 'envelopeTtlMs' | 'channel'>> {
+  options: NodeOptions;
+  clock: Clock;
+  replay: ReplayGuard;
+  identity(signal?: AbortSignal): Promise<AgentIdentity>;
+  me(): { tenantId: string; agentId: string; userId: string; orgUnit: string };
+  decide(input: {
+    exchangeType: ExchangeType;
+    initiator: { tenantId: string; orgUnit: string };
+    responder: { tenantId: string; orgUnit: string };
+    level: ClassificationLevel;
+    signal?: AbortSignal;
+  }): Promise<Decision>;
+  policyName(): string;
+  sign(claims: Omit<EnvelopeClaims, 'jti' | 'iat' | 'exp'>): Promise<{ jws: string; claims: EnvelopeClaims }>;
+  /** Verifies the envelope, then consumes its jti (only a valid envelope uses a nonce). */
+  accept(jws: unknown, content: unknown, contextId?: string): Promise<EnvelopeClaims>;
+  audit(
+    facts: Omit<ExchangeAuditFacts, 'tenantId' | 'userId' | 'policyApplied'> & { policyApplied?: string },
+  ): Promise<void>;
+  nowIso(): string;
+}
+
+export function createNodeContext(options: NodeOptions, clock: Clock, replay: ReplayGuard): NodeContext {
+  const me = {
+    tenantId: options.tenantId,
+    agentId: options.agentId,
+    userId: options.userId,
+    orgUnit: options.orgUnit,
+  };
+  if (options.signingKey.tenantId !== me.tenantId || options.signingKey.agentId !== me.agentId) {
+    throw new Error(
+      `the signing key belongs to ${options.signingKey.tenantId}/${options.signingKey.agentId}, not to this agent`,
+    );
+  }
+  const ctx: NodeContext = {
+    options,
+    clock,
+    replay,
+    ttlMs: options.ttlMs ?? 24 * 3_600_000,
+    approvalTtlMs: options.approvalTtlMs ?? 3_600_000,
+    envelopeTtlMs: options.envelopeTtlMs ?? 60_000,
+    channel: options.channel ?? 'in-process',
+    me: () => me,
+    nowIso: () => clock.now().toISOString(),
+    policyName: () => `${options.engine.name}:agent-to-agent`,
+    async identity(signal) {
+      const [policy, availability] = await Promise.all([
+        options.policy?.(me.tenantId, me.userId),
+        options.availability?.availability(me.tenantId, me.userId, signal ? { signal } : {}),
+      ]);
+      return deriveAgentIdentity({
+        instanceId: me.agentId,
+        ...me,
+        config: options.identityConfig,
+        ...(policy ? { policy } : {}),
+        humanAvailability: availability ?? 'online',
+      });
+    },
+    async decide({ exchangeType, initiator, responder, level, signal }) {
+      let decided: Awaited<ReturnType<DecisionEngine['decide']>>;
+      try {
+        decided = await options.engine.decide(
+          {
+            domain: 'agent-to-agent',
+            tenantId: me.tenantId,
+            userId: me.userId,
+            input: {
+              exchange_type: exchangeType,
+              initiator_tenant_id: initiator.tenantId,
+              responder_tenant_id: responder.tenantId,
+              initiator_org_unit: initiator.orgUnit,
+              responder_org_unit: responder.orgUnit,
+              classification_level: level,
+            },
+          },
+          signal ? { signal } : {},
+        );
+      } catch (error) {
+        throw new PolicyEngineUnreachableError(undefined, error);
+      }
+      if (decided.isErr()) throw decided.error;
+      return decided.value;
+    },
+    sign: (claims) =>
+      signEnvelope(options.signingKey, claims, { nowMs: clock.now().getTime(), ttlMs: ctx.envelopeTtlMs }),
+    async accept(jws, content, contextId) {
+      const nowMs = clock.now().getTime();
+      try {
+        const claims = await verifyEnvelope(jws, options.keys, {
+          audience: { tenantId: me.tenantId, agentId: me.agentId },
+          content,
+          nowMs,
+          ...(contextId !== undefined ? { contextId } : {}),
+        });
+        if (!(await replay.consume(claims.jti, claims.exp * 1000 + 30_000, nowMs))) {
+          throw new EnvelopeRejectedError('replayed', 'the envelope was already used');
+        }
+        return claims;
+      } catch (error) {
+        if (error instanceof EnvelopeRejectedError) throw envelopeError(error);
+        throw error;
+      }
+    },
+    audit: (facts) =>
+      writeAudit(options.audit, {
+        ...facts,
+        tenantId: me.tenantId,
+        userId: me.userId,
+        policyApplied: facts.policyApplied ?? ctx.policyName(),
+      }),
+  };
+  return ctx;
+}
+
+/** An envelope refusal as the spec's error body: invalid_token with the reason in detail. */
+export function envelopeError(error: EnvelopeRejectedError): GovernanceError {
+  return errorOf('invalid_token', `Exchange envelope rejected: ${error.message}`, { reason: error.reason });
+}
+
+/** A policy refusal with its reason in detail. */
+export const policyDenied = (reason: string, detail: Record<string, unknown> = {}): GovernanceError =>
+  errorOf('policy_denied', `Policy denies the exchange: ${reason}`, { reason, ...detail });
+
+export const peerView = (p: PeerInfo) => ({ tenantId: p.tenantId, orgUnit: p.orgUnit });

@@ -1,0 +1,184 @@
+/**
+ * The signed envelope (spec: "Exchange message envelope"). The envelope's fields travel inside a
+ * JWS signed by the sending agent's key, together with what binds it to one delivery: who sends
+ * (tenant, agent, user, org unit), the audience (the receiving agent), the exchange type and
+ * conversation, a transport context id, a digest of the message content, a unique `jti` and an
+ * expiry. A receiver trusts none of these fields until the signature verifies with the key of the
+ * agent the header names, and the claimed sender equals that agent.
+ */
+import { createHash } from 'node:crypto';
+import {
+  type Envelope,
+  EnvelopeSchema,
+  ExchangeTypeSchema,
+  INTERCHANGE_PROTOCOL_VERSION,
+  newId,
+} from '@agentgov/core';
+import canonicalize from 'canonicalize';
+import { CompactSign, compactVerify, decodeProtectedHeader } from 'jose';
+import { z } from 'zod';
+import { type KeyResolver, keyId, parseKeyId, type SigningKey } from './keys';
+
+/** The fixed AI disclosure label every envelope carries. */
+export const AI_DISCLOSURE_LABEL = "This message was sent by the user's AI assistant." as const;
+export const ENVELOPE_JWS_TYPE = 'agentgov-envelope+jws';
+/** Largest accepted compact JWS (bytes). */
+export const MAX_ENVELOPE_BYTES = 16_384;
+
+const Party = z.object({
+  tenantId: z.string().min(1).max(255),
+  agentId: z.string().min(1).max(255),
+  userId: z.string().min(1).max(255),
+  orgUnit: z.string().min(1).max(255),
+});
+export type Party = z.infer<typeof Party>;
+
+export const EnvelopeClaimsSchema = z.strictObject({
+  envelope: EnvelopeSchema.extend({ aiDisclosureLabel: z.literal(AI_DISCLOSURE_LABEL) }),
+  /** query: a round from the initiator; reply: the responder's answer; collect: asks for a pending reply. */
+  kind: z.enum(['query', 'reply', 'collect']),
+  /** On a query: the initiator closes the exchange once this round is answered. */
+  final: z.boolean().default(true),
+  exchangeType: ExchangeTypeSchema,
+  conversationId: z.string().min(1).max(255),
+  from: Party,
+  /** The audience: the agent this delivery is for. */
+  to: z.object({ tenantId: z.string().min(1).max(255), agentId: z.string().min(1).max(255) }),
+  /** Transport context (the A2A contextId; the conversation id in-process). */
+  contextId: z.string().min(1).max(255),
+  /** base64url SHA-256 of the canonical JSON of the message content. */
+  digest: z.string().length(43),
+  /** When a human approved what this message carries (commitments): the approval id. */
+  approvalId: z.string().min(1).max(255).optional(),
+  jti: z.string().min(16).max(128),
+  iat: z.number().int(),
+  exp: z.number().int(),
+});
+export type EnvelopeClaims = z.infer<typeof EnvelopeClaimsSchema>;
+
+/** base64url SHA-256 of the RFC 8785 canonical JSON of `content`. */
+export function contentDigest(content: unknown): string {
+  return createHash('sha256')
+    .update(canonicalize(content) ?? 'null')
+    .digest('base64url');
+}
+
+/** The envelope as signed: the spec's fields with the fixed label. */
+export type SignedEnvelope = Envelope & { aiDisclosureLabel: typeof AI_DISCLOSURE_LABEL };
+
+export function buildEnvelope(
+  fields: Omit<Envelope, 'protocolVersion' | 'aiDisclosureLabel'>,
+): SignedEnvelope {
+  return { protocolVersion: INTERCHANGE_PROTOCOL_VERSION, ...fields, aiDisclosureLabel: AI_DISCLOSURE_LABEL };
+}
+
+export async function signEnvelope(
+  key: SigningKey,
+  claims: Omit<EnvelopeClaims, 'jti' | 'iat' | 'exp'>,
+  options: { nowMs: number; ttlMs: number },
+): Promise<{ jws: string; claims: EnvelopeClaims }> {
+  const full: EnvelopeClaims = {
+    ...claims,
+    jti: newId(),
+    iat: Math.floor(options.nowMs / 1000),
+    exp: Math.floor((options.nowMs + options.ttlMs) / 1000),
+  };
+  const jws = await new CompactSign(new TextEncoder().encode(canonicalize(full)))
+    .setProtectedHeader({ alg: key.alg, kid: keyId(key.tenantId, key.agentId), typ: ENVELOPE_JWS_TYPE })
+    .sign(key.privateKey);
+  return { jws, claims: full };
+}
+
+/** Why an envelope was refused (in the error's `detail.reason`). */
+export type EnvelopeRejection =
+  | 'envelope_missing'
+  | 'envelope_too_large'
+  | 'envelope_malformed'
+  | 'unknown_signer'
+  | 'signature_invalid'
+  | 'sender_mismatch'
+  | 'audience_mismatch'
+  | 'context_mismatch'
+  | 'digest_mismatch'
+  | 'expired'
+  | 'not_yet_valid'
+  | 'replayed';
+
+export class EnvelopeRejectedError extends Error {
+  readonly reason: EnvelopeRejection;
+  constructor(reason: EnvelopeRejection, message: string) {
+    super(message);
+    this.name = 'EnvelopeRejectedError';
+    this.reason = reason;
+  }
+}
+
+export interface VerifyExpectations {
+  /** The receiving agent: the envelope must be addressed to it. */
+  audience: { tenantId: string; agentId: string };
+  /** The content the digest must match. */
+  content: unknown;
+  /** When given, the envelope's contextId must equal it. */
+  contextId?: string;
+  nowMs: number;
+  /** Allowed clock skew, ms (default 30 s). */
+  skewMs?: number;
+}
+
+const reject = (reason: EnvelopeRejection, message: string): never => {
+  throw new EnvelopeRejectedError(reason, message);
+};
+
+/**
+ * Verifies a compact JWS envelope: size, header, signature by the key of the agent the header
+ * names, claims shape, sender = signer, audience, context, digest, time window. Throws
+ * EnvelopeRejectedError. Consumes nothing: replay is checked by the caller afterwards.
+ */
+export async function verifyEnvelope(
+  jws: unknown,
+  keys: KeyResolver,
+  expect: VerifyExpectations,
+): Promise<EnvelopeClaims> {
+  if (typeof jws !== 'string' || jws.length === 0) return reject('envelope_missing', 'no signed envelope');
+  if (jws.length > MAX_ENVELOPE_BYTES) return reject('envelope_too_large', 'the envelope exceeds 16 KiB');
+  let kid: string | undefined;
+  try {
+    const header = decodeProtectedHeader(jws);
+    if (header.typ !== ENVELOPE_JWS_TYPE) return reject('envelope_malformed', 'wrong envelope type');
+    kid = header.kid;
+  } catch (error) {
+    if (error instanceof EnvelopeRejectedError) throw error;
+    return reject('envelope_malformed', 'the envelope is not a compact JWS');
+  }
+  const signer = kid ? parseKeyId(kid) : undefined;
+  if (!signer) return reject('envelope_malformed', 'the envelope names no signer');
+  const key = await keys.publicKey(signer.tenantId, signer.agentId);
+  if (!key) return reject('unknown_signer', 'no key is known for the signing agent');
+  let payload: Uint8Array;
+  try {
+    ({ payload } = await compactVerify(jws, key as Parameters<typeof compactVerify>[1]));
+  } catch {
+    return reject('signature_invalid', 'the envelope signature does not verify');
+  }
+  let parsed: z.ZodSafeParseResult<EnvelopeClaims>;
+  try {
+    parsed = EnvelopeClaimsSchema.safeParse(JSON.parse(new TextDecoder().decode(payload)));
+  } catch {
+    return reject('envelope_malformed', 'the envelope payload is not JSON');
+  }
+  if (!parsed.success) return reject('envelope_malformed', 'the envelope claims are invalid');
+  const c = parsed.data;
+  if (c.from.tenantId !== signer.tenantId || c.from.agentId !== signer.agentId)
+    return reject('sender_mismatch', 'the envelope claims a sender other than its signer');
+  if (c.to.tenantId !== expect.audience.tenantId || c.to.agentId !== expect.audience.agentId)
+    return reject('audience_mismatch', 'the envelope is addressed to another agent');
+  if (expect.contextId !== undefined && c.contextId !== expect.contextId)
+    return reject('context_mismatch', 'the envelope belongs to another context');
+  if (c.digest !== contentDigest(expect.content))
+    return reject('digest_mismatch', 'the message content does not match the envelope');
+  const skew = expect.skewMs ?? 30_000;
+  if (c.exp * 1000 + skew <= expect.nowMs) return reject('expired', 'the envelope has expired');
+  if (c.iat * 1000 - skew > expect.nowMs) return reject('not_yet_valid', 'the envelope is not valid yet');
+  if (c.exp <= c.iat) return reject('envelope_malformed', 'the envelope expires before it was issued');
+  return c;
+}

@@ -1,0 +1,148 @@
+/**
+ * `InterchangeNode`: one agent's side of the interchange protocol — it initiates exchanges
+ * (query, follow-up, collect, resolve), receives them (re-enforcing every rule), lets its human
+ * approve or reject what waits, and expires stale exchanges. Public methods return neverthrow
+ * Results with typed GovernanceErrors; nothing is thrown past this boundary.
+ */
+import {
+  type Exchange,
+  type GovernanceError,
+  guardResult,
+  ok,
+  type Result,
+  systemClock,
+} from '@agentgov/core';
+import { createNodeContext, type NodeContext, type NodeOptions } from './context';
+import { type HumanDecisionInput, recordHumanDecision } from './desk';
+import {
+  collect,
+  followUp,
+  type QueryInput,
+  type RoundResult,
+  resolveExchange,
+  startQuery,
+} from './initiator';
+import { InMemoryReplayGuard } from './keys';
+import { casUpdate, ended, isStale } from './record';
+import { materialize, receiveDelivery, serveCollect } from './responder';
+import type { CollectRequest, Delivery, DeliveryResult, PeerInfo, Receiver } from './transport';
+
+export class InterchangeNode implements Receiver {
+  readonly #ctx: NodeContext;
+  constructor(options: NodeOptions) {
+    this.#ctx = createNodeContext(
+      options,
+      options.clock ?? systemClock,
+      options.replay ?? new InMemoryReplayGuard(),
+    );
+  }
+
+  get agentId(): string {
+    return this.#ctx.me().agentId;
+  }
+  get tenantId(): string {
+    return this.#ctx.me().tenantId;
+  }
+
+  /** The identity this agent publishes to others (derived now: configuration narrowed by policy). */
+  async peerInfo(): Promise<PeerInfo> {
+    const id = await this.#ctx.identity();
+    return {
+      tenantId: id.tenantId,
+      agentId: this.agentId,
+      userId: id.userId,
+      orgUnit: id.orgUnit,
+      canReceiveQueries: id.canReceiveQueries,
+      supportedExchangeTypes: id.supportedExchangeTypes,
+      maxClassificationShared: id.maxClassificationShared,
+      maxRoundsAccepted: id.maxRoundsAccepted,
+    };
+  }
+
+  /** Starts an exchange (round 1): information query by default. */
+  query(input: QueryInput): Promise<Result<RoundResult, GovernanceError>> {
+    return guardResult(async () => ok(await startQuery(this.#ctx, input)));
+  }
+
+  /** The next round of an open exchange; EXCHANGE_ROUND_LIMIT (and escalation) past its limit. */
+  followUp(
+    exchangeId: string,
+    input: Omit<QueryInput, 'to' | 'exchangeType' | 'conversationId'>,
+  ): Promise<Result<RoundResult, GovernanceError>> {
+    return guardResult(async () => ok(await followUp(this.#ctx, exchangeId, input)));
+  }
+
+  /** Asks the responder for the reply of a round that waited for its human. */
+  collect(exchangeId: string): Promise<Result<RoundResult, GovernanceError>> {
+    return guardResult(async () => ok(await collect(this.#ctx, exchangeId)));
+  }
+
+  /** Closes an exchange this agent started as resolved. */
+  resolve(exchangeId: string): Promise<Result<Exchange, GovernanceError>> {
+    return guardResult(async () => ok(await resolveExchange(this.#ctx, exchangeId)));
+  }
+
+  /** Transport entry: a delivery from another agent. Refusals are results, not throws. */
+  receive(
+    delivery: Delivery,
+    options: { contextId?: string; requestId?: string } = {},
+  ): Promise<DeliveryResult> {
+    return receiveDelivery(this.#ctx, delivery, options);
+  }
+
+  /** Transport entry: the initiator asks for the reply of a pending round. */
+  serveCollect(request: CollectRequest, options: { requestId?: string } = {}): Promise<DeliveryResult> {
+    return serveCollect(this.#ctx, request, options);
+  }
+
+  /**
+   * This agent's human approves or rejects the request that waits (who and when are recorded);
+   * the signed reply is made at once and returned, and served to the initiator when it collects.
+   */
+  decide(input: Omit<HumanDecisionInput, 'tenantId'>): Promise<Result<DeliveryResult, GovernanceError>> {
+    return guardResult(async () => {
+      const { store, audit } = this.#ctx.options;
+      const x = await recordHumanDecision(
+        { store, audit, clock: this.#ctx.clock },
+        { ...input, tenantId: this.tenantId },
+      );
+      return ok(await materialize(this.#ctx, x, x.currentRound, input.requestId ?? x.exchangeId));
+    });
+  }
+
+  /** Marks this agent's exchanges that outlived the TTL as expired; returns them. */
+  expireStale(): Promise<Result<Exchange[], GovernanceError>> {
+    return guardResult(async () => {
+      const ctx = this.#ctx;
+      const { store } = ctx.options;
+      const out: Exchange[] = [];
+      const nowMs = ctx.clock.now().getTime();
+      for (let offset = 0; ; ) {
+        const page = await store.list(this.tenantId, { outcome: 'in_progress' }, { offset, limit: 100 });
+        for (const x of page.exchanges) {
+          if (x.initiatorAgentId !== this.agentId && x.responderAgentId !== this.agentId) continue;
+          if (!isStale(x, nowMs, ctx.ttlMs)) continue;
+          const y = await casUpdate(store, this.tenantId, x.exchangeId, (c) =>
+            isStale(c, nowMs, ctx.ttlMs) ? ended(c, 'expired', ctx.nowIso(), 'time to live passed') : c,
+          );
+          if (y.outcome !== 'expired') continue;
+          out.push(y);
+          await ctx.audit({
+            side: y.initiatorAgentId === this.agentId ? 'initiator' : 'responder',
+            event: 'expired',
+            requestId: y.exchangeId,
+            result: 'deny',
+            outcome: 'denied',
+            exchange: y,
+          });
+        }
+        if (page.exchanges.length < 100) break;
+        // Expired ones left the in_progress list: the next page starts after the ones that stayed.
+        offset +=
+          page.exchanges.length -
+          page.exchanges.filter((x) => out.some((o) => o.exchangeId === x.exchangeId)).length;
+      }
+      return ok(out);
+    });
+  }
+}

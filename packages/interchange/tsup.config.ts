@@ -1,0 +1,6 @@
+import { defineConfig } from 'tsup';
+import { packageConfig } from '../../tsup.base';
+
+export default defineConfig(
+  packageConfig({ index: 'src/index.ts', a2a: 'src/a2a/index.ts', gateway: 'src/gateway/index.ts' }),
+);
