@@ -27,9 +27,9 @@ export interface AnalyticsClient
 
 /** The client's methods that return a promise, each resolving with `{data, response}` instead. */
 export type WithResponse<C> = {
-  [K in keyof C as C[K] extends (...args: never[]) => Promise<unknown> ? K : never]: C[K] extends (
-    ...args: infer A
-  ) => Promise<infer R>
+  [K in Exclude<keyof C, 'withResponse'> as C[K] extends (...args: never[]) => Promise<unknown>
+    ? K
+    : never]: C[K] extends (...args: infer A) => Promise<infer R>
     ? (...args: A) => Promise<{ data: R; response: Response }>
     : never;
 };
