@@ -1,0 +1,343 @@
+/**
+ * Inbound events, normalized: what a code-host or tracker payload means for work tracking. Only
+ * the fields used are validated (loose schemas), so payloads of GitHub, Gitea and Forgejo — which
+ * share this shape — all parse; a payload missing a needed field is a 400.
+ */
+import type { ActivityKind } from '@agentgov/core';
+import { z } from 'zod';
+import type { TrackerIntegration } from './integrations';
+import { userOf } from './integrations';
+import { extractTickets, trackerLinkLines } from './tickets';
+
+/** One activity an event records, before ids and tenant are assigned. */
+export interface ActivityDraft {
+  kind: ActivityKind;
+  /** The external account (login, accountId…) and the agentgov user it maps to. */
+  userId: string;
+  occurredAt: string;
+  subject: string;
+  title: string;
+  url: string;
+  tickets: string[];
+  detail: Record<string, unknown>;
+}
+
+export type ParsedEvent =
+  | { kind: 'ping' }
+  | { kind: 'ignored'; reason: string }
+  | {
+      kind: 'activity';
+      /** `pull_request.closed`, `push`, `jira:issue_updated`, … */
+      action: string;
+      activities: ActivityDraft[];
+      /** Present when a pull request was merged: the tickets to write to. */
+      merged?: {
+        tickets: string[];
+        repository: string;
+        number: number;
+        title: string;
+        url: string;
+        branch: string;
+        mergedBy: string;
+      };
+    };
+
+const User = z.looseObject({ login: z.string().min(1) });
+const Repo = z.looseObject({ full_name: z.string().min(1) });
+const PullRequest = z.looseObject({
+  number: z.number().int(),
+  title: z.string(),
+  body: z.string().nullable().optional(),
+  html_url: z.string().default(''),
+  merged: z.boolean().nullable().optional(),
+  merged_at: z.string().nullable().optional(),
+  created_at: z.string().optional(),
+  updated_at: z.string().optional(),
+  closed_at: z.string().nullable().optional(),
+  user: User,
+  merged_by: User.nullable().optional(),
+  head: z.looseObject({ ref: z.string() }),
+  base: z.looseObject({ ref: z.string() }).optional(),
+  /** Not in GitHub's payload; taken when a sender includes the PR's commits. */
+  commits: z.unknown().optional(),
+});
+const PullRequestEvent = z.looseObject({
+  action: z.string(),
+  pull_request: PullRequest,
+  repository: Repo,
+  sender: User,
+});
+const ReviewEvent = z.looseObject({
+  action: z.string(),
+  review: z.looseObject({
+    user: User,
+    state: z.string(),
+    submitted_at: z.string().nullable().optional(),
+    html_url: z.string().default(''),
+  }),
+  pull_request: PullRequest,
+  repository: Repo,
+});
+const Commit = z.looseObject({
+  id: z.string().optional(),
+  message: z.string(),
+  timestamp: z.string().optional(),
+});
+const PushEvent = z.looseObject({
+  ref: z.string(),
+  commits: z.array(Commit).default([]),
+  head_commit: Commit.nullable().optional(),
+  compare: z.string().default(''),
+  pusher: z.looseObject({ name: z.string().optional(), login: z.string().optional() }).optional(),
+  sender: User,
+  repository: Repo,
+  deleted: z.boolean().optional(),
+});
+const JiraEvent = z.looseObject({
+  webhookEvent: z.string(),
+  timestamp: z.number().optional(),
+  user: z
+    .looseObject({
+      accountId: z.string().optional(),
+      name: z.string().optional(),
+      emailAddress: z.string().optional(),
+      displayName: z.string().optional(),
+    })
+    .optional(),
+  issue: z.looseObject({
+    key: z.string().min(1),
+    self: z.string().optional(),
+    fields: z.looseObject({ summary: z.string().optional() }).optional(),
+  }),
+  changelog: z
+    .looseObject({
+      items: z
+        .array(
+          z.looseObject({
+            field: z.string(),
+            fromString: z.string().nullable().optional(),
+            toString: z.string().nullable().optional(),
+          }),
+        )
+        .default([]),
+    })
+    .optional(),
+});
+
+/** Thrown for a payload that lacks a field the event needs (mapped to 400 by the route). */
+export class PayloadError extends Error {
+  override readonly name = 'PayloadError';
+  constructor(
+    message: string,
+    readonly issues: z.core.$ZodIssue[],
+  ) {
+    super(message);
+  }
+}
+
+function parse<T extends z.ZodType>(schema: T, payload: unknown, what: string): z.infer<T> {
+  const r = schema.safeParse(payload);
+  if (!r.success) throw new PayloadError(`the payload is not a valid ${what} event`, r.error.issues);
+  return r.data;
+}
+
+function iso(value: string | null | undefined, fallback: string): string {
+  const t = value ? Date.parse(value) : Number.NaN;
+  return Number.isNaN(t) ? fallback : new Date(t).toISOString();
+}
+
+function commitMessages(commits: unknown): string[] {
+  if (!Array.isArray(commits)) return [];
+  return commits.flatMap((c) => {
+    if (typeof c === 'string') return [c];
+    const m = (c as { message?: unknown; commit?: { message?: unknown } } | null) ?? {};
+    const msg = typeof m.message === 'string' ? m.message : m.commit?.message;
+    return typeof msg === 'string' ? [msg] : [];
+  });
+}
+
+const REVIEW_EVENTS = new Set([
+  'pull_request_review',
+  'pull_request_approved',
+  'pull_request_rejected',
+  'pull_request_review_approved',
+  'pull_request_review_rejected',
+  'pull_request_review_comment',
+]);
+
+export interface CodehostContext {
+  projectKeys: readonly string[];
+  trackerName: string;
+  users: Record<string, string>;
+  now: Date;
+}
+
+/** A code-host event (GitHub, Gitea, Forgejo) by its event header value. */
+export function parseCodehostEvent(event: string, payload: unknown, c: CodehostContext): ParsedEvent {
+  const now = c.now.toISOString();
+  if (event === 'ping') return { kind: 'ping' };
+  if (event === 'pull_request') {
+    const e = parse(PullRequestEvent, payload, 'pull_request');
+    const pr = e.pull_request;
+    const repository = e.repository.full_name;
+    const tickets = extractTickets(
+      c.projectKeys,
+      pr.head.ref,
+      pr.title,
+      ...trackerLinkLines(pr.body, c.trackerName),
+      ...commitMessages(pr.commits),
+    );
+    const base = {
+      subject: `${repository}#${pr.number}`,
+      title: pr.title,
+      url: pr.html_url,
+      tickets,
+      detail: { repository, number: pr.number, branch: pr.head.ref, base: pr.base?.ref ?? null },
+    };
+    if (e.action === 'opened' || e.action === 'reopened') {
+      const userId = userOf(c.users, pr.user.login) as string;
+      const at = e.action === 'opened' ? iso(pr.created_at, now) : iso(pr.updated_at, now);
+      return {
+        kind: 'activity',
+        action: `pull_request.${e.action}`,
+        activities: [{ ...base, kind: 'pr_opened', userId, occurredAt: at }],
+      };
+    }
+    if (e.action === 'closed') {
+      const merged = pr.merged === true || (pr.merged === undefined && !!pr.merged_at);
+      const actor = merged ? (pr.merged_by?.login ?? e.sender.login) : e.sender.login;
+      const userId = userOf(c.users, actor) as string;
+      const at = iso(merged ? pr.merged_at : pr.closed_at, now);
+      const activities: ActivityDraft[] = [
+        { ...base, kind: merged ? 'pr_merged' : 'pr_closed', userId, occurredAt: at },
+      ];
+      if (!merged) return { kind: 'activity', action: 'pull_request.closed', activities };
+      return {
+        kind: 'activity',
+        action: 'pull_request.merged',
+        activities,
+        merged: {
+          tickets,
+          repository,
+          number: pr.number,
+          title: pr.title,
+          url: pr.html_url,
+          branch: pr.head.ref,
+          mergedBy: actor,
+        },
+      };
+    }
+    return {
+      kind: 'ignored',
+      reason: `pull_request action '${e.action}' is not tracked (opened, reopened, closed are)`,
+    };
+  }
+  if (REVIEW_EVENTS.has(event)) {
+    const e = parse(ReviewEvent, payload, event);
+    if (e.action !== 'submitted' && event === 'pull_request_review')
+      return {
+        kind: 'ignored',
+        reason: `pull_request_review action '${e.action}' is not tracked (submitted is)`,
+      };
+    const pr = e.pull_request;
+    const repository = e.repository.full_name;
+    return {
+      kind: 'activity',
+      action: `${event}.${e.action}`,
+      activities: [
+        {
+          kind: 'pr_reviewed',
+          userId: userOf(c.users, e.review.user.login) as string,
+          occurredAt: iso(e.review.submitted_at, now),
+          subject: `${repository}#${pr.number}`,
+          title: pr.title,
+          url: e.review.html_url || pr.html_url,
+          tickets: extractTickets(
+            c.projectKeys,
+            pr.head.ref,
+            pr.title,
+            ...trackerLinkLines(pr.body, c.trackerName),
+          ),
+          detail: {
+            repository,
+            number: pr.number,
+            state: e.review.state.toLowerCase(),
+            author: pr.user.login,
+          },
+        },
+      ],
+    };
+  }
+  if (event === 'push') {
+    const e = parse(PushEvent, payload, 'push');
+    if (!e.ref.startsWith('refs/heads/'))
+      return { kind: 'ignored', reason: `push to ${e.ref} is not a branch push` };
+    if (e.deleted) return { kind: 'ignored', reason: `push deleted ${e.ref}` };
+    const branch = e.ref.slice('refs/heads/'.length);
+    const messages = e.commits.map((x) => x.message);
+    const repository = e.repository.full_name;
+    const actor = e.sender.login;
+    const last = e.head_commit?.timestamp ?? e.commits.at(-1)?.timestamp;
+    return {
+      kind: 'activity',
+      action: 'push',
+      activities: [
+        {
+          kind: 'push',
+          userId: userOf(c.users, actor, e.pusher?.login, e.pusher?.name) as string,
+          occurredAt: iso(last, now),
+          subject: `${repository}@${branch}`,
+          title: e.head_commit?.message.split('\n')[0] ?? messages.at(-1)?.split('\n')[0] ?? '',
+          url: e.compare,
+          tickets: extractTickets(c.projectKeys, branch, ...messages),
+          detail: { repository, branch, commits: e.commits.length },
+        },
+      ],
+    };
+  }
+  return {
+    kind: 'ignored',
+    reason: `event '${event}' is not tracked (ping, pull_request, pull_request_review, push are)`,
+  };
+}
+
+/** A tracker event (Jira-style body with `webhookEvent`). */
+export function parseTrackerEvent(payload: unknown, tracker: TrackerIntegration, now: Date): ParsedEvent {
+  const e = parse(JiraEvent, payload, 'tracker');
+  if (e.webhookEvent !== 'jira:issue_updated')
+    return {
+      kind: 'ignored',
+      reason: `tracker event '${e.webhookEvent}' is not tracked (jira:issue_updated is)`,
+    };
+  const key = e.issue.key;
+  if (extractTickets(tracker.projectKeys, key)[0] !== key)
+    return {
+      kind: 'ignored',
+      reason: `ticket ${key} is not in a configured project (${tracker.projectKeys.join(', ')})`,
+    };
+  const u = e.user ?? {};
+  const userId = userOf(tracker.users, u.accountId, u.name, u.emailAddress, u.displayName);
+  if (!userId) return { kind: 'ignored', reason: 'the event names no user' };
+  const changes = (e.changelog?.items ?? []).map((i) => ({
+    field: i.field,
+    from: i.fromString ?? null,
+    to: i.toString ?? null,
+  }));
+  const base = tracker.baseUrl ? tracker.baseUrl.replace(/\/+$/, '') : '';
+  return {
+    kind: 'activity',
+    action: 'jira:issue_updated',
+    activities: [
+      {
+        kind: 'ticket_updated',
+        userId,
+        occurredAt: e.timestamp ? new Date(e.timestamp).toISOString() : now.toISOString(),
+        subject: key,
+        title: e.issue.fields?.summary ?? '',
+        url: base ? `${base}/browse/${key}` : '',
+        tickets: [key],
+        detail: { changes },
+      },
+    ],
+  };
+}

@@ -1,0 +1,20 @@
+/**
+ * `@agentgov/work-tracking`: verified code-host and tracker webhooks, ticket references,
+ * policy-gated tracker writes through a durable outbox, standups, tasks (discovery, correlation,
+ * priority, retention), briefings and classification. The HTTP routes are in `./gateway`.
+ */
+export * from './briefings';
+export * from './classification';
+export * from './correlation';
+export * from './events';
+export * from './http-tracker';
+export * from './integrations';
+export * from './outbox';
+export * from './priority';
+export * from './signature';
+export * from './standup';
+export * from './tasks';
+export * from './tickets';
+export * from './time-zone';
+export * from './webhooks';
+export * from './work-tracking';

@@ -1,0 +1,128 @@
+/**
+ * Where the plugin's per-tenant configuration comes from: the tenant's `codehost` and `tracker`
+ * connectors (their `config`), or a static table. Secrets are never in the configuration, only
+ * references into a SecretStore (`webhookSecretRef`, the connector's `credentialsRef`).
+ */
+import type { ConnectorStore, SecretStore } from '@agentgov/core';
+import { z } from 'zod';
+import { isProjectKey } from './tickets';
+
+const Users = z.record(z.string(), z.string().min(1).max(255)).default({});
+
+export const CodehostIntegrationSchema = z.object({
+  /** Secret store reference of the current webhook secret. */
+  webhookSecretRef: z.string().min(1),
+  /** During a rotation: the reference of the previous secret, still accepted until removed. */
+  previousWebhookSecretRef: z.string().min(1).optional(),
+  /** Code-host login → agentgov user id (unmapped logins are used as they are). */
+  users: Users,
+});
+export type CodehostIntegration = z.infer<typeof CodehostIntegrationSchema>;
+
+export const TrackerIntegrationSchema = z.object({
+  /** The tracker's name, also the word of PR description lines `<name>: <URL>`. */
+  name: z.string().min(1).max(64).default('Jira'),
+  /** Project keys whose `{KEY}-{NUMBER}` references count as tickets. */
+  projectKeys: z.array(z.string().refine(isProjectKey, 'must be an upper-case project key')).min(1),
+  /** Transition applied to each linked ticket when a pull request is merged; none when absent. */
+  defaultMergeTransition: z.string().min(1).max(255).optional(),
+  /** Base URL of the tracker's REST API (Jira-compatible); needed for writes. */
+  baseUrl: z.url().optional(),
+  /** Secret reference of the tracker's own webhooks (`POST /webhooks/tracker`). */
+  webhookSecretRef: z.string().min(1).optional(),
+  previousWebhookSecretRef: z.string().min(1).optional(),
+  /** Tracker account (accountId, name or e-mail) → agentgov user id. */
+  users: Users,
+});
+export type TrackerIntegration = z.infer<typeof TrackerIntegrationSchema>;
+
+export interface TenantIntegrations {
+  tenantId: string;
+  codehost?: CodehostIntegration | undefined;
+  tracker?: TrackerIntegration | undefined;
+  /** Secret reference of the tracker API credentials (the tracker connector's `credentialsRef`). */
+  trackerCredentialsRef?: string | undefined;
+}
+
+/** Resolves a tenant's work-tracking configuration. */
+export interface IntegrationResolver {
+  resolve(tenantId: string): Promise<TenantIntegrations | undefined>;
+}
+
+/** A fixed table of integrations, by tenant id. */
+export function staticIntegrations(
+  table: Record<
+    string,
+    {
+      codehost?: z.input<typeof CodehostIntegrationSchema>;
+      tracker?: z.input<typeof TrackerIntegrationSchema>;
+      trackerCredentialsRef?: string;
+    }
+  >,
+): IntegrationResolver {
+  const parsed = new Map<string, TenantIntegrations>();
+  for (const [tenantId, t] of Object.entries(table)) {
+    parsed.set(tenantId, {
+      tenantId,
+      codehost: t.codehost && CodehostIntegrationSchema.parse(t.codehost),
+      tracker: t.tracker && TrackerIntegrationSchema.parse(t.tracker),
+      trackerCredentialsRef: t.trackerCredentialsRef,
+    });
+  }
+  return { resolve: async (tenantId) => parsed.get(tenantId) };
+}
+
+/**
+ * Integrations from the tenant's active connectors: the first active `codehost` connector whose
+ * config parses as CodehostIntegration, the first active `tracker` connector whose config parses
+ * as TrackerIntegration (its `credentialsRef` holds the API token). Connectors whose config does
+ * not parse are skipped (reported through `onInvalid`).
+ */
+export function connectorIntegrations(
+  connectors: Pick<ConnectorStore, 'list'>,
+  onInvalid: (connectorId: string, issues: string) => void = () => {},
+): IntegrationResolver {
+  return {
+    async resolve(tenantId) {
+      const active = await connectors.list(tenantId, { status: 'active' });
+      const out: TenantIntegrations = { tenantId };
+      for (const c of active) {
+        if (c.type === 'codehost' && !out.codehost) {
+          const r = CodehostIntegrationSchema.safeParse(c.config);
+          if (r.success) out.codehost = r.data;
+          else onInvalid(c.id, r.error.message);
+        } else if (c.type === 'tracker' && !out.tracker) {
+          const r = TrackerIntegrationSchema.safeParse(c.config);
+          if (r.success) {
+            out.tracker = r.data;
+            out.trackerCredentialsRef = c.credentialsRef;
+          } else onInvalid(c.id, r.error.message);
+        }
+      }
+      return out.codehost || out.tracker ? out : undefined;
+    },
+  };
+}
+
+/** The secrets currently valid for a webhook source (current first, then the previous one). */
+export async function webhookSecrets(
+  secrets: SecretStore,
+  refs: { webhookSecretRef?: string | undefined; previousWebhookSecretRef?: string | undefined } | undefined,
+): Promise<string[]> {
+  const out: string[] = [];
+  for (const ref of [refs?.webhookSecretRef, refs?.previousWebhookSecretRef]) {
+    if (!ref) continue;
+    const value = await secrets.get(ref);
+    if (value) out.push(value);
+  }
+  return out;
+}
+
+/** The agentgov user of an external account (mapped, else the account name itself). */
+export function userOf(
+  users: Record<string, string>,
+  ...accounts: (string | null | undefined)[]
+): string | undefined {
+  for (const a of accounts) if (a && users[a]) return users[a];
+  return accounts.find((a): a is string => typeof a === 'string' && a.length > 0);
+}

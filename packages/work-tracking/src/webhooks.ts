@@ -1,0 +1,274 @@
+/**
+ * Webhook intake: verify → identify the event → drop redeliveries → interpret → ask policy for
+ * every tracker write a merge implies → record delivery, activity and outbox writes atomically →
+ * answer. Nothing is recorded for a request that fails any step (bad signature 401, bad payload
+ * 400, policy denial 403 — which is audited —, decision engine down 503).
+ */
+import { createHash } from 'node:crypto';
+import {
+  type AuditSink,
+  type Clock,
+  type DecisionEngine,
+  errorOf,
+  type Logger,
+  newId,
+  type SecretStore,
+  silentLogger,
+  systemClock,
+  type TrackerTool,
+  type TrackerWrite,
+  type WebhookSource,
+  type WorkActivity,
+  type WorkTrackingStore,
+} from '@agentgov/core';
+import { type ParsedEvent, PayloadError, parseCodehostEvent, parseTrackerEvent } from './events';
+import { type IntegrationResolver, type TenantIntegrations, webhookSecrets } from './integrations';
+import { verifySignature } from './signature';
+
+/** Event headers, first present wins (Gitea and Forgejo also send `X-GitHub-Event`). */
+export const EVENT_HEADERS = ['x-github-event', 'x-gitea-event', 'x-forgejo-event', 'x-gogs-event'] as const;
+/** Delivery id headers; without one the delivery id is `sha256:<hex of the body>`. */
+export const DELIVERY_HEADERS = [
+  'x-github-delivery',
+  'x-gitea-delivery',
+  'x-forgejo-delivery',
+  'x-gogs-delivery',
+  'x-atlassian-webhook-identifier',
+] as const;
+
+export interface WebhookRequest {
+  tenantId: string;
+  headers: Headers;
+  /** The exact body bytes (the signature covers these). */
+  rawBody: Uint8Array;
+  /** The parsed JSON body. */
+  payload: unknown;
+  requestId: string;
+}
+
+export interface WebhookAnswer {
+  status: 'processed' | 'duplicate' | 'ignored' | 'pong';
+  deliveryId: string;
+  event: string;
+  action?: string;
+  reason?: string;
+  tickets?: string[];
+  activities?: number;
+  writes?: { id: string; tool: TrackerTool; ticketId: string; state: TrackerWrite['state'] }[];
+}
+
+export interface WebhookServiceOptions {
+  store: WorkTrackingStore;
+  secrets: SecretStore;
+  integrations: IntegrationResolver;
+  engine: DecisionEngine;
+  audit: AuditSink;
+  clock?: Clock;
+  logger?: Logger;
+  /** Called after writes were recorded (the outbox's `kick`). */
+  onWrites?: () => void;
+}
+
+function firstHeader(headers: Headers, names: readonly string[]): string | undefined {
+  for (const n of names) {
+    const v = headers.get(n)?.trim();
+    if (v) return v;
+  }
+  return undefined;
+}
+
+/** The comment written on each linked ticket when a pull request is merged. */
+export function mergeComment(m: NonNullable<Extract<ParsedEvent, { kind: 'activity' }>['merged']>): string {
+  return `Pull request ${m.repository}#${m.number} "${m.title}" (branch ${m.branch}) was merged by ${m.mergedBy}.${m.url ? `\n${m.url}` : ''}`;
+}
+
+export class WebhookService {
+  readonly #o: WebhookServiceOptions & { clock: Clock; logger: Logger };
+  constructor(options: WebhookServiceOptions) {
+    this.#o = { ...options, clock: options.clock ?? systemClock, logger: options.logger ?? silentLogger };
+  }
+
+  /** Handles one webhook; throws the GovernanceError of the answer for every failure. */
+  async receive(source: WebhookSource, req: WebhookRequest): Promise<WebhookAnswer> {
+    const integ = await this.#o.integrations.resolve(req.tenantId);
+    const refs = source === 'codehost' ? integ?.codehost : integ?.tracker;
+    const secrets = await webhookSecrets(this.#o.secrets, refs);
+    if (secrets.length === 0) {
+      this.#o.logger.warn('webhook refused: no secret configured', { tenantId: req.tenantId, source });
+      throw errorOf('invalid_webhook_secret');
+    }
+    if (!verifySignature(req.rawBody, req.headers, secrets)) throw errorOf('invalid_webhook_secret');
+    const type = req.headers.get('content-type') ?? '';
+    if (!/^application\/(?:[\w.+-]*\+)?json\b/i.test(type))
+      throw errorOf('unsupported_media_type', 'Webhooks must be sent as application/json');
+
+    const event =
+      source === 'codehost'
+        ? firstHeader(req.headers, EVENT_HEADERS)
+        : String((req.payload as { webhookEvent?: unknown } | null)?.webhookEvent ?? '') || undefined;
+    if (!event)
+      throw errorOf(
+        'missing_type',
+        source === 'codehost'
+          ? 'The event header (X-GitHub-Event) is missing'
+          : 'The body has no webhookEvent',
+        [{ path: source === 'codehost' ? 'X-GitHub-Event' : 'webhookEvent', message: 'required' }],
+      );
+    const deliveryId =
+      firstHeader(req.headers, DELIVERY_HEADERS)?.slice(0, 255) ??
+      `sha256:${createHash('sha256').update(req.rawBody).digest('hex')}`;
+    if (await this.#o.store.hasDelivery(req.tenantId, source, deliveryId))
+      return {
+        status: 'duplicate',
+        deliveryId,
+        event,
+        reason: 'this delivery was already processed; nothing changed',
+      };
+
+    const parsed = this.#parse(source, event, req.payload, integ as TenantIntegrations);
+    if (parsed.kind === 'ping') return { status: 'pong', deliveryId, event };
+    if (parsed.kind === 'ignored') return { status: 'ignored', deliveryId, event, reason: parsed.reason };
+
+    const now = this.#o.clock.now().toISOString();
+    const writes = await this.#plannedWrites(parsed, integ as TenantIntegrations, req, deliveryId, now);
+    const activities: WorkActivity[] = parsed.activities.map((a) => ({
+      ...a,
+      id: newId(),
+      tenantId: req.tenantId,
+      source,
+      deliveryId,
+    }));
+    const recorded = await this.#o.store.recordDelivery({
+      delivery: { tenantId: req.tenantId, source, deliveryId, event, receivedAt: now },
+      activities,
+      writes,
+    });
+    if (recorded === 'duplicate')
+      return {
+        status: 'duplicate',
+        deliveryId,
+        event,
+        reason: 'this delivery was already processed; nothing changed',
+      };
+    if (writes.length > 0) this.#o.onWrites?.();
+    return {
+      status: 'processed',
+      deliveryId,
+      event,
+      action: parsed.action,
+      tickets: [...new Set(activities.flatMap((a) => a.tickets))],
+      activities: activities.length,
+      writes: writes.map((w) => ({ id: w.id, tool: w.tool, ticketId: w.ticketId, state: w.state })),
+    };
+  }
+
+  #parse(source: WebhookSource, event: string, payload: unknown, integ: TenantIntegrations): ParsedEvent {
+    try {
+      if (source === 'tracker') {
+        if (!integ.tracker) return { kind: 'ignored', reason: 'no tracker integration is configured' };
+        return parseTrackerEvent(payload, integ.tracker, this.#o.clock.now());
+      }
+      return parseCodehostEvent(event, payload, {
+        projectKeys: integ.tracker?.projectKeys ?? [],
+        trackerName: integ.tracker?.name ?? 'Jira',
+        users: integ.codehost?.users ?? {},
+        now: this.#o.clock.now(),
+      });
+    } catch (error) {
+      if (error instanceof PayloadError)
+        throw errorOf(
+          'invalid_type',
+          error.message,
+          error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+        );
+      throw error;
+    }
+  }
+
+  /** The writes a merge implies, each allowed by an integrations decision; any denial → 403 (audited). */
+  async #plannedWrites(
+    parsed: Extract<ParsedEvent, { kind: 'activity' }>,
+    integ: TenantIntegrations,
+    req: WebhookRequest,
+    deliveryId: string,
+    now: string,
+  ): Promise<TrackerWrite[]> {
+    const merged = parsed.merged;
+    if (!merged || !integ.tracker || merged.tickets.length === 0) return [];
+    const userId = parsed.activities[0]?.userId ?? merged.mergedBy;
+    const transition = integ.tracker.defaultMergeTransition;
+    const planned: { tool: TrackerTool; ticketId: string }[] = merged.tickets.flatMap((ticketId) => [
+      { tool: 'tracker_update' as const, ticketId },
+      ...(transition ? [{ tool: 'tracker_transition' as const, ticketId }] : []),
+    ]);
+    const decided = [];
+    for (const p of planned) {
+      const r = await this.#o.engine.decide(
+        {
+          domain: 'integrations',
+          tenantId: req.tenantId,
+          userId,
+          input: {
+            action: p.tool,
+            context: {
+              targetSystem: 'tracker',
+              additional: { source: 'work-tracking', trigger: 'pr_merged', ticketId: p.ticketId },
+            },
+          },
+        },
+        { signal: AbortSignal.timeout(10_000) },
+      );
+      if (r.isErr()) throw r.error;
+      decided.push({ ...p, decision: r.value });
+    }
+    const denied = decided.filter((d) => !d.decision.allow);
+    if (denied.length > 0) {
+      for (const d of denied) {
+        const a = await this.#o.audit.append({
+          tenantId: req.tenantId,
+          userId,
+          actionType: 'tool_invocation',
+          actionDetail: {
+            tool: d.tool,
+            ticketId: d.ticketId,
+            outcome: 'denied',
+            deliveryId,
+            trigger: 'pr_merged',
+          },
+          dataClassification: 'internal',
+          policyApplied: `integrations:${this.#o.engine.name}`,
+          policyResult: 'deny',
+          policyReason: d.decision.reason,
+          outcome: 'denied',
+          requestId: req.requestId,
+        });
+        if (a.isErr()) throw a.error;
+      }
+      throw errorOf(
+        'policy_denied',
+        'Policy denies the tracker writes of this merge; nothing was recorded',
+        denied.map((d) => ({ tool: d.tool, ticketId: d.ticketId, reason: d.decision.reason })),
+      );
+    }
+    const comment = mergeComment(merged);
+    return decided.map((d) => ({
+      id: newId(),
+      tenantId: req.tenantId,
+      tool: d.tool,
+      ticketId: d.ticketId,
+      comment: d.tool === 'tracker_update' ? comment : null,
+      transitionName: d.tool === 'tracker_transition' ? (transition ?? null) : null,
+      state: 'pending' as const,
+      attempts: 0,
+      nextAttemptAt: now,
+      lastError: null,
+      createdAt: now,
+      deliveredAt: null,
+      userId,
+      requestId: req.requestId,
+      deliveryId,
+      policyApplied: `integrations:${this.#o.engine.name}`,
+      policyReason: d.decision.reason,
+    }));
+  }
+}

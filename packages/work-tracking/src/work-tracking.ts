@@ -1,0 +1,108 @@
+/**
+ * `createWorkTracking(...)`: the services of the package composed over their ports — webhook
+ * intake, the tracker outbox, standups, tasks, briefings and classification — for in-process use
+ * and for the `./gateway` plugin, which serves exactly these.
+ */
+import type {
+  AuditSink,
+  BriefingStore,
+  ClassificationStore,
+  Clock,
+  DecisionEngine,
+  Logger,
+  SecretStore,
+  TaskStore,
+  TrackerClient,
+  WorkTrackingStore,
+} from '@agentgov/core';
+import { type BriefingInputs, BriefingService } from './briefings';
+import { type ClassificationModel, ClassificationService } from './classification';
+import { HttpTrackerClient } from './http-tracker';
+import type { IntegrationResolver, TenantIntegrations } from './integrations';
+import { TrackerOutbox, type TrackerOutboxOptions } from './outbox';
+import { StandupService } from './standup';
+import { TaskService } from './tasks';
+import { WebhookService } from './webhooks';
+
+export interface WorkTrackingOptions {
+  store: WorkTrackingStore;
+  tasks: TaskStore;
+  briefings: BriefingStore;
+  classifications: ClassificationStore;
+  secrets: SecretStore;
+  integrations: IntegrationResolver;
+  engine: DecisionEngine;
+  audit: AuditSink;
+  /**
+   * The tracker client of a tenant. Default: HttpTrackerClient on the tracker integration's
+   * `baseUrl`, with the bearer token found under its `credentialsRef` (none when the secret is unset).
+   */
+  trackerClient?: (integrations: TenantIntegrations) => Promise<TrackerClient | undefined>;
+  /** IANA time zone of a user, for standups (default UTC). */
+  timeZoneOf?: (tenantId: string, userId: string) => Promise<string | undefined>;
+  briefingInputs?: BriefingInputs;
+  classificationModel?: ClassificationModel;
+  outbox?: Pick<TrackerOutboxOptions, 'leaseMs' | 'backoffMs' | 'maxBackoffMs' | 'batchSize'>;
+  clock?: Clock;
+  logger?: Logger;
+}
+
+export interface WorkTracking {
+  webhooks: WebhookService;
+  outbox: TrackerOutbox;
+  standup: StandupService;
+  tasks: TaskService;
+  briefings: BriefingService;
+  classification: ClassificationService;
+  store: WorkTrackingStore;
+}
+
+export function createWorkTracking(o: WorkTrackingOptions): WorkTracking {
+  const clock = o.clock ? { clock: o.clock } : {};
+  const logger = o.logger ? { logger: o.logger } : {};
+  const trackerClient =
+    o.trackerClient ??
+    (async (t: TenantIntegrations) => {
+      if (!t.tracker?.baseUrl) return undefined;
+      const token = t.trackerCredentialsRef ? await o.secrets.get(t.trackerCredentialsRef) : undefined;
+      return new HttpTrackerClient({
+        baseUrl: t.tracker.baseUrl,
+        ...(token ? { auth: { type: 'bearer' as const, token } } : {}),
+      });
+    });
+  const outbox = new TrackerOutbox({
+    ...o.outbox,
+    ...clock,
+    ...logger,
+    store: o.store,
+    audit: o.audit,
+    clientFor: async (tenantId) => {
+      const t = await o.integrations.resolve(tenantId);
+      return t ? trackerClient(t) : undefined;
+    },
+  });
+  return {
+    store: o.store,
+    outbox,
+    webhooks: new WebhookService({
+      ...clock,
+      ...logger,
+      store: o.store,
+      secrets: o.secrets,
+      integrations: o.integrations,
+      engine: o.engine,
+      audit: o.audit,
+      onWrites: () => outbox.kick(),
+    }),
+    standup: new StandupService({ store: o.store, ...(o.timeZoneOf ? { timeZoneOf: o.timeZoneOf } : {}) }),
+    tasks: new TaskService({ ...clock, store: o.tasks, counters: o.store }),
+    briefings: new BriefingService({ ...clock, ...o.briefingInputs, store: o.briefings, tasks: o.tasks }),
+    classification: new ClassificationService({
+      ...clock,
+      store: o.classifications,
+      audit: o.audit,
+      counters: o.store,
+      ...(o.classificationModel ? { model: o.classificationModel } : {}),
+    }),
+  };
+}

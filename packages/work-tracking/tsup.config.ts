@@ -1,0 +1,6 @@
+import { defineConfig } from 'tsup';
+import { packageConfig } from '../../tsup.base';
+
+export default defineConfig(
+  packageConfig({ index: 'src/index.ts', gateway: 'src/gateway/index.ts', testing: 'src/testing/index.ts' }),
+);
