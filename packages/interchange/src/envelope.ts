@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import {
+  ClassificationLevelSchema,
   type Envelope,
   EnvelopeSchema,
   ExchangeTypeSchema,
@@ -48,6 +49,8 @@ export const EnvelopeClaimsSchema = z.strictObject({
   contextId: z.string().min(1).max(255),
   /** base64url SHA-256 of the canonical JSON of the message content. */
   digest: z.string().length(43),
+  /** The highest level the sender accepts in return (it can only lower what the other side sends). */
+  accepts: ClassificationLevelSchema,
   /** When a human approved what this message carries (commitments): the approval id. */
   approvalId: z.string().min(1).max(255).optional(),
   jti: z.string().min(16).max(128),

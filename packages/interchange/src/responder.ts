@@ -120,10 +120,12 @@ async function admitAndAnswer(
   });
   if (!decision.allow || decision.deny) throw policyDenied(decision.reason);
   const limit = decision.constraints.max_classification_shared;
-  const ceiling = limit
+  const own = limit
     ? minClassification(identity.maxClassificationShared, limit)
     : identity.maxClassificationShared;
-  const accepted = filterByClassification(message.items, ceiling, describeItem);
+  // What the initiator accepts in return can only lower it.
+  const ceiling = minClassification(own, claims.accepts);
+  const accepted = filterByClassification(message.items, own, describeItem);
   const now = ctx.nowIso();
   const incoming: TranscriptEntry = {
     kind: 'message',
@@ -354,6 +356,7 @@ async function sendReply(
     }),
     kind: 'reply',
     final: true,
+    accepts: 'public',
     exchangeType: x.exchangeType,
     conversationId: x.conversationId,
     from: me,

@@ -2,7 +2,7 @@
 import { type DecisionEngine, err, ok, PolicyEngineUnreachableError } from '@agentgov/core';
 import { describe, expect, it } from 'vitest';
 import { parseAgentIdentityConfig } from '../src/index';
-import { answerWith, itemsAt, makeWorld, type WorldOptions } from './harness';
+import { itemsAt, makeWorld, type WorldOptions } from './harness';
 
 const allowEverything = (): DecisionEngine => ({
   name: 'permissive',
