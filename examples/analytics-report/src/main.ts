@@ -1,18 +1,25 @@
 /**
- * Usage report for a running Session Analytics API server.
+ * Usage report for a running Session Analytics API server: terminal text, optionally a
+ * self-contained HTML report with charts, optionally live events.
  *
- *   pnpm --filter @agentgov/example-analytics-report start -- --url http://127.0.0.1:3000 [--follow]
+ *   pnpm --filter @agentgov/example-analytics-report start -- --url http://127.0.0.1:3000 [--html report.html] [--follow]
  */
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { AnalyticsApiError, AnalyticsClient } from '@agentgov/analytics-client';
+import { AnalyticsApiError, AnalyticsClient, AnalyticsValidationError } from '@agentgov/analytics-client';
+import { loadChartLibrary } from './chart-library';
+import { loadReportData } from './data';
+import { renderHtmlReport } from './html';
 import { renderEvent, renderReport } from './render';
 
-const USAGE = `Usage: analytics-report [--url URL] [--days N] [--width N] [--follow] [--no-color]
+const USAGE = `Usage: analytics-report [--url URL] [--days N] [--width N] [--html FILE] [--follow] [--no-color]
 
   --url       server base URL (default http://127.0.0.1:3000, or $ANALYTICS_URL)
-  --days      days in the daily cost chart (default 14)
+  --days      days in the daily charts (default 14)
   --width     bar width (default 30)
+  --html      also write a self-contained HTML report with charts to FILE
   --follow    keep running and print live events from /ws
+  --verbose   log every request, its status and duration, and retries (stderr)
   --no-color  no ANSI colours`;
 
 async function main(): Promise<number> {
@@ -25,7 +32,9 @@ async function main(): Promise<number> {
       url: { type: 'string', default: process.env.ANALYTICS_URL ?? 'http://127.0.0.1:3000' },
       days: { type: 'string', default: '14' },
       width: { type: 'string', default: '30' },
+      html: { type: 'string' },
       follow: { type: 'boolean', default: false },
+      verbose: { type: 'boolean', default: false },
       'no-color': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -44,20 +53,32 @@ async function main(): Promise<number> {
 
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort());
-  const client = new AnalyticsClient({ baseUrl: values.url, timeoutMs: 10_000 });
+  const client = new AnalyticsClient({
+    baseUrl: values.url,
+    timeoutMs: 10_000,
+    hooks: values.verbose
+      ? {
+          onResponse: ({ request, response, durationMs }) =>
+            console.error(
+              `${request.method} ${request.path} -> ${response.status} (${Math.round(durationMs)} ms)`,
+            ),
+          onRetry: ({ endpoint, error, delayMs, attempt }) =>
+            console.error(
+              `${endpoint}: attempt ${attempt} failed (${error.message}); retrying in ${delayMs} ms`,
+            ),
+        }
+      : {},
+  });
   const call = { signal: controller.signal };
-  const [stats, daily, tools, budgets] = await Promise.all([
-    client.getStats({}, call),
-    client.getDailyStats({ days: Math.max(days, 1) }, call),
-    client.getToolStats(call),
-    client.getBudgetStatus(call),
-  ]);
-  console.log(
-    renderReport(
-      { stats, daily, tools, budgets },
-      { width, days, color: !values['no-color'] && process.stdout.isTTY },
-    ),
-  );
+  const data = await loadReportData(client, days, call);
+  console.log(renderReport(data, { width, days, color: !values['no-color'] && process.stdout.isTTY }));
+  if (values.html) {
+    writeFileSync(
+      values.html,
+      renderHtmlReport(data, { library: loadChartLibrary(), source: values.url, days }),
+    );
+    console.log(`HTML report written to ${values.html}`);
+  }
 
   if (!values.follow) return 0;
   console.log(`Following ${client.wsUrl} (Ctrl-C to stop)`);
@@ -77,7 +98,7 @@ main().then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    if (error instanceof AnalyticsApiError) {
+    if (error instanceof AnalyticsApiError || error instanceof AnalyticsValidationError) {
       console.error(`analytics-report: ${error.message}`);
       if (error.kind === 'network') console.error('Is the server running? Pass --url.');
     } else {

@@ -1,5 +1,5 @@
 /**
- * Input parsers and formatters: tags, date parameters, pagination numbers.
+ * Input parsers and formatters: tags, date parameters, the query string.
  * Pure functions, property-tested in test/params.property.test.ts.
  */
 
@@ -14,7 +14,7 @@ function pad(n: number, width = 2): string {
 }
 
 /** `Date` -> `YYYY-MM-DDTHH:MM:SSZ` in UTC, milliseconds truncated. */
-export function formatUtcSeconds(date: Date): string {
+function formatUtcSeconds(date: Date): string {
   if (Number.isNaN(date.getTime())) throw new RangeError('Invalid Date');
   const year = date.getUTCFullYear();
   if (year < 0 || year > 9999) throw new RangeError(`Year out of range: ${year}`);
@@ -81,23 +81,6 @@ export function formatTags(tags: readonly string[]): string {
     if (!out.includes(tag)) out.push(tag);
   }
   return out.join(',');
-}
-
-/** Validates a page size / offset / day count: a non-negative (or positive) safe integer. */
-export function checkInteger(name: string, value: number, min: number): number {
-  if (!Number.isSafeInteger(value) || value < min) {
-    throw new RangeError(`${name} must be an integer >= ${min}, got ${value}`);
-  }
-  return value;
-}
-
-/** {@link checkInteger} for an optional parameter: `undefined` stays `undefined`. */
-export function checkOptionalInteger(
-  name: string,
-  value: number | undefined,
-  min: number,
-): number | undefined {
-  return value === undefined ? undefined : checkInteger(name, value, min);
 }
 
 export type QueryValue = string | number | boolean | undefined | null;

@@ -49,7 +49,7 @@ export function fixtureText(name: string): string {
   return new TextDecoder().decode(loadFixture(name).body);
 }
 
-export function toResponse(f: Fixture): Response {
+function toResponse(f: Fixture): Response {
   return new Response(f.body.byteLength === 0 ? null : f.body.slice(), {
     status: f.status,
     statusText: f.statusText,

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { AnalyticsClient, type AnalyticsClientOptions } from '../src';
 
-export interface SeenRequest {
+interface SeenRequest {
   method: string;
   url: URL;
   headers: IncomingMessage['headers'];

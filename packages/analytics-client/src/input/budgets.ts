@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { required } from './common';
 
-export const budgetPeriod = z.enum(['daily', 'weekly', 'monthly'], {
+const budgetPeriod = z.enum(['daily', 'weekly', 'monthly'], {
   error: "must be 'daily', 'weekly' or 'monthly'",
 });
 
@@ -12,7 +12,7 @@ export const budgetPeriod = z.enum(['daily', 'weekly', 'monthly'], {
 const amount = z.number({ error: 'must be a finite number' }).min(0, { error: 'must be >= 0' });
 
 /** The id of a budget: the server's integer ids. */
-export const budgetId = z
+const budgetId = z
   .number({ error: 'must be a number' })
   .int({ error: 'must be an integer' })
   .min(0, { error: 'must be >= 0' });

@@ -43,7 +43,7 @@ export const limit = z
   .int({ error: 'must be an integer' })
   .min(1, { error: 'must be >= 1' });
 /** An offset: an integer >= 0. */
-export const offset = z
+const offset = z
   .number({ error: 'must be a number' })
   .int({ error: 'must be an integer' })
   .min(0, { error: 'must be >= 0' });
@@ -86,7 +86,7 @@ export const iterateShape = {
   startOffset: offset.optional(),
 };
 
-export const pageParams = z.strictObject(pageShape);
+const pageParams = z.strictObject(pageShape);
 /** `limit` (>= 1; the server's default is 50) and `offset` (>= 0). */
 export type PageParams = z.input<typeof pageParams>;
 /** `from` (inclusive) and `to` (inclusive; a `YYYY-MM-DD` day includes that whole UTC day). */
