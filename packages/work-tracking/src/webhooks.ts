@@ -251,7 +251,10 @@ export class WebhookService {
       );
     }
     const comment = mergeComment(merged);
-    return decided.map((d) => ({
+    // createdAt staggered by a millisecond each: the outbox (due first, then oldest) delivers a
+    // ticket's comment before its transition, and the tickets in the order they were referenced.
+    const at = (i: number) => new Date(Date.parse(now) + i).toISOString();
+    return decided.map((d, i) => ({
       id: newId(),
       tenantId: req.tenantId,
       tool: d.tool,
@@ -262,7 +265,7 @@ export class WebhookService {
       attempts: 0,
       nextAttemptAt: now,
       lastError: null,
-      createdAt: now,
+      createdAt: at(i),
       deliveredAt: null,
       userId,
       requestId: req.requestId,

@@ -55,6 +55,7 @@ export class InMemoryWorkTrackingStore implements WorkTrackingStore {
       .sort(
         byKeys(
           (w) => Date.parse(w.nextAttemptAt),
+          (w) => Date.parse(w.createdAt),
           (w) => w.id,
         ),
       )

@@ -20,7 +20,7 @@ export interface WorkTrackingStore {
   activities(tenantId: string, query: { userId: string; from: string; to: string }): Promise<WorkActivity[]>;
   /**
    * Claims up to `limit` pending writes of any tenant whose nextAttemptAt <= now, ordered by
-   * nextAttemptAt then id, and moves their nextAttemptAt to `leaseUntil` in the same step, so two
+   * nextAttemptAt, then createdAt, then id, and moves their nextAttemptAt to `leaseUntil` in the same step, so two
    * workers (processes) never claim the same write while the lease runs.
    */
   claimWrites(now: string, leaseUntil: string, limit: number): Promise<TrackerWrite[]>;

@@ -145,6 +145,16 @@ const cases = {
     expect(await store.claimWrites(isoAt(15), isoAt(20), 10)).toHaveLength(4);
     expect(await store.claimWrites(isoAt(100), isoAt(120), 0)).toEqual([]);
   },
+  'claimWrites: writes due at the same time come oldest (createdAt) first': async (
+    store: WorkTrackingStore,
+  ) => {
+    const ws = [3, 1, 2, 0].map((ms) =>
+      makeTrackerWrite({ tenantId: A, nextAttemptAt: isoAt(1), createdAt: isoAt(0, ms) }),
+    );
+    await store.recordDelivery({ delivery: makeDelivery({ tenantId: A }), activities: [], writes: ws });
+    const got = await store.claimWrites(isoAt(1), isoAt(2), 10);
+    expect(got.map((w) => w.createdAt)).toEqual([0, 1, 2, 3].map((ms) => isoAt(0, ms)));
+  },
   'claimWrites: concurrent claims never hand out a write twice': async (store: WorkTrackingStore) => {
     const writes = Array.from({ length: 12 }, (_, i) =>
       makeTrackerWrite({ tenantId: A, nextAttemptAt: isoAt(i) }),

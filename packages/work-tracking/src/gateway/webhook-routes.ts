@@ -3,12 +3,10 @@ import { type AnyRoute, defineRoute, errorSpec as err, errorOf, type WebhookSour
 import { z } from 'zod';
 import type { WebhookService } from '../webhooks';
 
-const Payload = z
-  .record(z.string(), z.unknown())
-  .meta({
-    id: 'WebhookPayload',
-    description: 'The sender’s JSON payload, verified by signature over its exact bytes',
-  });
+const Payload = z.record(z.string(), z.unknown()).meta({
+  id: 'WebhookPayload',
+  description: 'The sender’s JSON payload, verified by signature over its exact bytes',
+});
 const WebhookQuery = z.object({
   tenant: z
     .string()

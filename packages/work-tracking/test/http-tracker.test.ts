@@ -1,0 +1,119 @@
+/** HttpTrackerClient against the loopback Jira-compatible server: faults, Retry-After, hangs, auth. */
+import { TrackerRequestError } from '@agentgov/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HttpTrackerClient, parseRetryAfter } from '../src/http-tracker';
+import { type LoopbackTracker, startLoopbackTracker } from '../src/testing/index';
+
+let server: LoopbackTracker;
+let waits: number[];
+const client = (over: Partial<ConstructorParameters<typeof HttpTrackerClient>[0]> = {}) =>
+  new HttpTrackerClient({
+    baseUrl: `${server.url}/`,
+    auth: { type: 'bearer', token: 'tok' },
+    sleep: async (ms) => {
+      waits.push(ms);
+    },
+    ...over,
+  });
+
+beforeEach(async () => {
+  server = await startLoopbackTracker({ token: 'tok' });
+  server.tracker.addTicket('ENG-12');
+  waits = [];
+});
+afterEach(async () => {
+  await server.close();
+});
+
+async function failure(p: Promise<unknown>): Promise<TrackerRequestError> {
+  const e = await p.then(
+    () => undefined,
+    (x: unknown) => x,
+  );
+  expect(e).toBeInstanceOf(TrackerRequestError);
+  return e as TrackerRequestError;
+}
+
+describe('HttpTrackerClient', () => {
+  it('sends the bearer token (basic auth too) and never puts it in errors', async () => {
+    await client().addComment('ENG-12', 'hi');
+    expect(server.requests.at(-1)).toEqual({
+      method: 'POST',
+      path: '/rest/api/2/issue/ENG-12/comment',
+      authorization: 'Bearer tok',
+    });
+    const e = await failure(
+      client({ auth: { type: 'basic', username: 'me@x', token: 'secret-token' } }).addComment('ENG-12', 'x'),
+    );
+    expect(e.status).toBe(401);
+    expect(server.requests.at(-1)?.authorization).toBe(
+      `Basic ${Buffer.from('me@x:secret-token').toString('base64')}`,
+    );
+    expect(JSON.stringify({ ...e, message: e.message })).not.toContain('secret-token');
+    expect(e.request).toEqual({ method: 'POST', url: `${server.url}/rest/api/2/issue/ENG-12/comment` });
+  });
+
+  it('retries 5xx and 429 honouring Retry-After, then succeeds once', async () => {
+    server.faults.push({ status: 503 }, { status: 429, retryAfter: '2' });
+    await client({ backoffMs: 100 }).addComment('ENG-12', 'after two faults');
+    expect(waits).toEqual([100, 2000]);
+    expect(server.tracker.tickets.get('ENG-12')?.comments.map((c) => c.body)).toEqual(['after two faults']);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('gives up after the retries with a retryable error carrying the status and Retry-After', async () => {
+    server.faults.push({ status: 502 }, { status: 500 }, { status: 429, retryAfter: '7' });
+    const e = await failure(client().addComment('ENG-12', 'x'));
+    expect(e).toMatchObject({ status: 429, retryable: true, retryAfterMs: 7000 });
+    expect(server.tracker.tickets.get('ENG-12')?.comments).toEqual([]);
+  });
+
+  it('does not wait in-process for a Retry-After above the cap (the outbox reschedules)', async () => {
+    server.faults.push({ status: 429, retryAfter: '3600' });
+    const e = await failure(client({ maxRetryAfterMs: 30_000 }).addComment('ENG-12', 'x'));
+    expect(e).toMatchObject({ status: 429, retryable: true, retryAfterMs: 3_600_000 });
+    expect(waits).toEqual([]);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('does not retry 4xx other than 408/429', async () => {
+    const e = await failure(client().addComment('NOPE-1', 'x'));
+    expect(e).toMatchObject({ status: 404, retryable: false });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('times out a hanging tracker per attempt and retries; a hang on every attempt is a retryable timeout', async () => {
+    server.faults.push({ hang: true });
+    const started = Date.now();
+    await client({ timeoutMs: 200 }).addComment('ENG-12', 'after a hang');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(server.tracker.tickets.get('ENG-12')?.comments).toHaveLength(1);
+    server.faults.push({ hang: true }, { hang: true });
+    const e = await failure(client({ timeoutMs: 150, retries: 1 }).addComment('ENG-12', 'never'));
+    expect(e).toMatchObject({ retryable: true, status: undefined });
+    expect(e.message).toMatch(/within 150 ms/);
+  });
+
+  it('an unreachable tracker is a retryable error', async () => {
+    const url = server.url;
+    await server.close();
+    const e = await failure(new HttpTrackerClient({ baseUrl: url, retries: 0 }).addComment('ENG-12', 'x'));
+    expect(e).toMatchObject({ retryable: true, status: undefined });
+    server = await startLoopbackTracker();
+  });
+
+  it('the caller’s abort stops retries at once', async () => {
+    server.faults.push({ hang: true });
+    const ac = new AbortController();
+    const p = client({ timeoutMs: 10_000 }).addComment('ENG-12', 'x', { signal: ac.signal });
+    setTimeout(() => ac.abort(new Error('stop')), 50);
+    await expect(p).rejects.toThrow('stop');
+  });
+
+  it('parses Retry-After as seconds or an HTTP date', () => {
+    expect(parseRetryAfter('120')).toBe(120_000);
+    expect(parseRetryAfter(new Date(10_000 + 5_000).toUTCString(), 10_000)).toBe(5_000);
+    expect(parseRetryAfter('soon')).toBeUndefined();
+    expect(parseRetryAfter(null)).toBeUndefined();
+  });
+});

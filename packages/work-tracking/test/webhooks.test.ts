@@ -1,0 +1,364 @@
+import { GovernanceError } from '@agentgov/core';
+import { describe, expect, it } from 'vitest';
+import { signBody } from '../src/signature';
+import { SECRET, setup, TENANT } from './helpers';
+import {
+  branchPush,
+  example,
+  examples,
+  jiraIssueUpdated,
+  mergedPullRequest,
+  openedPullRequest,
+} from './payloads';
+
+async function rejection(p: Promise<unknown>): Promise<GovernanceError> {
+  const e = await p.then(
+    () => undefined,
+    (x: unknown) => x,
+  );
+  expect(e).toBeInstanceOf(GovernanceError);
+  return e as GovernanceError;
+}
+
+async function nothingRecorded(s: ReturnType<typeof setup>) {
+  expect(await s.store.listWrites(TENANT)).toEqual([]);
+  expect(
+    await s.store.activities(TENANT, {
+      userId: 'alice',
+      from: '2000-01-01T00:00:00Z',
+      to: '2100-01-01T00:00:00Z',
+    }),
+  ).toEqual([]);
+}
+
+describe('WebhookService (real @octokit/webhooks-examples payloads)', () => {
+  it('ping → pong, every real ping example', async () => {
+    const s = setup();
+    for (const p of examples('ping'))
+      expect(await s.send('ping', p)).toMatchObject({ status: 'pong', event: 'ping' });
+    await nothingRecorded(s);
+  });
+
+  it('a merged PR records the activity and queues a comment and the transition for each ticket, after policy', async () => {
+    const s = setup();
+    const payload = mergedPullRequest({
+      branch: 'feature/ENG-12-readme',
+      title: 'Update the README (OPS-3)',
+      body: 'Details.\nJira: https://tracker.example.com/browse/ENG-12',
+    });
+    const answer = await s.send('pull_request', payload, { delivery: 'd-merge' });
+    expect(answer).toMatchObject({
+      status: 'processed',
+      action: 'pull_request.merged',
+      tickets: ['ENG-12', 'OPS-3'],
+      activities: 1,
+    });
+    expect(answer.writes?.map((w) => [w.tool, w.ticketId, w.state])).toEqual([
+      ['tracker_update', 'ENG-12', 'pending'],
+      ['tracker_transition', 'ENG-12', 'pending'],
+      ['tracker_update', 'OPS-3', 'pending'],
+      ['tracker_transition', 'OPS-3', 'pending'],
+    ]);
+    expect(s.kicks()).toBe(1);
+    // The integrations decisions carried the spec's inputs.
+    expect(
+      s.engine.requests.map(
+        (r) =>
+          r.domain === 'integrations' && [
+            r.input.action,
+            r.input.context.targetSystem,
+            r.input.context.additional.source,
+            r.input.context.additional.trigger,
+          ],
+      ),
+    ).toEqual([
+      ['tracker_update', 'tracker', 'work-tracking', 'pr_merged'],
+      ['tracker_transition', 'tracker', 'work-tracking', 'pr_merged'],
+      ['tracker_update', 'tracker', 'work-tracking', 'pr_merged'],
+      ['tracker_transition', 'tracker', 'work-tracking', 'pr_merged'],
+    ]);
+    const [activity] = await s.store.activities(TENANT, {
+      userId: 'alice',
+      from: '2019-05-15T00:00:00Z',
+      to: '2019-05-16T00:00:00Z',
+    });
+    expect(activity).toMatchObject({
+      kind: 'pr_merged',
+      subject: 'Codertocat/Hello-World#2',
+      tickets: ['ENG-12', 'OPS-3'],
+      deliveryId: 'd-merge',
+    });
+
+    // The outbox delivers: comments arrive, tickets move, each write audited.
+    expect(await s.outbox.drain()).toEqual({ delivered: 4, retrying: 0, failed: 0 });
+    const eng = s.tracker.tickets.get('ENG-12');
+    expect(eng?.comments.map((c) => c.body)).toEqual([expect.stringContaining('Codertocat/Hello-World#2')]);
+    expect(eng?.comments[0]?.body).toContain('was merged by Codertocat');
+    expect(eng?.status).toBe('Done');
+    expect(s.tracker.tickets.get('OPS-3')?.status).toBe('Done');
+    expect(
+      s.audit.entries.map((e) => [
+        e.actionType,
+        e.actionDetail.tool,
+        e.actionDetail.ticketId,
+        e.actionDetail.outcome,
+        e.outcome,
+        e.userId,
+      ]),
+    ).toEqual([
+      ['tool_invocation', 'tracker_update', 'ENG-12', 'success', 'success', 'alice'],
+      ['tool_invocation', 'tracker_transition', 'ENG-12', 'success', 'success', 'alice'],
+      ['tool_invocation', 'tracker_update', 'OPS-3', 'success', 'success', 'alice'],
+      ['tool_invocation', 'tracker_transition', 'OPS-3', 'success', 'success', 'alice'],
+    ]);
+    expect(await s.store.listWrites(TENANT, { state: 'delivered' })).toHaveLength(4);
+    expect(await s.outbox.drain()).toEqual({ delivered: 0, retrying: 0, failed: 0 });
+  });
+
+  it('without defaultMergeTransition only comments are written', async () => {
+    const s = setup({ transition: undefined });
+    const answer = await s.send('pull_request', mergedPullRequest());
+    expect(answer.writes?.map((w) => w.tool)).toEqual(['tracker_update']);
+  });
+
+  it('a redelivery changes nothing and says so', async () => {
+    const s = setup();
+    await s.send('pull_request', mergedPullRequest(), { delivery: 'same' });
+    const again = await s.send('pull_request', mergedPullRequest(), { delivery: 'same' });
+    expect(again).toMatchObject({ status: 'duplicate', deliveryId: 'same' });
+    expect(await s.store.listWrites(TENANT)).toHaveLength(2);
+    // Without a delivery header, the body's hash is the delivery id.
+    const a = await s.send('push', branchPush(['ENG-12 fix']), { delivery: '' });
+    const b = await s.send('push', branchPush(['ENG-12 fix']), { delivery: '' });
+    expect(a.deliveryId).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(b).toMatchObject({ status: 'duplicate', deliveryId: a.deliveryId });
+  });
+
+  it('policy denial → 403 policy_denied, an audited deny per write, and nothing recorded', async () => {
+    const s = setup();
+    s.engine.mode = 'deny-all';
+    const e = await rejection(s.send('pull_request', mergedPullRequest(), { delivery: 'denied' }));
+    expect(e.status).toBe(403);
+    expect(e.code).toBe('policy_denied');
+    expect(e.detail).toEqual([
+      { tool: 'tracker_update', ticketId: 'ENG-12', reason: 'denied by test policy' },
+      { tool: 'tracker_transition', ticketId: 'ENG-12', reason: 'denied by test policy' },
+    ]);
+    expect(
+      s.audit.entries.map((x) => [
+        x.actionType,
+        x.actionDetail.tool,
+        x.actionDetail.ticketId,
+        x.actionDetail.outcome,
+        x.policyResult,
+        x.outcome,
+      ]),
+    ).toEqual([
+      ['tool_invocation', 'tracker_update', 'ENG-12', 'denied', 'deny', 'denied'],
+      ['tool_invocation', 'tracker_transition', 'ENG-12', 'denied', 'deny', 'denied'],
+    ]);
+    await nothingRecorded(s);
+    expect(await s.store.hasDelivery(TENANT, 'codehost', 'denied')).toBe(false);
+    // Once policy allows, the same delivery is processed.
+    s.engine.mode = 'rules';
+    expect((await s.send('pull_request', mergedPullRequest(), { delivery: 'denied' })).status).toBe(
+      'processed',
+    );
+  });
+
+  it('decision engine down → 503 POLICY_ENGINE_UNREACHABLE, nothing recorded', async () => {
+    const s = setup();
+    s.engine.mode = 'down';
+    const e = await rejection(s.send('pull_request', mergedPullRequest()));
+    expect([e.status, e.code]).toEqual([503, 'POLICY_ENGINE_UNREACHABLE']);
+    await nothingRecorded(s);
+    expect(s.audit.entries).toEqual([]);
+  });
+
+  it('missing, wrong, or retired-secret signatures → 401 invalid_webhook_secret; the previous secret works during rotation', async () => {
+    const s = setup();
+    const payload = mergedPullRequest();
+    expect((await rejection(s.send('pull_request', payload, { secret: 'wrong' }))).code).toBe(
+      'invalid_webhook_secret',
+    );
+    const raw = new TextEncoder().encode(JSON.stringify(payload));
+    const unsigned = new Headers({ 'content-type': 'application/json', 'x-github-event': 'pull_request' });
+    const e = await rejection(
+      s.webhooks.receive('codehost', {
+        tenantId: TENANT,
+        headers: unsigned,
+        rawBody: raw,
+        payload,
+        requestId: 'r',
+      }),
+    );
+    expect([e.status, e.code]).toEqual([401, 'invalid_webhook_secret']);
+    // A body other than the signed one.
+    const h = new Headers({
+      'content-type': 'application/json',
+      'x-github-event': 'pull_request',
+      'x-hub-signature-256': signBody(SECRET, raw),
+    });
+    const tampered = new TextEncoder().encode(JSON.stringify({ ...payload, action: 'opened' }));
+    expect(
+      (
+        await rejection(
+          s.webhooks.receive('codehost', {
+            tenantId: TENANT,
+            headers: h,
+            rawBody: tampered,
+            payload,
+            requestId: 'r',
+          }),
+        )
+      ).status,
+    ).toBe(401);
+    // Unknown tenant: no secret → 401, not a hint that the tenant exists.
+    expect(
+      (
+        await rejection(
+          s.webhooks.receive('codehost', {
+            tenantId: 'other',
+            headers: h,
+            rawBody: raw,
+            payload,
+            requestId: 'r',
+          }),
+        )
+      ).status,
+    ).toBe(401);
+    await nothingRecorded(s);
+    // Rotation: the previous secret is valid while it is configured.
+    await s.secrets.set('codehost-webhook-old', 'old-secret');
+    expect((await s.send('pull_request', payload, { secret: 'old-secret' })).status).toBe('processed');
+  });
+
+  it('non-JSON content type → 415; missing event header → 400; a payload missing needed fields → 400', async () => {
+    const s = setup();
+    expect(
+      (
+        await rejection(
+          s.send('pull_request', mergedPullRequest(), {
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          }),
+        )
+      ).status,
+    ).toBe(415);
+    const raw = new TextEncoder().encode('{}');
+    const noEvent = new Headers({
+      'content-type': 'application/json',
+      'x-hub-signature-256': signBody(SECRET, raw),
+    });
+    expect(
+      (
+        await rejection(
+          s.webhooks.receive('codehost', {
+            tenantId: TENANT,
+            headers: noEvent,
+            rawBody: raw,
+            payload: {},
+            requestId: 'r',
+          }),
+        )
+      ).code,
+    ).toBe('missing_type');
+    const broken = mergedPullRequest();
+    delete broken.pull_request.head;
+    const e = await rejection(s.send('pull_request', broken));
+    expect([e.status, e.code]).toEqual([400, 'invalid_type']);
+    await nothingRecorded(s);
+  });
+
+  it('other events and untracked actions are ignored with a reason (2xx), recording nothing', async () => {
+    const s = setup();
+    expect(await s.send('issues', example('issues', 'opened'))).toMatchObject({
+      status: 'ignored',
+      reason: expect.stringContaining("'issues'"),
+    });
+    expect(await s.send('pull_request', example('pull_request', 'labeled'))).toMatchObject({
+      status: 'ignored',
+      reason: expect.stringContaining('labeled'),
+    });
+    const tagPush = examples('push').find((p) => String(p.ref).startsWith('refs/tags/'));
+    expect(await s.send('push', tagPush)).toMatchObject({
+      status: 'ignored',
+      reason: expect.stringContaining('refs/tags/simple-tag'),
+    });
+    expect(await s.send('pull_request_review', example('pull_request_review', 'dismissed'))).toMatchObject({
+      status: 'ignored',
+    });
+    await nothingRecorded(s);
+  });
+
+  it('opened, closed-unmerged, reviewed and pushed are recorded as activity without tracker writes', async () => {
+    const s = setup();
+    expect(await s.send('pull_request', openedPullRequest('ENG-12_readme'))).toMatchObject({
+      status: 'processed',
+      tickets: ['ENG-12'],
+      writes: [],
+    });
+    expect(await s.send('pull_request', example('pull_request', 'closed'))).toMatchObject({
+      status: 'processed',
+      action: 'pull_request.closed',
+      writes: [],
+    });
+    expect(await s.send('pull_request_review', example('pull_request_review', 'submitted'))).toMatchObject({
+      status: 'processed',
+      action: 'pull_request_review.submitted',
+    });
+    expect(
+      await s.send('push', branchPush(['ENG-12: fix typo', 'Refs OPS-3 and UTF-8 handling'])),
+    ).toMatchObject({ status: 'processed', tickets: ['ENG-12', 'OPS-3'] });
+    const kinds = (
+      await s.store.activities(TENANT, {
+        userId: 'alice',
+        from: '2000-01-01T00:00:00Z',
+        to: '2100-01-01T00:00:00Z',
+      })
+    ).map((a) => a.kind);
+    expect(kinds.sort()).toEqual(['pr_closed', 'pr_opened', 'pr_reviewed', 'push']);
+    expect(await s.store.listWrites(TENANT)).toEqual([]);
+    expect(s.engine.requests).toEqual([]);
+  });
+
+  it('tracker issue-updated events are recorded as ticket activity; other tracker events ignored', async () => {
+    const s = setup();
+    const send = (payload: unknown, secret = 'tracker-secret') => {
+      const raw = new TextEncoder().encode(JSON.stringify(payload));
+      const headers = new Headers({
+        'content-type': 'application/json',
+        'x-hub-signature-256': signBody(secret, raw),
+      });
+      return s.webhooks.receive('tracker', {
+        tenantId: TENANT,
+        headers,
+        rawBody: raw,
+        payload,
+        requestId: 'r',
+      });
+    };
+    expect(await send(jiraIssueUpdated())).toMatchObject({
+      status: 'processed',
+      event: 'jira:issue_updated',
+      tickets: ['ENG-12'],
+    });
+    const [a] = await s.store.activities(TENANT, {
+      userId: 'alice',
+      from: '2019-05-15T00:00:00Z',
+      to: '2019-05-16T00:00:00Z',
+    });
+    expect(a).toMatchObject({
+      kind: 'ticket_updated',
+      subject: 'ENG-12',
+      detail: { changes: [{ field: 'status', from: 'In Progress', to: 'In Review' }] },
+    });
+    expect(await send({ ...jiraIssueUpdated(), webhookEvent: 'jira:issue_created' })).toMatchObject({
+      status: 'ignored',
+    });
+    expect(await send(jiraIssueUpdated('HR-1'))).toMatchObject({
+      status: 'ignored',
+      reason: expect.stringContaining('HR-1'),
+    });
+    expect((await rejection(send(jiraIssueUpdated(), SECRET))).status).toBe(401);
+  });
+});
