@@ -9,6 +9,7 @@ import {
   type Clock,
   type DecisionEngine,
   InMemoryAuditStore,
+  InMemoryExchangeStore,
   InMemoryOrgDirectory,
   InMemoryPolicyStore,
   InMemorySecretStore,
@@ -22,6 +23,7 @@ import {
   type GovernanceConfig,
 } from '@agentgov/gateway';
 import { type TestIssuer, testOidcConfig } from '@agentgov/gateway/testing';
+import { interchangeRoutes } from '@agentgov/interchange/gateway';
 import { policyRoutes } from '@agentgov/policy/gateway';
 
 export interface TestServiceOverrides {
@@ -60,6 +62,7 @@ export async function createTestService(
         ...(over.engine ? { engine: over.engine } : {}),
       }),
       auditRoutes({ store: auditStore, secrets, directory, clock, log }),
+      interchangeRoutes({ store: new InMemoryExchangeStore(), audit: log, clock }),
     ],
     ...over.kernel,
   });

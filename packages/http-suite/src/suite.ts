@@ -18,6 +18,7 @@ import { adminCases } from './cases/admin';
 import { auditCases } from './cases/audit';
 import { authCases } from './cases/auth';
 import { connectorCases } from './cases/connectors';
+import { interchangeCases } from './cases/interchange';
 import { kernelCases } from './cases/kernel';
 import { policyCases } from './cases/policies';
 import { rateLimitCases } from './cases/rate-limits';
@@ -76,6 +77,7 @@ export function describeHttpSuite(name: string, startServer: ServerFactory): voi
     auditCases(h);
     connectorCases(h);
     adminCases(h);
+    interchangeCases(h);
     rateLimitCases(h);
   });
 }

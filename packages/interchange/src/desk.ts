@@ -19,8 +19,8 @@ import { writeAudit } from './audit';
 import { policyDenied } from './context';
 import { appended, casUpdate, ended, pendingApproval } from './record';
 
-/** Tenant roles that read every exchange of their tenant. */
-export const EXCHANGE_ADMIN_ROLES: readonly Role[] = ['enterprise_admin', 'org_admin'];
+/** Roles that read every exchange of their tenant (the tenant's admins); everyone else reads the exchanges they take part in. */
+export const EXCHANGE_ADMIN_ROLES: readonly Role[] = ['enterprise_admin'];
 
 export interface Viewer {
   tenantId: string;

@@ -76,8 +76,7 @@ export async function makeWorld(options: WorldOptions = {}): Promise<World> {
   const clock = new ManualClock('2026-01-05T09:00:00.000Z');
   const policyStore = new InMemoryPolicyStore();
   const directory = new InMemoryOrgDirectory();
-  for (const a of Object.values(AGENTS))
-    await directory.place(a.tenantId, a.userId, { orgUnit: a.orgUnit, team: null });
+  for (const a of Object.values(AGENTS)) await directory.place(a.tenantId, a.userId, { orgUnit: a.orgUnit });
   const resolver = new EffectivePolicyResolver({ store: policyStore, directory });
   const service = new PolicyService({
     store: policyStore,

@@ -17,7 +17,7 @@ import { itemsAt, makeWorld, type World } from './harness';
 
 type Claims = Omit<EnvelopeClaims, 'jti' | 'iat' | 'exp'>;
 
-function validClaims(w: World, message: ExchangeMessage, over: Partial<Claims> = {}): Claims {
+function validClaims(_w: World, message: ExchangeMessage, over: Partial<Claims> = {}): Claims {
   const exchangeId = newId();
   return {
     envelope: buildEnvelope({

@@ -1,0 +1,205 @@
+/** biome-ignore-all lint/suspicious/noExplicitAny: JSON bodies of a black-box HTTP suite are read without schemas */
+/**
+ * Interchange routes: list and read exchanges (the humans involved; enterprise_admin for the
+ * tenant; another tenant's are 404), approve and reject what an exchange waits on (only the human
+ * asked; single use; audited), /metrics autoResponsesSent, and the routes in the OpenAPI document.
+ */
+import { type Exchange, newId } from '@agentgov/core';
+import { makeExchange } from '@agentgov/core/testing';
+import type { InterchangePlugin } from '@agentgov/interchange/gateway';
+import { describe, expect, it } from 'vitest';
+import type { Harness } from '../harness';
+
+const pending = (over: Partial<Exchange>): Exchange =>
+  makeExchange({
+    tenantId: 'acme',
+    initiatorUserId: 'u-alice',
+    responderUserId: 'u-bob',
+    exchangeType: 'meeting_scheduling',
+    currentRound: 1,
+    maxRounds: 2,
+    startedAt: new Date().toISOString(),
+    transcript: [
+      {
+        kind: 'message',
+        round: 1,
+        from: 'initiator',
+        messageType: 'agent-generated',
+        text: 'Tuesday?',
+        items: [],
+      },
+      {
+        kind: 'awaiting_human',
+        round: 1,
+        approvalId: 'approval-1',
+        action: 'meeting_scheduling',
+        reason: 'meeting_scheduling always needs a human',
+        ceiling: 'internal',
+        initiatorOrgUnit: 'eng',
+        at: new Date().toISOString(),
+        expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+      },
+    ],
+    ...over,
+  });
+
+export function interchangeCases(h: Harness): void {
+  describe('interchange', () => {
+    const plugin = () => h.gov.plugins.find((p) => p.name === 'interchange') as InterchangePlugin;
+    const ids = { mine: '', other: '', foreign: '', auto: '' };
+
+    it('seeds exchanges through the plugin’s store', async () => {
+      const store = plugin().store;
+      const mine = pending({});
+      const other = makeExchange({ tenantId: 'acme', initiatorUserId: 'ea-1', responderUserId: 'oa-eng' });
+      const foreign = makeExchange({
+        tenantId: 'globex',
+        initiatorUserId: 'u-alice',
+        responderUserId: 'u-bob',
+      });
+      const auto = makeExchange({
+        tenantId: 'acme',
+        initiatorUserId: 'u-bob',
+        responderUserId: 'u-alice',
+        outcome: 'resolved',
+        transcript: [{ kind: 'reply', round: 1, automatic: true, text: 'done', items: [] }],
+      });
+      for (const x of [mine, other, foreign, auto]) await store.insert(x);
+      Object.assign(ids, {
+        mine: mine.exchangeId,
+        other: other.exchangeId,
+        foreign: foreign.exchangeId,
+        auto: auto.exchangeId,
+      });
+    });
+
+    it('GET /exchanges: the caller’s own; enterprise_admin the tenant’s; never another tenant’s', async () => {
+      const alice = await h.call('/exchanges', { as: 'user' });
+      expect(alice.status).toBe(200);
+      expect(alice.body.exchanges.map((x: any) => x.exchangeId).sort()).toEqual([ids.mine, ids.auto].sort());
+      expect(alice.body.total).toBe(2);
+      const admin = await h.call('/exchanges?pageSize=1000', { as: 'enterpriseAdmin' });
+      expect(admin.body.total).toBe(3);
+      expect(admin.body.exchanges.every((x: any) => x.tenantId === 'acme')).toBe(true);
+      const filtered = await h.call('/exchanges?outcome=resolved&userId=u-alice', { as: 'enterpriseAdmin' });
+      expect(filtered.body.exchanges.map((x: any) => x.exchangeId)).toEqual([ids.auto]);
+      // a non-admin cannot read someone else's list by naming them
+      const named = await h.call('/exchanges?userId=ea-1', { as: 'user' });
+      expect(named.body.exchanges.map((x: any) => x.exchangeId).sort()).toEqual([ids.mine, ids.auto].sort());
+      const paged = await h.call('/exchanges?page=2&pageSize=1', { as: 'user' });
+      expect(paged.body.exchanges).toHaveLength(1);
+      expect(paged.body.total).toBe(2);
+      const globex = await h.call('/exchanges', { as: 'otherTenantAdmin' });
+      expect(globex.body.exchanges.map((x: any) => x.exchangeId)).toEqual([ids.foreign]);
+      h.expectError(await h.call('/exchanges?outcome=lost', { as: 'user' }), 400, 'invalid_type');
+      h.expectError(await h.call('/exchanges?pageSize=1001', { as: 'user' }), 400, 'invalid_type');
+      h.expectError(await h.call('/exchanges'), 401);
+    });
+
+    it('GET /exchanges/{id}: the humans involved and enterprise_admin; others and other tenants 404', async () => {
+      const read = await h.call(`/exchanges/${ids.mine}`, { as: 'userSales' });
+      expect(read.status).toBe(200);
+      expect(read.body.transcript).toHaveLength(2);
+      expect((await h.call(`/exchanges/${ids.mine}`, { as: 'enterpriseAdmin' })).status).toBe(200);
+      h.expectError(await h.call(`/exchanges/${ids.other}`, { as: 'user' }), 404, 'NOT_FOUND');
+      h.expectError(await h.call(`/exchanges/${ids.foreign}`, { as: 'enterpriseAdmin' }), 404, 'NOT_FOUND');
+      h.expectError(await h.call(`/exchanges/${ids.mine}`, { as: 'otherTenantAdmin' }), 404, 'NOT_FOUND');
+      h.expectError(await h.call(`/exchanges/${newId()}`, { as: 'user' }), 404, 'NOT_FOUND');
+    });
+
+    it('POST /exchanges/{id}/approve: only the human asked; bound to the pending request; single use; audited', async () => {
+      h.expectError(
+        await h.call(`/exchanges/${ids.mine}/approve`, { as: 'user', method: 'POST', body: {} }),
+        403,
+        'forbidden',
+      );
+      h.expectError(
+        await h.call(`/exchanges/${ids.mine}/approve`, { as: 'enterpriseAdmin', method: 'POST', body: {} }),
+        403,
+        'forbidden',
+      );
+      h.expectError(
+        await h.call(`/exchanges/${ids.mine}/approve`, { as: 'otherTenantAdmin', method: 'POST', body: {} }),
+        404,
+        'NOT_FOUND',
+      );
+      h.expectError(
+        await h.call(`/exchanges/${ids.mine}/approve`, {
+          as: 'userSales',
+          method: 'POST',
+          body: { approvalId: 'another' },
+        }),
+        404,
+        'NOT_FOUND',
+      );
+      h.expectError(
+        await h.call(`/exchanges/${ids.mine}/approve`, {
+          as: 'userSales',
+          method: 'POST',
+          body: { approve: true },
+        }),
+        400,
+        'invalid_type',
+      );
+      const ok = await h.call(`/exchanges/${ids.mine}/approve`, {
+        as: 'userSales',
+        method: 'POST',
+        body: { approvalId: 'approval-1', note: 'Tuesday works' },
+      });
+      expect(ok.status).toBe(200);
+      const decision = ok.body.transcript.find((t: any) => t.kind === 'human_decision');
+      expect(decision).toMatchObject({
+        decision: 'approved',
+        by: 'u-bob',
+        approvalId: 'approval-1',
+        note: 'Tuesday works',
+      });
+      expect(Date.parse(decision.at)).toBeGreaterThan(Date.now() - 60_000);
+      h.expectError(
+        await h.call(`/exchanges/${ids.mine}/reject`, { as: 'userSales', method: 'POST', body: {} }),
+        404,
+        'NOT_FOUND',
+      );
+      const audit = await h.call('/audit?action_type=agent_exchange&page_size=1000', {
+        as: 'enterpriseAdmin',
+      });
+      expect(
+        audit.body.entries.some(
+          (e: any) =>
+            e.userId === 'u-bob' &&
+            e.actionDetail.event === 'approved' &&
+            e.actionDetail.exchangeId === ids.mine,
+        ),
+      ).toBe(true);
+    });
+
+    it('POST /exchanges/{id}/reject: the exchange is denied', async () => {
+      const x = pending({});
+      await plugin().store.insert(x);
+      const r = await h.call(`/exchanges/${x.exchangeId}/reject`, {
+        as: 'userSales',
+        method: 'POST',
+        body: { note: 'no' },
+      });
+      expect(r.status).toBe(200);
+      expect(r.body.outcome).toBe('denied');
+      expect(r.body.endedAt).not.toBeNull();
+    });
+
+    it('GET /metrics: autoResponsesSent from the exchange store; the routes are in the OpenAPI document', async () => {
+      const m = await h.call('/metrics', { as: 'enterpriseAdmin' });
+      expect(m.status).toBe(200);
+      expect(m.body.autoResponsesSent).toBe(1);
+      const doc = await h.call('/openapi.json');
+      expect(doc.status).toBe(200);
+      expect(Object.keys(doc.body.paths)).toEqual(
+        expect.arrayContaining([
+          '/api/v1/exchanges',
+          '/api/v1/exchanges/{id}',
+          '/api/v1/exchanges/{id}/approve',
+          '/api/v1/exchanges/{id}/reject',
+        ]),
+      );
+    });
+  });
+}
