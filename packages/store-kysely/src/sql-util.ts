@@ -56,7 +56,7 @@ export const toNumber = (value: unknown): number => (typeof value === 'number' ?
 export const DEFAULT_SCHEMA = 'agentgov';
 
 /** Lower-case SQL identifier accepted as a schema name. */
-export const SCHEMA_NAME_RE = /^[a-z_][a-z0-9_]{0,62}$/;
+const SCHEMA_NAME_RE = /^[a-z_][a-z0-9_]{0,62}$/;
 
 export function assertSchemaName(schema: string): void {
   if (!SCHEMA_NAME_RE.test(schema)) {

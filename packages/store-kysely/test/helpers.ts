@@ -21,24 +21,24 @@ import {
   type SqlStores,
 } from '../src/index';
 
-export type Backend = 'pglite' | 'postgres';
+type Backend = 'pglite' | 'postgres';
 
 const ALL: Backend[] = ['pglite', 'postgres'];
-export const BACKENDS: Backend[] = (process.env.AGENTGOV_TEST_BACKENDS ?? ALL.join(','))
+const BACKENDS: Backend[] = (process.env.AGENTGOV_TEST_BACKENDS ?? ALL.join(','))
   .split(',')
   .map((s) => s.trim())
   .filter((s): s is Backend => (ALL as string[]).includes(s));
 
-export const REQUIRE_SERVICES = process.env.AGENTGOV_REQUIRE_SERVICES === '1';
-export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
+const REQUIRE_SERVICES = process.env.AGENTGOV_REQUIRE_SERVICES === '1';
+const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
 
 export const freshSchema = (): string => `agentgov_t_${randomBytes(6).toString('hex')}`;
 
-export type PostgresStatus = { ok: true; url: string } | { ok: false; reason: string };
+type PostgresStatus = { ok: true; url: string } | { ok: false; reason: string };
 
 let status: Promise<PostgresStatus> | undefined;
 /** Whether PostgreSQL is usable (checked once per file). */
-export function postgresStatus(): Promise<PostgresStatus> {
+function postgresStatus(): Promise<PostgresStatus> {
   status ??= (async (): Promise<PostgresStatus> => {
     const url = TEST_DATABASE_URL;
     if (!url) return { ok: false, reason: 'TEST_DATABASE_URL is not set' };
