@@ -63,10 +63,11 @@ export abstract class ClientCore {
 
   /** A lazy iterator over an offset-paginated list method. */
   protected iterator<I>(
+    endpoint: string,
     options: IterateOptions,
     fetchPage: (limit: number, offset: number) => Promise<{ items: I[]; total?: number }>,
   ): PageIterator<I> {
-    const { pageSize, startOffset } = this.input(iterateOptions, options, 'iterate');
+    const { pageSize, startOffset } = this.input(iterateOptions, options, endpoint);
     return new PageIterator<I>(fetchPage, pageSize ?? 50, startOffset ?? 0);
   }
 }

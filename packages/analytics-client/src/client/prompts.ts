@@ -17,7 +17,7 @@ export abstract class PromptsApi extends ClientCore {
 
   iteratePrompts(filter: PromptFilter = {}, options: IterateOptions = {}): PageIterator<T.Prompt> {
     this.input(promptFilter, filter, 'GET /api/prompts');
-    return this.iterator(options, async (limit, offset) => {
+    return this.iterator('GET /api/prompts', options, async (limit, offset) => {
       const page = await this.listPrompts({ ...filter, limit, offset }, options);
       return { items: page.prompts, total: page.total };
     });

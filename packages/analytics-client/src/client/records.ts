@@ -29,7 +29,7 @@ export abstract class RecordsApi extends ClientCore {
 
   iterateMessages(filter: MessageFilter = {}, options: IterateOptions = {}): PageIterator<T.Message> {
     this.input(messageFilter, filter, 'GET /api/messages');
-    return this.iterator(options, async (limit, offset) => ({
+    return this.iterator('GET /api/messages', options, async (limit, offset) => ({
       items: await this.listMessages({ ...filter, limit, offset }, options),
     }));
   }
@@ -45,7 +45,7 @@ export abstract class RecordsApi extends ClientCore {
 
   iterateToolCalls(filter: ToolCallFilter = {}, options: IterateOptions = {}): PageIterator<T.ToolCall> {
     this.input(toolCallFilter, filter, 'GET /api/tool-calls');
-    return this.iterator(options, async (limit, offset) => ({
+    return this.iterator('GET /api/tool-calls', options, async (limit, offset) => ({
       items: await this.listToolCalls({ ...filter, limit, offset }, options),
     }));
   }
@@ -61,7 +61,7 @@ export abstract class RecordsApi extends ClientCore {
 
   iterateSubagents(filter: SubagentFilter = {}, options: IterateOptions = {}): PageIterator<T.Subagent> {
     this.input(subagentFilter, filter, 'GET /api/subagents');
-    return this.iterator(options, async (limit, offset) => ({
+    return this.iterator('GET /api/subagents', options, async (limit, offset) => ({
       items: await this.listSubagents({ ...filter, limit, offset }, options),
     }));
   }

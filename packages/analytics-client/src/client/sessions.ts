@@ -33,7 +33,7 @@ export abstract class SessionsApi extends ClientCore {
   /** Every session matching the filter, fetched page by page (stops at `total`). */
   iterateSessions(filter: SessionFilter = {}, options: IterateOptions = {}): PageIterator<T.Session> {
     this.input(sessionFilter, filter, 'GET /api/sessions');
-    return this.iterator(options, async (limit, offset) => {
+    return this.iterator('GET /api/sessions', options, async (limit, offset) => {
       const page = await this.listSessions({ ...filter, limit, offset }, options);
       return { items: page.sessions, total: page.total };
     });
