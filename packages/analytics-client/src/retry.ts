@@ -3,31 +3,9 @@
  * for which methods (idempotent ones unless the caller opts in), how long to wait (jittered
  * exponential backoff, or the server's `Retry-After`), and the total deadline of a call.
  */
-export interface RetryOptions {
-  /** Retries after the first attempt. Default 2; 0 disables retries. */
-  retries?: number;
-  /** Delay before the first retry (before jitter). Default 250 ms. */
-  minDelayMs?: number;
-  /** Cap on any single backoff delay. Default 5000 ms. */
-  maxDelayMs?: number;
-  /** Growth per attempt. Default 2. */
-  factor?: number;
-  /** `'full'` (default): a uniform delay in [0, backoff]; `'none'`: exactly the backoff. */
-  jitter?: 'full' | 'none';
-  /**
-   * Total time for the whole call (every attempt and every wait), from its start. Default 60 000 ms;
-   * 0 = no deadline. Each attempt's timeout is shortened to what is left, and a retry whose wait
-   * would end after the deadline is not made (the last error is thrown at once).
-   */
-  deadlineMs?: number;
-  /** The longest `Retry-After` honoured; a longer one fails at once (with `retryAfterMs` set). Default 60 000 ms. */
-  maxRetryAfterMs?: number;
-  /**
-   * Also retry POST and PATCH. Default `false`: a POST that timed out may have been applied (a
-   * second budget, a second git sync), so only opt in where a duplicate is harmless.
-   */
-  nonIdempotent?: boolean;
-}
+export type { RetryOptions } from './input/options';
+
+import type { RetryOptions } from './input/options';
 
 export type ResolvedRetry = Required<RetryOptions>;
 

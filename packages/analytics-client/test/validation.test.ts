@@ -87,6 +87,12 @@ const cases: Array<[string, string, (c: AnalyticsClient) => unknown]> = [
   // Config: JSON has no NaN.
   ['config NaN', 'ui.sessionsPerPage', (c) => c.saveConfig({ ui: { sessionsPerPage: Number.NaN } })],
   ['config not an object', '(arguments)', (c) => c.saveConfig('x' as Loose)],
+  // Call options.
+  ['negative per-call timeout', 'timeoutMs', (c) => c.listTags({ timeoutMs: -1 })],
+  ['negative retries', 'retry.retries', (c) => c.getStats({}, { retry: { retries: -1 } })],
+  ['misspelt retry option', 'retry.retires', (c) => c.listTags({ retry: { retires: 3 } as Loose })],
+  ['NaN deadline', 'retry.deadlineMs', (c) => c.listTags({ retry: { deadlineMs: Number.NaN } })],
+  ['header value not a string', 'headers.x-n', (c) => c.listTags({ headers: { 'x-n': 1 as Loose } })],
   // Iterators refuse synchronously.
   ['iterate page size 0', 'pageSize', (c) => c.iterateSessions({}, { pageSize: 0 })],
   ['iterate filter', 'type', (c) => c.iterateMessages({ type: 'tool' as Loose })],
@@ -120,6 +126,15 @@ describe('invalid arguments are refused before sending', () => {
     expect(e.issues.map((i) => i.field).sort()).toEqual(['amountUsd', 'name', 'period']);
     expect(e.message).toContain('and 2 more');
     expect(lb.seen).toEqual([]);
+  });
+});
+
+describe('client options', () => {
+  it('are checked when the client is made', () => {
+    expect(() => lb.client({ timeoutMs: -5 })).toThrow(AnalyticsValidationError);
+    expect(() => lb.client({ retry: { jitter: 'half' as Loose } })).toThrow(/invalid retry\.jitter/);
+    expect(() => lb.client({ retry: { factor: 0.5 } })).toThrow(/invalid retry\.factor/);
+    expect(() => lb.client({ retry: false, timeoutMs: 0 })).not.toThrow();
   });
 });
 

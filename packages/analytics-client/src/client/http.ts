@@ -3,6 +3,8 @@
 // JSON parsing and schema validation. One attempt (fetch, timeout, hooks) is in ./attempt.
 import type { z } from 'zod';
 import { AnalyticsApiError, type RedactedRequest, redactRequest } from '../errors';
+import { validate } from '../input/common';
+import { transportOptions } from '../input/options';
 import { buildQuery, type QueryValue } from '../params';
 import {
   backoffDelay,
@@ -53,6 +55,7 @@ export class HttpTransport {
     private readonly baseUrl: URL,
     options: TransportOptions,
   ) {
+    validate(transportOptions, options, 'new AnalyticsClient');
     const f = options.fetch ?? globalThis.fetch;
     if (typeof f !== 'function') throw new TypeError('No fetch implementation: pass options.fetch');
     this.env = {
@@ -106,6 +109,7 @@ export class HttpTransport {
     readText: boolean,
   ): Promise<Sent<string | undefined> & { request: RedactedRequest }> {
     const method = spec.method.toUpperCase();
+    if (options !== undefined) validate(transportOptions, options, `${method} ${spec.path}`);
     const url = joinUrl(this.baseUrl, spec.path, spec.query ? buildQuery(spec.query).toString() : '');
     const request = redactRequest(method, url);
     const policy = resolveRetry(options?.retry ?? this.retry);

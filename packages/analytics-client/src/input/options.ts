@@ -1,0 +1,48 @@
+// Input schemas of the client's and each call's options: the retry policy (whose type is inferred
+// from here), timeouts and headers. Checked when the client is made and before each request.
+import { z } from 'zod';
+
+const ms = z.number({ error: 'must be a number of milliseconds' }).min(0, { error: 'must be >= 0' });
+const count = z
+  .number({ error: 'must be a number' })
+  .int({ error: 'must be an integer' })
+  .min(0, { error: 'must be >= 0' });
+
+export const retryOptions = z.strictObject({
+  /** Retries after the first attempt. Default 2; 0 disables retries. */
+  retries: count.optional(),
+  /** Delay before the first retry (before jitter). Default 250 ms. */
+  minDelayMs: ms.optional(),
+  /** Cap on any single backoff delay. Default 5000 ms. */
+  maxDelayMs: ms.optional(),
+  /** Growth per attempt. Default 2. */
+  factor: z.number({ error: 'must be a number' }).min(1, { error: 'must be >= 1' }).optional(),
+  /** `'full'` (default): a uniform delay in [0, backoff]; `'none'`: exactly the backoff. */
+  jitter: z.enum(['full', 'none'], { error: "must be 'full' or 'none'" }).optional(),
+  /**
+   * Total time for the whole call (every attempt and every wait), from its start. Default 60 000 ms;
+   * 0 = no deadline. Each attempt's timeout is shortened to what is left, and a retry whose wait
+   * would end after the deadline is not made (the last error is thrown at once).
+   */
+  deadlineMs: ms.optional(),
+  /** The longest `Retry-After` honoured; a longer one fails at once (with `retryAfterMs` set). Default 60 000 ms. */
+  maxRetryAfterMs: ms.optional(),
+  /**
+   * Also retry POST and PATCH. Default `false`: a POST that timed out may have been applied (a
+   * second budget, a second git sync), so only opt in where a duplicate is harmless.
+   */
+  nonIdempotent: z.boolean({ error: 'must be a boolean' }).optional(),
+});
+
+/** The transport options shared by the client and each call (other keys are left to their owners). */
+export const transportOptions = z
+  .object({
+    timeoutMs: ms.optional(),
+    // `false` (no retries) or the options; checked as the options so that issues name the field.
+    retry: z.preprocess((v) => (v === false ? undefined : v), retryOptions.optional()),
+    headers: z.record(z.string(), z.string({ error: 'header values must be strings' })).optional(),
+  })
+  .loose();
+
+/** Retry policy: which failures, which methods, how long to wait. See the fields. */
+export type RetryOptions = z.input<typeof retryOptions>;
