@@ -27,17 +27,8 @@ export interface ChartOptions {
 }
 
 /** Colour-blind-safe palette (Okabe–Ito). */
-export const PALETTE = [
-  '#0072B2',
-  '#E69F00',
-  '#009E73',
-  '#CC79A7',
-  '#56B4E9',
-  '#D55E00',
-  '#F0E442',
-  '#999999',
-];
-export const STATUS_COLORS: Record<string, string> = {
+const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442', '#999999'];
+const STATUS_COLORS: Record<string, string> = {
   ok: '#009E73',
   warning: '#E69F00',
   exceeded: '#D55E00',

@@ -6,11 +6,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AnalyticsClient } from '@agentgov/analytics-client';
 
-export const FIXTURE_DIR =
-  process.env.SESSION_ANALYTICS_FIXTURES ?? '/work/shared/fixtures/session-analytics';
+const FIXTURE_DIR = process.env.SESSION_ANALYTICS_FIXTURES ?? '/work/shared/fixtures/session-analytics';
 
 /** The recordings the report reads, by path. */
-export const REPORT_FIXTURES: Record<string, string> = {
+const REPORT_FIXTURES: Record<string, string> = {
   '/api/stats': 'stats',
   '/api/stats/daily': 'stats_daily',
   '/api/stats/tools': 'stats_tools',

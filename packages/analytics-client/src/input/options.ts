@@ -8,7 +8,7 @@ const count = z
   .int({ error: 'must be an integer' })
   .min(0, { error: 'must be >= 0' });
 
-export const retryOptions = z.strictObject({
+const retryOptions = z.strictObject({
   /** Retries after the first attempt. Default 2; 0 disables retries. */
   retries: count.optional(),
   /** Delay before the first retry (before jitter). Default 250 ms. */
