@@ -14,6 +14,7 @@ import type {
   SessionStore,
   TaskStore,
   TenantStore,
+  WorkTrackingStore,
 } from '@agentgov/core';
 import { type Kysely, sql } from 'kysely';
 import { KyselyAuditStore } from './audit-store';
@@ -33,6 +34,7 @@ import { KyselySessionStore } from './session-store';
 import { assertSchemaName, DEFAULT_SCHEMA } from './sql-util';
 import { KyselyTaskStore } from './task-store';
 import { KyselyTenantStore } from './tenant-store';
+import { KyselyWorkTrackingStore } from './work-tracking-store';
 
 export interface MigrateResult {
   /** Migrations applied by this call (empty when already up to date). */
@@ -56,6 +58,8 @@ export interface SqlStores {
   tasks: TaskStore;
   briefings: BriefingStore;
   classifications: ClassificationStore;
+  /** Webhook deliveries, work activity, the tracker-write outbox and counters (`@agentgov/work-tracking`). */
+  workTracking: WorkTrackingStore;
   /** The org directory learned from ID-token claims (`place`), persisted per tenant. */
   directory: OrgDirectory;
   /** Live server processes sharing this database (`gatewayInstances`). */
@@ -92,6 +96,7 @@ export function createSqlStores(
     tasks: new KyselyTaskStore(db),
     briefings: new KyselyBriefingStore(db),
     classifications: new KyselyClassificationStore(db),
+    workTracking: new KyselyWorkTrackingStore(db),
     directory: new KyselyOrgDirectory(db),
     instances: new KyselyInstanceRegistry(db),
     async migrate() {

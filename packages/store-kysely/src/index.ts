@@ -48,8 +48,13 @@ export type {
   SessionsTable,
   TasksTable,
   TenantsTable,
+  TrackerWritesTable,
+  WebhookDeliveriesTable,
+  WorkActivitiesTable,
+  WorkCountersTable,
 } from './schema';
 export { KyselySessionStore } from './session-store';
 export { DEFAULT_SCHEMA } from './sql-util';
 export { KyselyTaskStore } from './task-store';
 export { KyselyTenantStore } from './tenant-store';
+export { KyselyWorkTrackingStore } from './work-tracking-store';

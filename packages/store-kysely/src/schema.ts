@@ -5,7 +5,7 @@
  * These interfaces are the only description of the columns in TypeScript: what a store writes is
  * `Insertable<…Table>` / `Updateable<…Table>`, what it reads is `StoredRow<…Table>` (below).
  */
-import type { AuditEntry, Briefing, Exchange, Role, Task } from '@agentgov/core';
+import type { AuditEntry, Briefing, Exchange, Role, Task, WorkActivity } from '@agentgov/core';
 import type { ColumnType, Generated, RawBuilder, Selectable } from 'kysely';
 
 /** A timestamptz column: written as an ISO 8601 string; the driver reads it as `Date` (or string). */
@@ -201,6 +201,55 @@ export interface ClassificationsTable {
   assessed_at: Timestamptz;
 }
 
+export interface WebhookDeliveriesTable {
+  tenant_id: string;
+  source: string;
+  delivery_id: string;
+  event: string;
+  received_at: Timestamptz;
+}
+
+export interface WorkActivitiesTable {
+  tenant_id: string;
+  id: string;
+  user_id: string;
+  kind: string;
+  occurred_at: Timestamptz;
+  source: string;
+  delivery_id: string;
+  subject: string;
+  title: string;
+  url: string;
+  tickets: Jsonb<WorkActivity['tickets']>;
+  detail: Jsonb<WorkActivity['detail']>;
+}
+
+export interface TrackerWritesTable {
+  tenant_id: string;
+  id: string;
+  tool: string;
+  ticket_id: string;
+  comment: string | null;
+  transition_name: string | null;
+  state: string;
+  attempts: number;
+  next_attempt_at: Timestamptz;
+  last_error: string | null;
+  created_at: Timestamptz;
+  delivered_at: NullableTimestamptz;
+  user_id: string;
+  request_id: string;
+  delivery_id: string;
+  policy_applied: string;
+  policy_reason: string;
+}
+
+export interface WorkCountersTable {
+  tenant_id: string;
+  name: string;
+  value: BigIntColumn;
+}
+
 export interface DirectoryOrgsTable {
   tenant_id: string;
   org_id: string;
@@ -237,6 +286,10 @@ export interface Database {
   tasks: TasksTable;
   briefings: BriefingsTable;
   classifications: ClassificationsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  work_activities: WorkActivitiesTable;
+  tracker_writes: TrackerWritesTable;
+  work_counters: WorkCountersTable;
   directory_orgs: DirectoryOrgsTable;
   directory_teams: DirectoryTeamsTable;
   directory_users: DirectoryUsersTable;

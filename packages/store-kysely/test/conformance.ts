@@ -11,6 +11,7 @@ import {
   describeSessionStoreConformance,
   describeTaskStoreConformance,
   describeTenantStoreConformance,
+  describeWorkTrackingStoreConformance,
 } from '@agentgov/core/testing';
 import type { SqlStores } from '../src/index';
 
@@ -68,5 +69,9 @@ export function describeSqlStoresConformance(
   describeInstanceRegistryConformance(
     name,
     on((s) => s.instances),
+  );
+  describeWorkTrackingStoreConformance(
+    name,
+    on((s) => s.workTracking),
   );
 }

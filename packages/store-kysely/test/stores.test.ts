@@ -25,7 +25,7 @@ const TENANT_TABLES = [
 
 function suite(name: string, open: (options?: { migrate?: boolean }) => Promise<Stores>): void {
   describe(name, () => {
-    it('a database at 0001_initial is upgraded by 0002_stores alone and keeps its rows', async () => {
+    it('a database at 0001_initial is upgraded by the later migrations alone and keeps its rows', async () => {
       const s = await open({ migrate: false });
       try {
         await sql`CREATE SCHEMA ${sql.id(s.schema)}`.execute(s.db);
@@ -38,7 +38,7 @@ function suite(name: string, open: (options?: { migrate?: boolean }) => Promise<
         await sql`INSERT INTO policies (tenant_id, id, scope, scope_id, domain, name, version, content, status,
           created_by, created_at, updated_at, change_reason) VALUES ('t', 'p1', 'enterprise', 't', 'models', 'n',
           '1.0.0', 'x: 1', 'active', 'u', now(), now(), 'r')`.execute(s.db);
-        expect(await migrateToLatest(s.db, s.schema)).toEqual(['0002_stores']);
+        expect(await migrateToLatest(s.db, s.schema)).toEqual(['0002_stores', '0003_work_tracking']);
         expect(await migrateToLatest(s.db, s.schema)).toEqual([]);
         expect(await s.policies.count('t')).toBe(1);
         await s.tenants.ensure({ id: 't' }, new Date());

@@ -9,11 +9,13 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import { initial } from './0001-initial';
 import { stores } from './0002-stores';
+import { workTracking } from './0003-work-tracking';
 
 /** Migration names, in order. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
   '0002_stores': stores,
+  '0003_work_tracking': workTracking,
 };
 
 /** The migrations as a kysely `MigrationProvider` (code objects, no files). */
