@@ -99,6 +99,18 @@ describe('what is retried', () => {
     expect(s.seen.map((r) => r.method)).toEqual(['PUT', 'PUT', 'DELETE', 'DELETE']);
   });
 
+  it("merges per-call retry options over the client's, field by field", async () => {
+    const s = await start(reply(503, {}));
+    const client = s.client({ retry: { retries: 1, minDelayMs: 40, jitter: 'none' } });
+    await failure(
+      client.createBudget({ name: 'b', period: 'daily', amountUsd: 1 }, { retry: { nonIdempotent: true } }),
+    );
+    expect(s.seen).toHaveLength(2); // the client's 1 retry, now for a POST
+    expect(s.sleeps).toEqual([40]); // the client's delay
+    await failure(client.listTags({ retry: { retries: 2 } }));
+    expect(s.sleeps).toEqual([40, 40, 80]);
+  });
+
   it('retry: false and retries: 0 disable retries', async () => {
     const s = await start(reply(503, {}));
     expect(await failure(s.client({ retry: false }).listTags())).toMatchObject({ attempts: 1 });

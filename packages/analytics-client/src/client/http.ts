@@ -112,7 +112,7 @@ export class HttpTransport {
     if (options !== undefined) validate(transportOptions, options, `${method} ${spec.path}`);
     const url = joinUrl(this.baseUrl, spec.path, spec.query ? buildQuery(spec.query).toString() : '');
     const request = redactRequest(method, url);
-    const policy = resolveRetry(options?.retry ?? this.retry);
+    const policy = resolveRetry(mergeRetry(this.retry, options?.retry));
     const retryable = policy.nonIdempotent || IDEMPOTENT_METHODS.has(method);
     const timeoutMs = options?.timeoutMs ?? this.timeoutMs;
     const signal = options?.signal;
@@ -183,6 +183,16 @@ export class HttpTransport {
     if (this.env.now() + delay >= deadline) return undefined;
     return delay;
   }
+}
+
+/** The call's retry options over the client's (field by field); `false` on either level wins for that level. */
+function mergeRetry(
+  client: RetryOptions | false | undefined,
+  call: RetryOptions | false | undefined,
+): RetryOptions | false | undefined {
+  if (call === undefined) return client;
+  if (call === false || client === false || client === undefined) return call;
+  return { ...client, ...call };
 }
 
 export function parseJson(text: string, request: RedactedRequest, response: Response): unknown {

@@ -42,7 +42,10 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Overrides the client's per-attempt timeout for this call (ms; 0 disables). */
   timeoutMs?: number;
-  /** Overrides the client's retry policy for this call (POST/PATCH only with `nonIdempotent`). */
+  /**
+   * This call's retry options, over the client's field by field (`{ nonIdempotent: true }` keeps the
+   * client's delays); `false` disables retries for the call. POST/PATCH are retried only with `nonIdempotent`.
+   */
   retry?: RetryOptions | false;
   /** Headers for this call, over the client's default headers. */
   headers?: Record<string, string>;
