@@ -4,8 +4,8 @@
  * - 1.0 when the item has the same source (system + id) or the same non-empty URL as the task;
  * - 0.9 when they share a ticket reference (`ABC-123`) in title or description;
  * - 0.7 × title similarity + 0.2 × description similarity + 0.1 when the deadlines fall on the same
- *   UTC day, where similarity is the Jaccard index of the word sets (words of 3+ letters, minus
- *   a few stop words, lower-cased).
+ *   UTC day (0.9 × title similarity when either side has no description), where similarity is the
+ *   Jaccard index of the word sets (words of 3+ letters, minus a few stop words, lower-cased).
  * Thresholds (spec): >= 0.8 merge as duplicate, 0.5 to below 0.8 flag for review, < 0.5 separate.
  */
 import { CORRELATION_THRESHOLDS, type Task } from '@agentgov/core';
@@ -89,8 +89,10 @@ export function correlationScore(
   const desc = jaccard(words(item.description), words(task.description));
   const sameDay =
     !!item.deadline && !!task.deadline && item.deadline.slice(0, 10) === task.deadline.slice(0, 10);
-  const text = Math.min(1, 0.7 * title + 0.2 * desc + (sameDay ? 0.1 : 0));
-  const reasons = [`title similarity ${title.toFixed(2)}`, `description similarity ${desc.toFixed(2)}`];
+  const bothDescribed = !!item.description?.trim() && !!task.description.trim();
+  const text = Math.min(1, (bothDescribed ? 0.7 * title + 0.2 * desc : 0.9 * title) + (sameDay ? 0.1 : 0));
+  const reasons = [`title similarity ${title.toFixed(2)}`];
+  if (bothDescribed) reasons.push(`description similarity ${desc.toFixed(2)}`);
   if (sameDay) reasons.push('deadlines on the same day');
   if (shared.length > 0 && 0.9 >= text)
     return { score: 0.9, reasons: [`shared ticket reference ${shared.join(', ')}`, ...reasons] };
