@@ -1,6 +1,8 @@
 /**
- * One request through the kernel, in order: route match → body size check → authentication →
- * the request context (built once) → rate limit → role guard → params, query and body (read once,
+ * One request through the kernel, in order: route match → body size check → authentication (a
+ * failure counts against the caller address's `auth_failures` limit) → the request context (built
+ * once) → role guard → rate limit (so refused callers never use others' budget) → input bounds →
+ * params, query and body (read once,
  * bounded) validated → the route's handler → the spec's error body for any failure. Every
  * response carries `X-Request-Id` and, on limited routes, the `RateLimit-*` headers.
  */
@@ -21,7 +23,7 @@ import {
   validationErrorFromZod,
 } from '@agentgov/core';
 import { errorResponse, parseJsonBody, readBodyLimited, requestIdFrom } from './http';
-import { rateLimitHeaders } from './rate-limit';
+import { AUTH_FAILURES, rateLimitHeaders } from './rate-limit';
 import type { Router } from './router';
 
 export interface PipelineOptions {
@@ -51,6 +53,28 @@ function validate(schema: AnyRoute['params'], input: unknown): unknown {
 export function createPipeline(o: PipelineOptions): RequestHandler {
   const { basePath } = o;
 
+  /** Counts one request of `category` for `subject`; sets the headers; 429 when over the limit. */
+  async function consume(category: string, subject: string, headers: Headers): Promise<void> {
+    const limit = o.rateLimits[category];
+    if (!limit) throw new Error(`unknown rate-limit category ${category}`);
+    const decision = await o.rateLimiter.consume(`${category}:${subject}`, limit);
+    rateLimitHeaders(category, limit, decision).forEach((v, k) => {
+      headers.set(k, v);
+    });
+    if (!decision.allowed) {
+      throw errorOf(
+        'rate_limit_exceeded',
+        `Rate limit of ${limit.points} requests per ${limit.durationSeconds}s exceeded`,
+        { category, retryAfterSeconds: decision.resetSeconds },
+      );
+    }
+  }
+
+  async function limitAuthFailure(remoteAddress: string | undefined, headers: Headers): Promise<void> {
+    if (!o.rateLimits[AUTH_FAILURES]) return;
+    await consume(AUTH_FAILURES, `addr:${remoteAddress ?? 'unknown'}`, headers);
+  }
+
   async function dispatch(
     request: Request,
     requestId: string,
@@ -75,7 +99,14 @@ export function createPipeline(o: PipelineOptions): RequestHandler {
 
     let principal: Principal | undefined;
     if (route.auth !== 'none') {
-      principal = await o.authenticate(request, route.auth);
+      try {
+        principal = await o.authenticate(request, route.auth);
+      } catch (error) {
+        // A request that fails authentication never counts against a tenant's budget; it counts
+        // against the caller address's own, stricter `auth_failures` limit (429 once exhausted).
+        await limitAuthFailure(remoteAddress, headers);
+        throw error;
+      }
       await o.learn(principal);
     }
     const ctx = createRequestContext({
@@ -87,28 +118,19 @@ export function createPipeline(o: PipelineOptions): RequestHandler {
       signal: request.signal,
     });
 
+    // Authorisation before counting: a caller without the route's role is refused without using
+    // the budget of the principals who have it.
+    if (route.roles && principal && !hasRole(principal, ...route.roles)) {
+      throw errorOf('forbidden', `This action requires one of the roles: ${route.roles.join(', ')}`);
+    }
     if (route.rateLimit) {
-      const limit = o.rateLimits[route.rateLimit];
-      if (!limit) throw new Error(`route ${route.operationId} names an unknown rate-limit category`);
+      // The spec's categories are per tenant ("Rate limits are per tenant"); `/status` (no
+      // authentication) is per client address.
       const subject =
         route.rateLimit === 'system_status' || !principal
           ? `addr:${remoteAddress ?? 'unknown'}`
           : `tenant:${principal.tenantId}`;
-      const decision = await o.rateLimiter.consume(`${route.rateLimit}:${subject}`, limit);
-      rateLimitHeaders(route.rateLimit, limit, decision).forEach((v, k) => {
-        headers.set(k, v);
-      });
-      if (!decision.allowed) {
-        throw errorOf(
-          'rate_limit_exceeded',
-          `Rate limit of ${limit.points} requests per ${limit.durationSeconds}s exceeded`,
-          { category: route.rateLimit, retryAfterSeconds: decision.resetSeconds },
-        );
-      }
-    }
-
-    if (route.roles && principal && !hasRole(principal, ...route.roles)) {
-      throw errorOf('forbidden', `This action requires one of the roles: ${route.roles.join(', ')}`);
+      await consume(route.rateLimit, subject, headers);
     }
 
     const params = validate(route.params, match.params);

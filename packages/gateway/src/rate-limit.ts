@@ -13,7 +13,15 @@ export const RATE_LIMIT_CATEGORIES = {
   audit_export: { points: 10, durationSeconds: 60 },
   admin: { points: 60, durationSeconds: 60 },
   system_status: { points: 300, durationSeconds: 60 },
+  /**
+   * Not in the spec: requests that fail authentication (401), per client address. They never
+   * count against a tenant's categories; past this limit they get 429 instead of 401.
+   */
+  auth_failures: { points: 30, durationSeconds: 60 },
 } as const satisfies Record<string, RateLimit>;
+
+/** The category of requests that fail authentication (see `RATE_LIMIT_CATEGORIES`). */
+export const AUTH_FAILURES = 'auth_failures';
 
 /** The spec's categories; plugins may add their own. */
 export type RateLimitCategory = keyof typeof RATE_LIMIT_CATEGORIES;
