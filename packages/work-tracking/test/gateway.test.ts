@@ -115,7 +115,7 @@ afterAll(async () => {
 
 const hook = (
   event: string,
-  body: string | Uint8Array,
+  body: string,
   headers: Record<string, string> = {},
   path = 'codehost',
 ) =>
