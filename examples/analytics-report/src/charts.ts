@@ -176,7 +176,7 @@ function budgetChart(data: FullReportData): ChartSpec {
     id: 'budgets',
     title: 'Budget status',
     description:
-      'Spend of each enabled budget as a percentage of its amount (warning from 80 %, exceeded from 100 %).',
+      'Spend of each enabled budget as a percentage of its amount (warning from 80%, exceeded from 100%).',
     empty: 'No enabled budgets.',
     table: [
       ['Budget', 'Period', 'Scope', 'Spent (USD)', 'Amount (USD)', 'Used', 'Status'],
