@@ -1,0 +1,215 @@
+/**
+ * `A2ATransport`: the interchange Transport over A2A JSON-RPC. Before anything is sent, the peer's
+ * AgentCard is fetched and verified (one signature, by the key of the agent expected, governance
+ * extension required); every call activates the extension and carries a fresh caller token. A
+ * round answered at once comes back as a Message; one that waits for a human as a task in
+ * TASK_STATE_INPUT_REQUIRED, which `collect` continues with a signed collect request.
+ */
+
+import { type Clock, type ErrorBody, errorOf, newId, systemClock } from '@agentgov/core';
+import type { KeyResolver, SigningKey } from '../keys';
+import type { ExchangeMessage } from '../message';
+import type { CollectRequest, Delivery, DeliveryResult, PeerInfo, Transport } from '../transport';
+import { callerToken } from './caller';
+import { verifyGovernedCard } from './card';
+import { fromWireMessage, GOVERNANCE_EXTENSION_URI, toWireMessage } from './wire';
+
+export interface A2ATransportOptions {
+  /** This agent's key: signs the caller tokens. */
+  signingKey: SigningKey;
+  /** Public keys: verify the peers' AgentCards. */
+  keys: KeyResolver;
+  /** Base URL of an agent (where `/.well-known/agent-card.json` is served). */
+  resolve: (agentId: string) => string | undefined | Promise<string | undefined>;
+  fetch?: typeof fetch;
+  clock?: Clock;
+  /** Per-call timeout, ms (default 10 000). */
+  timeoutMs?: number;
+}
+
+interface Known {
+  peer: PeerInfo;
+  rpcUrl: string;
+}
+
+export class A2ATransport implements Transport {
+  readonly #o: A2ATransportOptions;
+  readonly #peers = new Map<string, Known>();
+  /** exchangeId → the task that waits for a human at the peer. */
+  readonly #tasks = new Map<string, { taskId: string; contextId: string }>();
+  constructor(options: A2ATransportOptions) {
+    this.#o = options;
+  }
+
+  async peer(agentId: string, options: { signal?: AbortSignal } = {}): Promise<PeerInfo | undefined> {
+    const base = await this.#o.resolve(agentId);
+    if (!base) return undefined;
+    const res = await this.#fetch(
+      new URL('.well-known/agent-card.json', base.endsWith('/') ? base : `${base}/`),
+      { signal: options.signal },
+    );
+    if (!res.ok)
+      throw errorOf(
+        'service_unavailable',
+        `The agent card of ${agentId} could not be read (HTTP ${res.status})`,
+      );
+    // Verified before anything is sent: a card that does not verify is an unknown agent.
+    const { card, peer } = await verifyGovernedCard(await res.json(), agentId, this.#o.keys);
+    const rpcUrl = card.supportedInterfaces.find((i) => i.protocolBinding === 'JSONRPC')?.url;
+    if (!rpcUrl)
+      throw errorOf('service_unavailable', `The agent card of ${agentId} offers no JSON-RPC interface`);
+    this.#peers.set(agentId, { peer, rpcUrl });
+    return peer;
+  }
+
+  async deliver(
+    peer: PeerInfo,
+    delivery: Delivery,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<DeliveryResult> {
+    const claims = decode(delivery.jws);
+    const message = toWireMessage({
+      messageId: newId(),
+      contextId: claims.contextId,
+      role: 'ROLE_USER',
+      content: delivery.message,
+      metadata: { envelope: delivery.jws, kind: 'query' },
+    });
+    return this.#send(peer, message, claims.exchangeId, options.signal);
+  }
+
+  async collect(
+    peer: PeerInfo,
+    request: CollectRequest,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<DeliveryResult> {
+    const task = this.#tasks.get(request.exchangeId);
+    if (!task)
+      return { status: 'refused', error: { error: 'NOT_FOUND', message: 'No task waits for this exchange' } };
+    const message = toWireMessage({
+      messageId: newId(),
+      contextId: task.contextId,
+      taskId: task.taskId,
+      role: 'ROLE_USER',
+      content: { exchangeId: request.exchangeId, round: request.round },
+      metadata: {
+        envelope: request.jws,
+        kind: 'collect',
+        exchangeId: request.exchangeId,
+        round: request.round,
+      },
+    });
+    return this.#send(peer, message, request.exchangeId, options.signal);
+  }
+
+  async #send(
+    peer: PeerInfo,
+    message: Record<string, unknown>,
+    exchangeId: string,
+    signal: AbortSignal | undefined,
+  ): Promise<DeliveryResult> {
+    const known =
+      this.#peers.get(peer.agentId) ??
+      (await this.peer(peer.agentId).then(() => this.#peers.get(peer.agentId)));
+    if (!known) throw errorOf('NOT_FOUND', `No agent ${peer.agentId} is known`);
+    const body = await this.#rpc(known, 'SendMessage', { message }, signal);
+    if (body.error) return refusal(body.error);
+    const result = body.result as {
+      message?: unknown;
+      task?: { id: string; contextId: string; status?: { state?: string; message?: unknown } };
+    };
+    if (result.message) return answered(result.message, 'answered');
+    const task = result.task;
+    if (!task) throw errorOf('service_unavailable', 'The agent answered neither a message nor a task');
+    const state = task.status?.state;
+    if (state === 'TASK_STATE_INPUT_REQUIRED' || state === 'TASK_STATE_AUTH_REQUIRED') {
+      this.#tasks.set(exchangeId, { taskId: task.id, contextId: task.contextId });
+      return { status: 'pending', reason: 'waiting for a human' };
+    }
+    this.#tasks.delete(exchangeId);
+    if (state === 'TASK_STATE_COMPLETED') return answered(task.status?.message, 'answered');
+    if (state === 'TASK_STATE_REJECTED') return answered(task.status?.message, 'declined');
+    throw errorOf('service_unavailable', `The agent's task ended as ${state ?? 'unknown'}`);
+  }
+
+  /** A JSON-RPC call with the extension activated and a fresh caller token. */
+  async #rpc(
+    known: Known,
+    method: string,
+    params: unknown,
+    signal: AbortSignal | undefined,
+  ): Promise<{
+    result?: unknown;
+    error?: { code: number; message: string; data?: { reason?: string; error?: ErrorBody } };
+  }> {
+    const clock = this.#o.clock ?? systemClock;
+    const token = await callerToken(
+      this.#o.signingKey,
+      { tenantId: known.peer.tenantId, agentId: known.peer.agentId },
+      method,
+      clock.now().getTime(),
+    );
+    const res = await this.#fetch(known.rpcUrl, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${token}`,
+        'a2a-extensions': GOVERNANCE_EXTENSION_URI,
+        'a2a-version': '1.0',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: newId(), method, params }),
+      signal,
+    });
+    const text = await res.text();
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw errorOf('service_unavailable', `The agent answered HTTP ${res.status} without JSON-RPC`);
+    }
+  }
+
+  #fetch(url: URL | string, init: RequestInit & { signal?: AbortSignal | undefined }): Promise<Response> {
+    const timeout = AbortSignal.timeout(this.#o.timeoutMs ?? 10_000);
+    const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    return (this.#o.fetch ?? fetch)(url, { ...init, signal });
+  }
+}
+
+function decode(jws: string): { contextId: string; exchangeId: string } {
+  const p = JSON.parse(Buffer.from(jws.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
+    contextId: string;
+    envelope: { exchangeId: string };
+  };
+  return { contextId: p.contextId, exchangeId: p.envelope.exchangeId };
+}
+
+function answered(wire: unknown, status: 'answered' | 'declined'): DeliveryResult {
+  const m = fromWireMessage(wire);
+  if (m?.metadata.kind !== 'reply') {
+    return {
+      status: 'refused',
+      error: {
+        error: 'invalid_token',
+        message: 'The reply carries no signed envelope',
+        detail: { reason: 'envelope_missing' },
+      },
+    };
+  }
+  return { status, reply: { jws: m.metadata.envelope, message: m.content as ExchangeMessage } };
+}
+
+function refusal(error: {
+  code: number;
+  message: string;
+  data?: { reason?: string; error?: ErrorBody };
+}): DeliveryResult {
+  if (error.data?.error) return { status: 'refused', error: error.data.error };
+  return {
+    status: 'refused',
+    error: {
+      error: 'policy_denied',
+      message: `The agent refused: ${error.message}`,
+      detail: { reason: error.data?.reason ?? 'refused', rpcCode: error.code },
+    },
+  };
+}

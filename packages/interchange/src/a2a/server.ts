@@ -1,0 +1,501 @@
+/**
+ * A governed A2A server on `@a2a-js/sdk`: the SDK's DefaultRequestHandler and JSON-RPC transport
+ * handler behind a gate that runs first, on node:http. The gate, in order: body size (a JSON-RPC
+ * error, never an HTML 413), JSON-RPC shape, the governance extension activated (`A2A-Extensions`),
+ * the caller token (tenant and identity come from it, never from `params.tenant`), its nonce,
+ * metadata and envelope size, envelope sender = caller — and only then the interchange node, which
+ * verifies the envelope (audience, context, round, content digest, expiry, jti) and re-enforces
+ * every rule. Refusals never reach the SDK: no task is created for them. Read methods (GetTask,
+ * ListTasks, SubscribeToTask, CancelTask) are answered only for the caller's own tasks.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AgentCard, formatSSEEvent, Message, TaskState } from '@a2a-js/sdk';
+import {
+  AgentEvent,
+  type AgentExecutor,
+  DefaultRequestHandler,
+  InMemoryTaskStore,
+  JsonRpcTransportHandler,
+  ServerCallContext,
+  type User,
+} from '@a2a-js/sdk/server';
+import { type Clock, type Logger, newId, silentLogger, systemClock } from '@agentgov/core';
+import { decodeProtectedHeader } from 'jose';
+import { MAX_ENVELOPE_BYTES } from '../envelope';
+import {
+  InMemoryReplayGuard,
+  type KeyResolver,
+  keyId,
+  parseKeyId,
+  type ReplayGuard,
+  type SigningKey,
+} from '../keys';
+import type { InterchangeNode } from '../node';
+import type { DeliveryResult } from '../transport';
+import { type Caller, verifyCallerToken } from './caller';
+import { buildGovernedCard } from './card';
+import { routeSdkConsole } from './console';
+import {
+  GOVERNANCE_ERRORS as E,
+  fromWireMessage,
+  GOVERNANCE_EXTENSION_URI,
+  type JsonRpcError,
+  rpcError,
+  toWireMessage,
+} from './wire';
+
+export interface A2AServerOptions {
+  node: InterchangeNode;
+  /** The node's signing key (signs the AgentCard). */
+  signingKey: SigningKey;
+  /** Public keys of the agents that may call (caller tokens and envelopes). */
+  keys: KeyResolver;
+  host?: string;
+  /** 0 (default): any free port. */
+  port?: number;
+  /** The URL published in the card (default: http://host:port/). */
+  publicUrl?: string;
+  limits?: { bodyBytes?: number; metadataBytes?: number };
+  name?: string;
+  description?: string;
+  logger?: Logger;
+  clock?: Clock;
+  replay?: ReplayGuard;
+}
+
+export interface GovernedA2AServer {
+  url: string;
+  card: AgentCard;
+  close(): Promise<void>;
+}
+
+const METHODS = new Set(['SendMessage', 'GetTask', 'ListTasks', 'CancelTask', 'SubscribeToTask']);
+const A2A_TASK_NOT_FOUND = -32001;
+
+class CallerUser implements User {
+  readonly #name: string;
+  constructor(caller: Caller) {
+    this.#name = keyId(caller.tenantId, caller.agentId);
+  }
+  get isAuthenticated(): boolean {
+    return true;
+  }
+  get userName(): string {
+    return this.#name;
+  }
+}
+
+interface TaskBinding {
+  owner: string;
+  exchangeId: string;
+  round: number;
+}
+
+export async function startA2AServer(options: A2AServerOptions): Promise<GovernedA2AServer> {
+  const { node, keys } = options;
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? silentLogger;
+  const replay = options.replay ?? new InMemoryReplayGuard();
+  const bodyLimit = options.limits?.bodyBytes ?? 64 * 1024;
+  const metadataLimit = options.limits?.metadataBytes ?? 20 * 1024;
+  const me = { tenantId: node.tenantId, agentId: node.agentId };
+  const outcomes = new Map<
+    string,
+    { result: DeliveryResult; owner: string; exchangeId: string; round: number }
+  >();
+  const tasks = new Map<string, TaskBinding>();
+  const unroute = routeSdkConsole(logger);
+
+  const executor: AgentExecutor = {
+    async execute(rc, bus) {
+      const msg = rc.userMessage;
+      const pending = outcomes.get(msg.messageId);
+      outcomes.delete(msg.messageId);
+      if (!pending) throw new Error('no governed outcome for this message');
+      const { result, owner, exchangeId, round } = pending;
+      const now = clock.now().toISOString();
+      const replyMessage = (taskId: string): Message | undefined => {
+        if (result.status !== 'answered' && result.status !== 'declined') return undefined;
+        const claims = decodeClaims(result.reply.jws);
+        return Message.fromJSON(
+          toWireMessage({
+            messageId: newId(),
+            contextId: rc.contextId,
+            ...(taskId ? { taskId } : {}),
+            role: 'ROLE_AGENT',
+            content: result.reply.message,
+            metadata: {
+              envelope: result.reply.jws,
+              kind: 'reply',
+              ...(claims ? { exchangeId: claims.exchangeId, round: claims.round } : {}),
+            },
+          }),
+        );
+      };
+      if (!rc.task && result.status === 'answered') {
+        bus.publish(AgentEvent.message(replyMessage('') as Message));
+        bus.finished();
+        return;
+      }
+      const state =
+        result.status === 'pending'
+          ? TaskState.TASK_STATE_INPUT_REQUIRED
+          : result.status === 'declined'
+            ? TaskState.TASK_STATE_REJECTED
+            : TaskState.TASK_STATE_COMPLETED;
+      const statusMessage =
+        replyMessage(rc.taskId) ??
+        Message.fromJSON({
+          messageId: newId(),
+          contextId: rc.contextId,
+          taskId: rc.taskId,
+          role: 'ROLE_AGENT',
+          parts: [
+            { text: result.status === 'pending' ? `Waiting for a human: ${result.reason}` : 'Refused' },
+          ],
+        });
+      tasks.set(rc.taskId, { owner, exchangeId, round });
+      bus.publish(
+        AgentEvent.task({
+          id: rc.taskId,
+          contextId: rc.contextId,
+          status: { state, message: statusMessage, timestamp: now },
+          artifacts: [],
+          history: [...(rc.task?.history ?? []), msg],
+          metadata: { [GOVERNANCE_EXTENSION_URI]: { exchangeId, round } },
+        }),
+      );
+      bus.finished();
+    },
+    async cancelTask(taskId, bus) {
+      bus.publish(
+        AgentEvent.statusUpdate({
+          taskId,
+          contextId: '',
+          status: {
+            state: TaskState.TASK_STATE_CANCELED,
+            message: undefined,
+            timestamp: clock.now().toISOString(),
+          },
+          metadata: undefined,
+        }),
+      );
+      bus.finished();
+    },
+  };
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      logger.error('a2a request failed', { error: (error as Error).message });
+      if (!res.headersSent)
+        send(res, 500, { jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Internal error' } });
+      else res.end();
+    });
+  });
+  server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = options.host ?? '127.0.0.1';
+  const url = options.publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}/`;
+  let card = await buildGovernedCard({
+    peer: await node.peerInfo(),
+    url,
+    signingKey: options.signingKey,
+    ...(options.name ? { name: options.name } : {}),
+    ...(options.description ? { description: options.description } : {}),
+  });
+  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
+  const transport = new JsonRpcTransportHandler(handler);
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (req.method === 'GET' && path === '/.well-known/agent-card.json') {
+      // The card follows the node's current identity (policy changes), re-signed when it changes.
+      const peer = await node.peerInfo();
+      const published = card.capabilities?.extensions.find((e) => e.uri === GOVERNANCE_EXTENSION_URI)?.params;
+      if (JSON.stringify({ protocolVersion: '1.0', ...peer }) !== JSON.stringify(published)) {
+        card = await buildGovernedCard({
+          peer,
+          url,
+          signingKey: options.signingKey,
+          ...(options.name ? { name: options.name } : {}),
+          ...(options.description ? { description: options.description } : {}),
+        });
+      }
+      return send(res, 200, AgentCard.toJSON(card));
+    }
+    if (req.method !== 'POST' || path !== '/')
+      return send(res, 404, { error: 'NOT_FOUND', message: 'Not found' });
+    const raw = await readBody(req, bodyLimit);
+    const fail = (status: number, id: unknown, error: JsonRpcError | { code: number; message: string }) =>
+      send(res, status, { jsonrpc: '2.0', id: id ?? null, error });
+    if (raw === undefined)
+      return fail(
+        413,
+        null,
+        rpcError(E.tooLarge, 'Request body too large', 'body_too_large', { limit: bodyLimit }),
+      );
+    let body: { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: Record<string, unknown> };
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      return fail(200, null, { code: -32700, message: 'Parse error' });
+    }
+    if (
+      typeof body !== 'object' ||
+      body === null ||
+      body.jsonrpc !== '2.0' ||
+      typeof body.method !== 'string'
+    ) {
+      return fail(200, null, { code: -32600, message: 'Invalid Request' });
+    }
+    const id = body.id ?? null;
+    const method = body.method;
+    // 1. the governance extension is required
+    const activated = String(req.headers['a2a-extensions'] ?? '')
+      .split(',')
+      .map((s) => s.trim());
+    if (!activated.includes(GOVERNANCE_EXTENSION_URI)) {
+      return fail(
+        200,
+        id,
+        rpcError(
+          E.extensionRequired,
+          'The governance extension is required: activate it with the A2A-Extensions header',
+          'extension_not_activated',
+        ),
+      );
+    }
+    // 2. the caller, from its signed token only
+    const auth = String(req.headers.authorization ?? '');
+    let caller: Caller;
+    try {
+      const v = await verifyCallerToken(auth.startsWith('Bearer ') ? auth.slice(7) : undefined, keys, {
+        audience: me,
+        method,
+        nowMs: clock.now().getTime(),
+      });
+      caller = v.caller;
+      if (!METHODS.has(method))
+        return fail(
+          200,
+          id,
+          rpcError(E.refused, `Method ${method} is not offered by a governed agent`, 'method_not_supported'),
+        );
+      const params = body.params ?? {};
+      if (typeof params !== 'object') return fail(200, id, { code: -32602, message: 'Invalid params' });
+      if (params.tenant !== undefined && params.tenant !== '' && params.tenant !== caller.tenantId) {
+        return fail(
+          200,
+          id,
+          rpcError(E.refused, 'params.tenant is not the caller’s tenant', 'tenant_mismatch'),
+        );
+      }
+      if (method === 'SendMessage') {
+        const early = checkSendMessage(params, caller);
+        if (early) return fail(early.status, id, early.error);
+      }
+      // 3. only a request that passed the checks above uses a nonce
+      if (!(await replay.consume(`caller:${v.jti}`, v.expMs, clock.now().getTime()))) {
+        return fail(
+          200,
+          id,
+          rpcError(
+            E.callerUnauthenticated,
+            'Caller authentication failed: token already used',
+            'caller_token_replayed',
+          ),
+        );
+      }
+    } catch (error) {
+      const reason = (error as { reason?: string }).reason ?? 'caller_invalid';
+      return fail(200, id, rpcError(E.callerUnauthenticated, (error as Error).message, reason));
+    }
+    const owner = keyId(caller.tenantId, caller.agentId);
+    const params = { ...(body.params ?? {}) };
+    delete params.tenant;
+    const context = new ServerCallContext({
+      user: new CallerUser(caller),
+      tenant: caller.tenantId,
+      requestedVersion: '1.0',
+      requestedExtensions: [GOVERNANCE_EXTENSION_URI],
+    });
+    context.addActivatedExtension(GOVERNANCE_EXTENSION_URI);
+    if (method === 'SendMessage') {
+      const wire = fromWireMessage(params.message) as NonNullable<ReturnType<typeof fromWireMessage>>;
+      const requestId = newId();
+      let result: DeliveryResult;
+      if (wire.metadata.kind === 'query') {
+        if (wire.taskId)
+          return fail(200, id, rpcError(E.refused, 'A new round starts a new task', 'task_not_allowed'));
+        result = await node.receive(
+          { jws: wire.metadata.envelope, message: wire.content as never },
+          { contextId: wire.contextId, requestId },
+        );
+      } else if (wire.metadata.kind === 'collect') {
+        const bound = tasks.get(wire.taskId);
+        const content = wire.content as { exchangeId?: unknown; round?: unknown };
+        if (
+          !bound ||
+          bound.owner !== owner ||
+          bound.exchangeId !== content.exchangeId ||
+          bound.round !== content.round
+        ) {
+          return fail(
+            200,
+            id,
+            rpcError(E.refused, 'The request does not belong to this task', 'task_mismatch'),
+          );
+        }
+        result = await node.serveCollect(
+          {
+            jws: wire.metadata.envelope,
+            exchangeId: String(content.exchangeId),
+            round: Number(content.round),
+          },
+          { requestId },
+        );
+      } else {
+        return fail(200, id, rpcError(E.refused, 'A reply cannot be sent as a request', 'wrong_kind'));
+      }
+      if (result.status === 'refused') {
+        const detail = result.error.detail as { reason?: string } | undefined;
+        return fail(
+          200,
+          id,
+          rpcError(E.refused, result.error.message, detail?.reason ?? result.error.error, {
+            error: result.error,
+          }),
+        );
+      }
+      const messageId = String((params.message as { messageId?: unknown }).messageId ?? '');
+      const about =
+        wire.metadata.kind === 'query'
+          ? decodeClaims(wire.metadata.envelope)
+          : (tasks.get(wire.taskId) as TaskBinding);
+      outcomes.set(messageId, {
+        result,
+        owner,
+        exchangeId: about?.exchangeId ?? '',
+        round: about?.round ?? 0,
+      });
+    } else if (method !== 'ListTasks') {
+      const taskId = String(params.id ?? '');
+      if (tasks.get(taskId)?.owner !== owner)
+        return fail(200, id, { code: A2A_TASK_NOT_FOUND, message: 'Task not found' });
+    }
+    const out = await transport.handle({ ...body, params }, context);
+    if (isAsyncIterable(out)) {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      for await (const event of out) res.write(formatSSEEvent(event));
+      res.end();
+      return;
+    }
+    return send(res, 200, out);
+  }
+
+  function checkSendMessage(
+    params: Record<string, unknown>,
+    caller: Caller,
+  ): { status: number; error: JsonRpcError } | undefined {
+    const message = params.message as { metadata?: unknown } | undefined;
+    const metaSize = Buffer.byteLength(JSON.stringify(message?.metadata ?? null));
+    if (metaSize > metadataLimit)
+      return {
+        status: 413,
+        error: rpcError(E.tooLarge, 'Message metadata too large', 'metadata_too_large', {
+          limit: metadataLimit,
+        }),
+      };
+    const wire = fromWireMessage(message);
+    if (!wire)
+      return {
+        status: 200,
+        error: rpcError(
+          E.extensionRequired,
+          'No signed envelope: a message without one is never accepted',
+          'envelope_missing',
+        ),
+      };
+    if (wire.metadata.envelope.length > MAX_ENVELOPE_BYTES)
+      return {
+        status: 413,
+        error: rpcError(E.tooLarge, 'Envelope too large', 'envelope_too_large', {
+          limit: MAX_ENVELOPE_BYTES,
+        }),
+      };
+    let signer: ReturnType<typeof parseKeyId>;
+    try {
+      const kid = decodeProtectedHeader(wire.metadata.envelope).kid;
+      signer = kid ? parseKeyId(kid) : undefined;
+    } catch {
+      signer = undefined;
+    }
+    if (!signer || signer.tenantId !== caller.tenantId || signer.agentId !== caller.agentId) {
+      return {
+        status: 200,
+        error: rpcError(E.refused, 'The envelope is not signed by the caller', 'caller_not_sender'),
+      };
+    }
+    return undefined;
+  }
+
+  return {
+    url,
+    get card() {
+      return card;
+    },
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      unroute();
+    },
+  };
+}
+
+function decodeClaims(jws: string): { exchangeId: string; round: number } | undefined {
+  try {
+    const p = JSON.parse(Buffer.from(jws.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
+      envelope?: { exchangeId?: string; currentRound?: number };
+    };
+    return p.envelope?.exchangeId
+      ? { exchangeId: p.envelope.exchangeId, round: p.envelope.currentRound ?? 0 }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const isAsyncIterable = (v: unknown): v is AsyncIterable<unknown> =>
+  typeof v === 'object' && v !== null && Symbol.asyncIterator in v;
+
+function send(res: http.ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+async function readBody(req: http.IncomingMessage, limit: number): Promise<string | undefined> {
+  const declared = Number(req.headers['content-length'] ?? '0');
+  if (declared > limit) {
+    req.resume();
+    return undefined;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) {
+      req.resume();
+      return undefined;
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

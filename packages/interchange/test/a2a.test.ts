@@ -1,0 +1,402 @@
+/**
+ * The A2A binding with real servers on loopback: alice's and bob's assistants (tenant acme) and
+ * dave's (tenant globex), each with its own stores; a governed round trip, a commitment paused in
+ * TASK_STATE_INPUT_REQUIRED until bob's human approves, and a hostile client that omits the
+ * extension, forges, replays, re-addresses, resizes and reads other callers' tasks.
+ */
+import { type Logger, newId } from '@agentgov/core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  A2ATransport,
+  callerToken,
+  GOVERNANCE_EXTENSION_URI,
+  type GovernedA2AServer,
+  startA2AServer,
+  toWireMessage,
+} from '../src/a2a/index';
+import {
+  buildEnvelope,
+  contentDigest,
+  type ExchangeMessage,
+  InterchangeNode,
+  signEnvelope,
+} from '../src/index';
+import { AGENTS, type AgentName, answerWith, itemsAt, makeWorld, type World } from './harness';
+
+let w: World;
+const servers = {} as Record<'alice' | 'bob' | 'carol' | 'dave', GovernedA2AServer>;
+const nodes = {} as Record<'alice' | 'bob' | 'carol' | 'dave', InterchangeNode>;
+const sdkLines: string[] = [];
+const logger: Logger = {
+  debug: (m, f) => sdkLines.push(`${m} ${JSON.stringify(f)}`),
+  info() {},
+  warn() {},
+  error() {},
+};
+const consoleDebug = vi.fn();
+const recorded: { url: string; init: RequestInit }[] = [];
+
+beforeAll(async () => {
+  console.debug = consoleDebug;
+  w = await makeWorld({ stores: 'separate' });
+  const urls = new Map<string, string>();
+  const recordingFetch: typeof fetch = async (url, init) => {
+    recorded.push({ url: String(url), init: init ?? {} });
+    return fetch(url, init);
+  };
+  for (const name of ['alice', 'bob', 'carol', 'dave'] as const) {
+    const a = AGENTS[name];
+    nodes[name] = new InterchangeNode({
+      agentId: `agent-${name}`,
+      ...a,
+      identityConfig: {
+        canReceiveQueries: true,
+        canAutoRespond: true,
+        canMakeCommitments: false,
+        maxClassificationShared: 'confidential',
+        supportedExchangeTypes: ['information_query', 'commitment_request', 'meeting_scheduling'],
+        maxRoundsAccepted: 3,
+      },
+      signingKey: w.keyPairs[name].signingKey,
+      keys: w.keys,
+      store: w.stores[name],
+      audit: w.audits[name],
+      engine: w.engine,
+      transport: new A2ATransport({
+        signingKey: w.keyPairs[name].signingKey,
+        keys: w.keys,
+        resolve: (id) => urls.get(id),
+        fetch: recordingFetch,
+      }),
+      answer: answerWith(itemsAt('public', 'restricted')),
+      channel: 'a2a',
+    });
+    servers[name] = await startA2AServer({
+      node: nodes[name],
+      signingKey: w.keyPairs[name].signingKey,
+      keys: w.keys,
+      logger,
+      limits: { bodyBytes: 32 * 1024, metadataBytes: 8 * 1024 },
+    });
+    urls.set(`agent-${name}`, servers[name].url);
+  }
+  // an agent whose "card" is served by someone else: re-addressing by DNS/URL games
+  urls.set('agent-impostor', servers.carol.url);
+});
+afterAll(async () => {
+  for (const s of Object.values(servers)) await s?.close();
+});
+
+/** A raw JSON-RPC call as a hostile client would make it. */
+async function rpc(to: AgentName, body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(servers[to as 'bob'].url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return { status: res.status, type: res.headers.get('content-type'), body: JSON.parse(await res.text()) };
+}
+const token = (from: AgentName, to: AgentName, method: string) =>
+  callerToken(
+    w.keyPairs[from].signingKey,
+    { tenantId: AGENTS[to].tenantId, agentId: `agent-${to}` },
+    method,
+    Date.now(),
+  );
+const governed = async (from: AgentName, to: AgentName, method: string) => ({
+  authorization: `Bearer ${await token(from, to, method)}`,
+  'a2a-extensions': GOVERNANCE_EXTENSION_URI,
+});
+
+async function signedQuery(
+  from: AgentName,
+  to: AgentName,
+  message: ExchangeMessage,
+  over: { signer?: AgentName } = {},
+) {
+  const f = AGENTS[from];
+  const contextId = newId();
+  const { jws } = await signEnvelope(
+    w.keyPairs[over.signer ?? from].signingKey,
+    {
+      envelope: buildEnvelope({
+        messageType: 'agent-generated',
+        replyPolicy: 'agent-ok',
+        exchangeId: newId(),
+        currentRound: 1,
+        maxRounds: 3,
+        classificationLevel: 'internal',
+      }),
+      kind: 'query',
+      final: true,
+      accepts: 'internal',
+      exchangeType: 'information_query',
+      conversationId: contextId,
+      from: { tenantId: f.tenantId, agentId: `agent-${from}`, userId: f.userId, orgUnit: f.orgUnit },
+      to: { tenantId: AGENTS[to].tenantId, agentId: `agent-${to}` },
+      contextId,
+      digest: contentDigest(message),
+    },
+    { nowMs: Date.now(), ttlMs: 60_000 },
+  );
+  return {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'SendMessage',
+    params: {
+      message: toWireMessage({
+        messageId: newId(),
+        contextId,
+        role: 'ROLE_USER',
+        content: message,
+        metadata: { envelope: jws, kind: 'query' },
+      }),
+    },
+  };
+}
+
+describe('governed A2A round trip', () => {
+  it('the AgentCard declares the governance extension as required and is signed', async () => {
+    const card = await (await fetch(new URL('.well-known/agent-card.json', servers.bob.url))).json();
+    expect(card.capabilities.extensions).toEqual([
+      expect.objectContaining({
+        uri: GOVERNANCE_EXTENSION_URI,
+        required: true,
+        params: expect.objectContaining({ tenantId: 'acme', agentId: 'agent-bob' }),
+      }),
+    ]);
+    expect(card.signatures).toHaveLength(1);
+  });
+
+  it('alice asks bob over A2A: verified card, filtered both ways, audited on both sides', async () => {
+    const r = await nodes.alice.query({
+      to: 'agent-bob',
+      message: { text: 'status?', items: itemsAt('internal', 'restricted') },
+    });
+    const got = r._unsafeUnwrap();
+    expect(got.status).toBe('answered');
+    expect(got.exchange.outcome).toBe('resolved');
+    expect(got.reply?.items.map((i) => i.classification)).toEqual(['public']);
+    const bobSide = await w.stores.bob.get('acme', got.exchange.exchangeId);
+    expect(bobSide?.channel).toBe('a2a');
+    expect(
+      (bobSide?.transcript[0] as { items: { classification: string }[] } | undefined)?.items.map(
+        (i) => i.classification,
+      ),
+    ).toEqual(['internal']);
+    for (const side of ['alice', 'bob'] as const)
+      expect(
+        w.audits[side].entries.some(
+          (e) => e.actionType === 'agent_exchange' && e.actionDetail.exchangeId === got.exchange.exchangeId,
+        ),
+      ).toBe(true);
+  });
+
+  it('a commitment pauses in TASK_STATE_INPUT_REQUIRED until bob’s human approves; the approval is used once', async () => {
+    const q = await nodes.alice.query({
+      to: 'agent-bob',
+      exchangeType: 'commitment_request',
+      message: { text: 'Can you own the release?' },
+    });
+    const r = q._unsafeUnwrap();
+    expect(r.status).toBe('pending');
+    expect((await nodes.alice.collect(r.exchange.exchangeId))._unsafeUnwrap().status).toBe('pending');
+    (
+      await nodes.bob.decide({
+        exchangeId: r.exchange.exchangeId,
+        by: 'bob',
+        decision: 'approved',
+        note: 'yes, I own it',
+      })
+    )._unsafeUnwrap();
+    const done = (await nodes.alice.collect(r.exchange.exchangeId))._unsafeUnwrap();
+    expect(done.status).toBe('answered');
+    expect(done.reply?.commitment).toEqual({ action: 'commitment_request', detail: 'yes, I own it' });
+    expect(done.exchange.outcome).toBe('resolved');
+  });
+
+  it('cross-tenant: alice → dave is blocked before anything is sent; dave → bob is refused by bob', async () => {
+    expect(
+      (await nodes.alice.query({ to: 'agent-dave', message: { text: 'hi' } }))._unsafeUnwrapErr().code,
+    ).toBe('CROSS_ENTERPRISE_BLOCKED');
+    const r = await nodes.dave.query({ to: 'agent-bob', message: { text: 'hi' } });
+    expect(r._unsafeUnwrapErr().code).toBe('CROSS_ENTERPRISE_BLOCKED');
+    const hostile = await rpc(
+      'bob',
+      await signedQuery('dave', 'bob', { text: 'hi', items: [] }),
+      await governed('dave', 'bob', 'SendMessage'),
+    );
+    expect(hostile.body.error).toMatchObject({
+      code: -32042,
+      data: { reason: 'CROSS_ENTERPRISE_BLOCKED', error: { error: 'CROSS_ENTERPRISE_BLOCKED' } },
+    });
+  });
+
+  it('a card not signed by the expected agent is refused before sending; the SDK’s console line goes to our logger', async () => {
+    const before = w.audits.carol.entries.length;
+    const r = await nodes.alice.query({ to: 'agent-impostor', message: { text: 'hi' } });
+    expect(r.isErr()).toBe(true);
+    expect(w.audits.carol.entries.length).toBe(before);
+    expect(consoleDebug).not.toHaveBeenCalled();
+    expect(sdkLines.some((l) => l.startsWith('a2a-sdk'))).toBe(true);
+  });
+});
+
+describe('hostile client', () => {
+  it('a plain A2A client (no extension, no envelope) is refused with a JSON-RPC error naming the reason', async () => {
+    const plain = {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'SendMessage',
+      params: {
+        message: {
+          messageId: 'm',
+          contextId: 'c',
+          role: 'ROLE_USER',
+          parts: [{ text: 'hello, I am a human' }],
+        },
+      },
+    };
+    expect((await rpc('bob', plain)).body).toMatchObject({
+      id: 7,
+      error: { code: -32040, data: { reason: 'extension_not_activated' } },
+    });
+    const withExt = await rpc('bob', plain, await governed('alice', 'bob', 'SendMessage'));
+    expect(withExt.body.error).toMatchObject({ code: -32040, data: { reason: 'envelope_missing' } });
+    const noCaller = await rpc('bob', plain, { 'a2a-extensions': GOVERNANCE_EXTENSION_URI });
+    expect(noCaller.body.error).toMatchObject({ code: -32041, data: { reason: 'caller_token_missing' } });
+  });
+
+  it('forged: an envelope signed by dave claiming alice, and a caller token of another agent', async () => {
+    const forged = await signedQuery('alice', 'bob', { text: 'x', items: [] }, { signer: 'dave' });
+    const r = await rpc('bob', forged, await governed('alice', 'bob', 'SendMessage'));
+    expect(r.body.error).toMatchObject({ code: -32042, data: { reason: 'caller_not_sender' } });
+    const asDave = await rpc('bob', forged, await governed('dave', 'bob', 'SendMessage'));
+    expect(asDave.body.error.data.reason).toBe('sender_mismatch');
+    const wrongAudience = await rpc(
+      'bob',
+      await signedQuery('alice', 'bob', { text: 'x', items: [] }),
+      await governed('alice', 'carol', 'SendMessage'),
+    );
+    expect(wrongAudience.body.error).toMatchObject({
+      code: -32041,
+      data: { reason: 'caller_audience_mismatch' },
+    });
+  });
+
+  it('replayed: the same request, and the same envelope under a fresh caller token', async () => {
+    const q = await signedQuery('alice', 'bob', { text: 'once', items: [] });
+    const headers = await governed('alice', 'bob', 'SendMessage');
+    expect((await rpc('bob', q, headers)).body.result).toBeDefined();
+    expect((await rpc('bob', q, headers)).body.error).toMatchObject({
+      code: -32041,
+      data: { reason: 'caller_token_replayed' },
+    });
+    expect((await rpc('bob', q, await governed('alice', 'bob', 'SendMessage'))).body.error).toMatchObject({
+      code: -32042,
+      data: { reason: 'replayed' },
+    });
+  });
+
+  it('re-addressed: an envelope for bob sent to carol', async () => {
+    const q = await signedQuery('alice', 'bob', { text: 'x', items: [] });
+    const r = await rpc('carol', q, await governed('alice', 'carol', 'SendMessage'));
+    expect(r.body.error).toMatchObject({ code: -32042, data: { reason: 'audience_mismatch' } });
+  });
+
+  it('resized: body, metadata and content changes are JSON-RPC errors, never an HTML page', async () => {
+    const big = await rpc(
+      'bob',
+      { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { pad: 'x'.repeat(40_000) } },
+      await governed('alice', 'bob', 'SendMessage'),
+    );
+    expect(big.status).toBe(413);
+    expect(big.type).toContain('application/json');
+    expect(big.body.error).toMatchObject({ code: -32043, data: { reason: 'body_too_large' } });
+    const q = await signedQuery('alice', 'bob', { text: 'x', items: [] });
+    const meta = (q.params.message as { metadata: Record<string, unknown> }).metadata;
+    meta.padding = 'y'.repeat(10_000);
+    const fat = await rpc('bob', q, await governed('alice', 'bob', 'SendMessage'));
+    expect(fat.body.error).toMatchObject({ code: -32043, data: { reason: 'metadata_too_large' } });
+    const q2 = await signedQuery('alice', 'bob', { text: 'x', items: [] });
+    (
+      (q2.params.message as { parts: { data: ExchangeMessage }[] }).parts[0] as { data: ExchangeMessage }
+    ).data.items = itemsAt('restricted');
+    expect((await rpc('bob', q2, await governed('alice', 'bob', 'SendMessage'))).body.error.data.reason).toBe(
+      'digest_mismatch',
+    );
+  });
+
+  it('reads other callers’ tasks: GetTask, ListTasks, CancelTask, SubscribeToTask; params.tenant is not trusted', async () => {
+    const r = (
+      await nodes.alice.query({
+        to: 'agent-bob',
+        exchangeType: 'meeting_scheduling',
+        message: { text: 'meet?' },
+      })
+    )._unsafeUnwrap();
+    expect(r.status).toBe('pending');
+    const list = await rpc(
+      'bob',
+      { jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} },
+      await governed('alice', 'bob', 'ListTasks'),
+    );
+    const taskId = list.body.result.tasks.find(
+      (t: { metadata?: Record<string, { exchangeId: string }> }) =>
+        t.metadata?.[GOVERNANCE_EXTENSION_URI]?.exchangeId === r.exchange.exchangeId,
+    )?.id;
+    expect(taskId).toBeTruthy();
+    expect(
+      (
+        await rpc(
+          'bob',
+          { jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: taskId } },
+          await governed('alice', 'bob', 'GetTask'),
+        )
+      ).body.result.id,
+    ).toBe(taskId);
+    for (const method of ['GetTask', 'CancelTask', 'SubscribeToTask']) {
+      const other = await rpc(
+        'bob',
+        { jsonrpc: '2.0', id: 1, method, params: { id: taskId } },
+        await governed('carol', 'bob', method),
+      );
+      expect(other.body.error?.code).toBe(-32001);
+    }
+    const carolList = await rpc(
+      'bob',
+      { jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} },
+      await governed('carol', 'bob', 'ListTasks'),
+    );
+    expect(carolList.body.result.tasks ?? []).toEqual([]);
+    const daveTenant = await rpc(
+      'bob',
+      { jsonrpc: '2.0', id: 1, method: 'ListTasks', params: { tenant: 'acme' } },
+      await governed('dave', 'bob', 'ListTasks'),
+    );
+    expect(daveTenant.body.error).toMatchObject({ code: -32042, data: { reason: 'tenant_mismatch' } });
+    // a collect on someone else's task is refused before the node is asked
+    const stolen = toWireMessage({
+      messageId: newId(),
+      contextId: 'c',
+      taskId,
+      role: 'ROLE_USER',
+      content: { exchangeId: r.exchange.exchangeId, round: 1 },
+      metadata: {
+        envelope: (
+          (await signedQuery('carol', 'bob', { text: '', items: [] })).params.message.metadata as Record<
+            string,
+            { envelope: string }
+          >
+        )[GOVERNANCE_EXTENSION_URI]?.envelope as string,
+        kind: 'collect',
+      },
+    });
+    const steal = await rpc(
+      'bob',
+      { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: stolen } },
+      await governed('carol', 'bob', 'SendMessage'),
+    );
+    expect(steal.body.error).toMatchObject({ code: -32042, data: { reason: 'task_mismatch' } });
+  });
+});
