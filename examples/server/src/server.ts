@@ -2,7 +2,7 @@
  * Assembles the reference server from its configuration: database (PGlite, PostgreSQL or
  * memory), Redis when configured, decision engine (built-in or OPA), OIDC issuer (external or
  * the in-process development issuer), the gateway kernel with the domain plugins it serves
- * (policy, audit), and the chosen framework adapter. `startServer` is what
+ * (policy, audit, work tracking), and the chosen framework adapter. `startServer` is what
  * `main.ts` runs and what the tests start in-process.
  */
 import { mkdir } from 'node:fs/promises';
@@ -16,8 +16,12 @@ import {
   type DecisionEngine,
   EnvSecretStore,
   InMemoryAuditStore,
+  InMemoryBriefingStore,
+  InMemoryClassificationStore,
   InMemoryOrgDirectory,
   InMemoryPolicyStore,
+  InMemoryTaskStore,
+  InMemoryWorkTrackingStore,
   type OrgDirectory,
 } from '@agentgov/core';
 import {
@@ -32,6 +36,8 @@ import { OpaDecisionEngine } from '@agentgov/policy';
 import { policyRoutes } from '@agentgov/policy/gateway';
 import { openStore, type SqlStores } from '@agentgov/store-kysely';
 import { createRedisStores, type RedisStores } from '@agentgov/store-redis';
+import { connectorIntegrations } from '@agentgov/work-tracking';
+import { workTrackingRoutes } from '@agentgov/work-tracking/gateway';
 import express from 'express';
 import Koa from 'koa';
 import type { ServerConfig } from './config';
@@ -126,16 +132,31 @@ export async function startServer(
     // --- the service: the gateway kernel and the domains it serves, listed explicitly
     const audit = createAuditLog({ store: auditStore, secrets });
     const auditPlugin = auditRoutes({ store: auditStore, secrets, directory, log: audit });
+    const policyPlugin = policyRoutes({
+      store: policyStore,
+      directory,
+      audit,
+      ...(decisionEngine ? { engine: decisionEngine } : {}),
+    });
+    // Work tracking: integrations are the tenant's codehost/tracker connectors (POST /connectors),
+    // webhook secrets and the tracker token come from the secret store, never from their config.
+    const workTrackingPlugin = workTrackingRoutes({
+      store: sqlStores?.workTracking ?? new InMemoryWorkTrackingStore(),
+      tasks: sqlStores?.tasks ?? new InMemoryTaskStore(),
+      briefings: sqlStores?.briefings ?? new InMemoryBriefingStore(),
+      classifications: sqlStores?.classifications ?? new InMemoryClassificationStore(),
+      secrets,
+      integrations: connectorIntegrations(stores.connectors),
+      engine: policyPlugin.engine,
+      audit,
+      directory,
+      ...(env.AGENTGOV_WEBHOOK_TENANT || devIssuer
+        ? { defaultTenant: env.AGENTGOV_WEBHOOK_TENANT || 'acme' }
+        : {}),
+      retention: { tenants: async () => (await stores.tenants.list()).map((t) => t.id) },
+    });
     const governance = createGovernance({
-      plugins: [
-        policyRoutes({
-          store: policyStore,
-          directory,
-          audit,
-          ...(decisionEngine ? { engine: decisionEngine } : {}),
-        }),
-        auditPlugin,
-      ],
+      plugins: [policyPlugin, auditPlugin, workTrackingPlugin],
       stores,
       directory,
       secrets,
