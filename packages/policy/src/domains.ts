@@ -3,6 +3,7 @@
  * The zod schemas, the order, the meet and the hierarchy violations all derive from these.
  */
 import {
+  ACTION_AUTONOMY,
   CLASSIFICATION_LEVELS,
   CONNECTOR_PERMISSIONS,
   CONNECTOR_TYPES,
@@ -25,7 +26,7 @@ import {
 } from './lattice';
 
 /** Action autonomy, from the most permissive to the most restrictive. */
-export const ACTION_MODES = ['autonomous', 'notify', 'approve', 'block'] as const;
+export const ACTION_MODES = ACTION_AUTONOMY;
 export type ActionMode = (typeof ACTION_MODES)[number];
 /** Rules for data crossing org units, per classification level (deny is the stricter). */
 export const CROSS_ORG_RULES = ['allow', 'deny'] as const;
@@ -68,10 +69,16 @@ export const MODELS = object({
   denied_models: denyList(),
   allowed_classifications: allowList(CLASSIFICATION_LEVELS),
   max_classification: level(),
+  /** The only models that may receive confidential or restricted data (unset = any allowed model). */
+  sensitive_data_models: allowList(),
 });
 
 export const ACTIONS = object({
   tools: mapOf('tool', undefined, ordinal(ACTION_MODES)),
+  /** The autonomy of a tool with no `tools.<tool>` entry (unset: such tools are denied). */
+  default_autonomy: ordinal(ACTION_MODES),
+  /** Tools that are blocked whatever `tools` says. */
+  blocked: denyList(),
 });
 
 export const FEATURES = object({

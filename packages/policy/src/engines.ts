@@ -4,18 +4,22 @@
  * else, and both fail closed.
  */
 import {
+  ActionAutonomySchema,
   type AgentToAgentInput,
   type CallOptions,
   ClassificationLevelSchema,
+  DECISION_DOMAINS,
   type Decision,
+  type DecisionDomain,
   type DecisionEngine,
+  type DecisionError,
   type DecisionRequest,
   PolicyEngineUnreachableError,
+  parseDecisionRequest,
   type ScopeRef,
 } from '@agentgov/core';
 import { err, ok, type Result } from 'neverthrow';
 import { z } from 'zod';
-import type { AgentToAgentPolicy, IntegrationsPolicy } from './domains';
 import { evaluate, REASONS } from './evaluate';
 import type { EffectivePolicyResolver } from './resolver';
 
@@ -27,12 +31,19 @@ const crossTenant = (request: DecisionRequest): boolean => {
   );
 };
 
-const crossTenantDecision = (): Decision => ({
-  allow: false,
-  deny: true,
-  reason: REASONS.crossTenant,
-  constraints: {},
-});
+const denial = (reason: string, policyIds?: string[]): Decision =>
+  policyIds
+    ? { allow: false, deny: true, reason, constraints: {}, policyIds }
+    : { allow: false, deny: true, reason, constraints: {} };
+const crossTenantDecision = (): Decision => denial(REASONS.crossTenant);
+
+/** Domains whose decision is a default deny when no active policy is on the chain at all. */
+const DEFAULT_DENY_WITHOUT_POLICY: ReadonlySet<DecisionDomain> = new Set([
+  'models',
+  'actions',
+  'data',
+  'features',
+]);
 
 /** The node a request is decided for: the user, or the tenant's enterprise scope. */
 export const decisionNode = (request: Pick<DecisionRequest, 'tenantId' | 'userId'>): ScopeRef =>
@@ -52,36 +63,30 @@ export class BuiltinDecisionEngine implements DecisionEngine {
     this.#resolver = resolver;
   }
 
-  async decide(
-    request: DecisionRequest,
-    options?: CallOptions,
-  ): Promise<Result<Decision, PolicyEngineUnreachableError>> {
-    if (crossTenant(request)) return ok(crossTenantDecision());
+  async decide(request: DecisionRequest, options?: CallOptions): Promise<Result<Decision, DecisionError>> {
+    const parsed = parseDecisionRequest(request);
+    if (parsed.isErr()) return err(parsed.error);
+    const r = parsed.value;
+    if (crossTenant(r)) return ok(crossTenantDecision());
     const effective = await this.#resolver.resolve(
-      request.tenantId,
-      request.domain,
-      decisionNode(request),
+      { tenantId: r.tenantId, domain: r.domain, node: decisionNode(r) },
       options,
     );
     if (effective.isErr()) {
-      if (effective.error.code === 'internal_error' && effective.error.detail !== undefined) {
-        return ok({
-          allow: false,
-          deny: true,
-          reason: `effective policy is invalid: ${effective.error.message}`,
-          constraints: {},
-        });
+      const e = effective.error;
+      if (e.code === 'NOT_FOUND') return ok(denial(`${e.message}: unknown users, teams and orgs are denied`));
+      if (e.code === 'internal_error' && e.detail !== undefined) {
+        return ok(denial(`effective policy is invalid: ${e.message}`));
       }
-      return err(new PolicyEngineUnreachableError('the policy store could not be read', effective.error));
+      return err(new PolicyEngineUnreachableError('the policy store could not be read', e));
     }
-    return ok(
-      evaluate(
-        effective.value.content as AgentToAgentPolicy | IntegrationsPolicy,
-        request.domain,
-        request.input,
-        request.tenantId,
-      ),
-    );
+    const policyIds = effective.value.sources.map((p) => p.id);
+    if (policyIds.length === 0 && DEFAULT_DENY_WITHOUT_POLICY.has(r.domain)) {
+      return ok(denial(`no active ${r.domain} policy applies (default deny)`, policyIds));
+    }
+    const decision = evaluate(effective.value.content, r.domain, r.input, r.tenantId);
+    decision.policyIds = policyIds;
+    return ok(decision);
   }
 
   async health(): Promise<boolean> {
@@ -101,14 +106,18 @@ export const OpaDecisionSchema = z.object({
     .object({
       max_rounds: z.number().int().min(1).optional(),
       max_classification_shared: ClassificationLevelSchema.optional(),
+      autonomy: ActionAutonomySchema.optional(),
+      sensitive_data_models: z.array(z.string().min(1).max(255)).max(1000).optional(),
     })
     .optional(),
+  /** Ids of the policies the OPA rules decided on, when the bundle reports them. */
+  policy_ids: z.array(z.string().min(1).max(255)).max(1000).optional(),
 });
 
 export interface OpaDecisionEngineOptions {
   /** Base URL of the sidecar, e.g. `http://127.0.0.1:8181`. */
   url: string;
-  /** Data API path per domain (no leading slash). Defaults: `agentgov/agent_to_agent/decision`, `agentgov/integrations/decision`. */
+  /** Data API path per domain (no leading slash). Defaults: `agentgov/<domain with _>/decision`, e.g. `agentgov/agent_to_agent/decision`. */
   paths?: Partial<Record<DecisionRequest['domain'], string>>;
   /** Per-request timeout in milliseconds (default 500). */
   timeoutMs?: number;
@@ -118,15 +127,15 @@ export interface OpaDecisionEngineOptions {
   fetch?: typeof fetch;
 }
 
-export const DEFAULT_OPA_PATHS: Record<DecisionRequest['domain'], string> = {
-  'agent-to-agent': 'agentgov/agent_to_agent/decision',
-  integrations: 'agentgov/integrations/decision',
-};
+export const DEFAULT_OPA_PATHS: Record<DecisionDomain, string> = Object.fromEntries(
+  DECISION_DOMAINS.map((d) => [d, `agentgov/${d.replaceAll('-', '_')}/decision`]),
+) as Record<DecisionDomain, string>;
 
 /**
  * A client of an OPA sidecar through the REST Data API: `POST {url}/v1/data/{path}` with
- * `{input}` and `{result}` back; health from `GET {url}/health`. The input document is the spec's
- * input plus `tenant_id` and (when known) `user_id`. Every failure — timeout, network error,
+ * `{input}` and `{result}` back; health from `GET {url}/health`. The input document is the
+ * domain's input (README, "Decision inputs and outputs") plus `tenant_id` and (when known)
+ * `user_id`; the result may add `policy_ids`. The request is validated first (`err(ValidationError)`). Every failure — timeout, network error,
  * non-2xx, non-JSON, missing or wrong-shaped result — is `err(PolicyEngineUnreachableError)`.
  */
 export class OpaDecisionEngine implements DecisionEngine {
@@ -150,10 +159,10 @@ export class OpaDecisionEngine implements DecisionEngine {
     return options?.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   }
 
-  async decide(
-    request: DecisionRequest,
-    options?: CallOptions,
-  ): Promise<Result<Decision, PolicyEngineUnreachableError>> {
+  async decide(request: DecisionRequest, options?: CallOptions): Promise<Result<Decision, DecisionError>> {
+    const parsedRequest = parseDecisionRequest(request);
+    if (parsedRequest.isErr()) return err(parsedRequest.error);
+    request = parsedRequest.value;
     if (crossTenant(request)) return ok(crossTenantDecision());
     const path = this.#paths[request.domain].replace(/^\/+/, '');
     const url = `${this.#base}/v1/data/${path}`;
@@ -203,12 +212,17 @@ export class OpaDecisionEngine implements DecisionEngine {
     if (r.constraints?.max_rounds !== undefined) constraints.max_rounds = r.constraints.max_rounds;
     if (r.constraints?.max_classification_shared !== undefined)
       constraints.max_classification_shared = r.constraints.max_classification_shared;
-    return ok({
+    if (r.constraints?.autonomy !== undefined) constraints.autonomy = r.constraints.autonomy;
+    if (r.constraints?.sensitive_data_models !== undefined)
+      constraints.sensitive_data_models = r.constraints.sensitive_data_models;
+    const decision: Decision = {
       allow,
       deny: !allow,
       reason: r.reason ?? (allow ? 'allowed by OPA' : 'denied by OPA'),
       constraints,
-    });
+    };
+    if (r.policy_ids !== undefined) decision.policyIds = r.policy_ids;
+    return ok(decision);
   }
 
   async health(options?: CallOptions): Promise<boolean> {

@@ -4,15 +4,20 @@
  * allocated per call, reason strings of the common outcomes are constants.
  */
 import {
+  type ActionsInput,
   type AgentToAgentInput,
   type ClassificationLevel,
   classificationOrder,
+  type DataInput,
   type Decision,
-  type DecisionDomain,
+  type DecisionRequest,
+  type FeaturesInput,
   INTERCHANGE_DEFAULT_MAX_ROUNDS,
   type IntegrationsInput,
+  type ModelsInput,
 } from '@agentgov/core';
-import type { AgentToAgentPolicy, IntegrationsPolicy } from './domains';
+import type { AgentToAgentPolicy, IntegrationsPolicy, PolicyContentByDomain } from './domains';
+import { evaluateActions, evaluateData, evaluateFeatures, evaluateModels } from './evaluate-domains';
 
 /** `max_classification_shared` when no policy sets it (the AgentIdentity configuration default). */
 export const DEFAULT_MAX_CLASSIFICATION_SHARED: ClassificationLevel = 'internal';
@@ -133,16 +138,31 @@ export function evaluateIntegrations(policy: IntegrationsPolicy, input: Integrat
   return decision(true, REASONS.integrationAllowed, undefined, maxShared);
 }
 
-/** `evaluate(effective, domain, input)`: the built-in decision for one domain. */
+/**
+ * `evaluate(effective, domain, input, tenantId?)`: the built-in decision for one domain, on the
+ * effective policy content of that domain and an already validated input. Pure; the engine adds
+ * the default deny when no policy applies, and the ids of the policies.
+ */
 export function evaluate(
-  effective: AgentToAgentPolicy | IntegrationsPolicy,
-  domain: DecisionDomain,
-  input: AgentToAgentInput | IntegrationsInput,
+  effective: unknown,
+  domain: DecisionRequest['domain'],
+  input: DecisionRequest['input'],
   tenantId?: string,
 ): Decision {
-  return domain === 'agent-to-agent'
-    ? evaluateAgentToAgent(effective as AgentToAgentPolicy, input as AgentToAgentInput, tenantId)
-    : evaluateIntegrations(effective as IntegrationsPolicy, input as IntegrationsInput);
+  switch (domain) {
+    case 'agent-to-agent':
+      return evaluateAgentToAgent(effective as AgentToAgentPolicy, input as AgentToAgentInput, tenantId);
+    case 'integrations':
+      return evaluateIntegrations(effective as IntegrationsPolicy, input as IntegrationsInput);
+    case 'models':
+      return evaluateModels(effective as PolicyContentByDomain['models'], input as ModelsInput);
+    case 'actions':
+      return evaluateActions(effective as PolicyContentByDomain['actions'], input as ActionsInput);
+    case 'data':
+      return evaluateData(effective as PolicyContentByDomain['data'], input as DataInput);
+    case 'features':
+      return evaluateFeatures(effective as PolicyContentByDomain['features'], input as FeaturesInput);
+  }
 }
 
 /**

@@ -40,6 +40,13 @@ export {
   REASONS,
 } from './evaluate';
 export {
+  evaluateActions,
+  evaluateData,
+  evaluateFeatures,
+  evaluateModels,
+  SENSITIVE_FROM,
+} from './evaluate-domains';
+export {
   type ChainLevel,
   type ChainPolicy,
   effectiveAlong,
@@ -48,6 +55,13 @@ export {
   violationsAgainst,
 } from './hierarchy';
 export * from './lattice';
+export {
+  type DecisionAuditFields,
+  decisionAuditEntry,
+  decisionAuditFields,
+  type LoadedPolicyEngine,
+  loadPolicyEngine,
+} from './policy-engine';
 export { canManage, canSee, checkTarget, type Principal, principalChain } from './rbac';
 export {
   type EffectivePolicy,
@@ -55,6 +69,8 @@ export {
   type EffectivePolicyResolverOptions,
   loadChain,
   parseStored,
+  type ResolveQuery,
+  unknownNodeError,
 } from './resolver';
 export {
   PolicyListQuerySchema,

@@ -6,6 +6,7 @@
 import {
   type CallOptions,
   GovernanceError,
+  knowsNode,
   type OrgDirectory,
   type Policy,
   type PolicyDomain,
@@ -88,6 +89,22 @@ export interface EffectivePolicyResolverOptions {
   maxAgeMs?: number;
 }
 
+/** What `resolve` is asked: the effective policy of `domain` for `node` in `tenantId`. */
+export interface ResolveQuery<D extends PolicyDomain = PolicyDomain> {
+  tenantId: string;
+  domain: D;
+  /** The user, team or org (or the tenant's enterprise) the policy is effective for. */
+  node: ScopeRef;
+}
+
+/** The error `resolve` answers for a user, team or org the org directory does not know. */
+export const unknownNodeError = (tenantId: string, node: ScopeRef): GovernanceError =>
+  new GovernanceError(
+    'NOT_FOUND',
+    `${node.scope} ${node.scopeId} is not in the org directory of tenant ${tenantId}`,
+    { detail: { tenantId, scope: node.scope, scopeId: node.scopeId } },
+  );
+
 export class EffectivePolicyResolver {
   readonly #store: PolicyStore;
   readonly #directory: OrgDirectory;
@@ -113,16 +130,39 @@ export class EffectivePolicyResolver {
     return hit.value as EffectivePolicy<D>;
   }
 
+  /**
+   * The effective policy of `query.domain` for `query.node`: the meet of the active policies on
+   * its chain. A node the org directory does not know is `err(NOT_FOUND)` (never a policy
+   * computed on a partial chain); a store failure or a stored policy that no longer parses is
+   * `err(internal_error)`.
+   */
+  async resolve<D extends PolicyDomain>(
+    query: ResolveQuery<D>,
+    options?: CallOptions,
+  ): Promise<Result<EffectivePolicy<D>, GovernanceError>>;
+  /** @deprecated Positional form; pass a `ResolveQuery` object. */
   async resolve<D extends PolicyDomain>(
     tenantId: string,
     domain: D,
     node: ScopeRef,
-    _options?: CallOptions,
+    options?: CallOptions,
+  ): Promise<Result<EffectivePolicy<D>, GovernanceError>>;
+  async resolve<D extends PolicyDomain>(
+    first: ResolveQuery<D> | string,
+    second?: D | CallOptions,
+    third?: ScopeRef,
   ): Promise<Result<EffectivePolicy<D>, GovernanceError>> {
+    const { tenantId, domain, node } =
+      typeof first === 'string' ? { tenantId: first, domain: second as D, node: third as ScopeRef } : first;
     const hit = this.peek(tenantId, domain, node);
     if (hit) return ok(hit);
     const generation = this.#generation.get(tenantId) ?? 0;
     const epoch = this.#epoch;
+    try {
+      if (!(await knowsNode(this.#directory, tenantId, node))) return err(unknownNodeError(tenantId, node));
+    } catch (error) {
+      return err(toGovernanceError(error));
+    }
     const loaded = await loadChain(
       { store: this.#store, directory: this.#directory },
       tenantId,

@@ -11,7 +11,11 @@ import { startOpaLoopback } from './opa-loopback';
 /** A built-in engine with an empty store; `seed` inserts policies and drops the resolver's cache. */
 function builtin() {
   const store = new InMemoryPolicyStore();
-  const resolver = new EffectivePolicyResolver({ store, directory: new InMemoryOrgDirectory() });
+  const directory = InMemoryOrgDirectory.fromDefinitions(
+    { tenant: 'acme', orgs: { eng: { teams: { platform: ['alice', 'bob'] } } } },
+    { tenant: 'globex', orgs: { research: { users: ['alice'] } } },
+  );
+  const resolver = new EffectivePolicyResolver({ store, directory });
   return {
     engine: new BuiltinDecisionEngine(resolver),
     seed: async (policies: readonly Policy[]) => {

@@ -6,12 +6,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  AgentToAgentInputSchema,
-  type DecisionEngine,
-  type DecisionRequest,
-  IntegrationsInputSchema,
-} from '@agentgov/core';
+import { type DecisionEngine, type DecisionRequest, parseDecisionRequest } from '@agentgov/core';
 import { DEFAULT_OPA_PATHS } from '../src/index';
 
 export interface OpaLoopback {
@@ -25,12 +20,8 @@ function requestOf(domain: DecisionRequest['domain'], input: unknown): DecisionR
   const { tenant_id, user_id, ...rest } = input as Record<string, unknown>;
   if (typeof tenant_id !== 'string') return undefined;
   const userId = typeof user_id === 'string' ? { userId: user_id } : {};
-  if (domain === 'agent-to-agent') {
-    const parsed = AgentToAgentInputSchema.safeParse(rest);
-    return parsed.success ? { domain, tenantId: tenant_id, ...userId, input: parsed.data } : undefined;
-  }
-  const parsed = IntegrationsInputSchema.safeParse(rest);
-  return parsed.success ? { domain, tenantId: tenant_id, ...userId, input: parsed.data } : undefined;
+  const parsed = parseDecisionRequest({ domain, tenantId: tenant_id, ...userId, input: rest });
+  return parsed.isOk() ? parsed.value : undefined;
 }
 
 export async function startOpaLoopback(engine: DecisionEngine): Promise<OpaLoopback> {
@@ -59,8 +50,8 @@ export async function startOpaLoopback(engine: DecisionEngine): Promise<OpaLoopb
       if (!request) return send(200, {});
       const decision = await engine.decide(request);
       if (decision.isErr()) return send(500, { code: 'internal_error', message: decision.error.message });
-      const { allow, deny, reason, constraints } = decision.value;
-      return send(200, { result: { allow, deny, reason, constraints } });
+      const { allow, deny, reason, constraints, policyIds } = decision.value;
+      return send(200, { result: { allow, deny, reason, constraints, policy_ids: policyIds } });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -9,11 +9,14 @@ import { defineConformanceSuite } from '../testing/conformance';
 import { makePolicy } from '../testing/fixtures';
 import type { Decision, DecisionEngine, DecisionRequest } from './port';
 import type { AgentToAgentInput, IntegrationsInput } from './schema';
+import { domainCases } from './suite-domains';
 
 /**
  * What a DecisionEngine suite factory returns: a fresh engine with no policy, and `seed`, which
  * makes the given policies (any status, any scope) what the engine decides on from then on — e.g.
- * inserts them into the PolicyStore the engine reads and drops its cache.
+ * inserts them into the PolicyStore the engine reads and drops its cache. The engine's org
+ * directory knows tenant `acme` with `alice` and `bob` (org `eng`, team `platform`) and tenant
+ * `globex` with `alice` (org `research`); it does not know `mallory`.
  */
 export interface DecisionEngineHarness {
   engine: DecisionEngine;
@@ -257,6 +260,7 @@ const cases = {
     expect(typeof h.engine.name).toBe('string');
     expect(h.engine.name.length).toBeGreaterThan(0);
   },
+  ...domainCases,
 } satisfies Record<string, (h: DecisionEngineHarness) => Promise<void>>;
 
 export type DecisionEngineCaseName = keyof typeof cases;

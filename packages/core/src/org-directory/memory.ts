@@ -70,6 +70,20 @@ export class InMemoryOrgDirectory implements OrgDirectory {
     return [...chain, node];
   }
 
+  async knows(tenantId: string, node: ScopeRef): Promise<boolean> {
+    const t = this.#tenants.get(tenantId);
+    switch (node.scope) {
+      case 'enterprise':
+        return node.scopeId === tenantId;
+      case 'org':
+        return t?.orgs.has(node.scopeId) ?? false;
+      case 'team':
+        return t?.teamOrg.has(node.scopeId) ?? false;
+      default:
+        return t?.userOrg.has(node.scopeId) ?? false;
+    }
+  }
+
   async children(tenantId: string, node: ScopeRef): Promise<ScopeRef[]> {
     const t = this.#tenants.get(tenantId);
     if (!t) return [];

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { defineConformanceSuite } from '../testing/conformance';
 import type { ScopeRef } from '../vocabulary';
-import type { OrgDirectory } from './port';
+import { knowsNode, type OrgDirectory } from './port';
 
 const T = 'acme';
 const ent: ScopeRef = { scope: 'enterprise', scopeId: T };
@@ -50,6 +50,27 @@ const cases = {
       { scope: 'enterprise', scopeId: 'empty-tenant' },
       user('alice'),
     ]);
+  },
+  'knowsNode: placed users, their teams and orgs are known; anything else is not': async (
+    dir: OrgDirectory,
+  ) => {
+    await seedAcme(dir);
+    await dir.place(T, 'loner', {});
+    for (const node of [ent, org('eng'), org('sales'), team('platform'), team('emea'), user('alice')]) {
+      expect(await knowsNode(dir, T, node)).toBe(true);
+    }
+    expect(await knowsNode(dir, T, user('dana'))).toBe(true);
+    expect(await knowsNode(dir, T, user('loner'))).toBe(true);
+    for (const node of [
+      user('zed'),
+      team('ghost-team'),
+      org('ghost-org'),
+      { scope: 'enterprise', scopeId: 'globex' } as ScopeRef,
+    ]) {
+      expect(await knowsNode(dir, T, node)).toBe(false);
+    }
+    expect(await knowsNode(dir, 'globex', user('alice'))).toBe(false);
+    expect(await knowsNode(dir, 'globex', { scope: 'enterprise', scopeId: 'globex' })).toBe(true);
   },
   'children: orgs of the enterprise, teams (and teamless members) of an org, users of a team': async (
     dir: OrgDirectory,

@@ -5,18 +5,25 @@
  * reports `policyEngine` and `opa` to /status and `policyCount` to the tenant view.
  */
 import {
+  ActionAutonomySchema,
+  ActionsInputSchema,
   AgentToAgentInputSchema,
   type AuditSink,
+  ClassificationLevelSchema,
   type Clock,
+  DataInputSchema,
   type Decision,
   type DecisionEngine,
+  type DecisionRequest,
   defineRoute,
   errorSpec as err,
   errorOf,
+  FeaturesInputSchema,
   type GatewayPlugin,
   guardPort,
   IdParams,
   IntegrationsInputSchema,
+  ModelsInputSchema,
   type OrgDirectory,
   type Policy,
   PolicyCreateSchema,
@@ -30,6 +37,7 @@ import {
 } from '@agentgov/core';
 import { z } from 'zod';
 import { BuiltinDecisionEngine } from '../engines';
+import { decisionAuditEntry } from '../policy-engine';
 import { EffectivePolicyResolver } from '../resolver';
 import { PolicyService } from '../service';
 
@@ -42,9 +50,14 @@ export const PolicyListQuery = z.object({
   status: z.enum(['draft', 'active', 'deprecated']).optional(),
 });
 
+/** The body of `POST /decisions`: one domain and its input (tables in the policy README). */
 export const DecisionBodySchema = z.discriminatedUnion('domain', [
   z.object({ domain: z.literal('agent-to-agent'), input: AgentToAgentInputSchema }),
   z.object({ domain: z.literal('integrations'), input: IntegrationsInputSchema }),
+  z.object({ domain: z.literal('models'), input: ModelsInputSchema }),
+  z.object({ domain: z.literal('actions'), input: ActionsInputSchema }),
+  z.object({ domain: z.literal('data'), input: DataInputSchema }),
+  z.object({ domain: z.literal('features'), input: FeaturesInputSchema }),
 ]);
 
 const DecisionOut = z.object({
@@ -52,9 +65,17 @@ const DecisionOut = z.object({
   deny: z.boolean(),
   reason: z.string(),
   constraints: z.object({
-    max_rounds: z.number().optional(),
-    max_classification_shared: z.string().optional(),
+    max_rounds: z.number().optional().describe('agent-to-agent: most rounds of the exchange'),
+    max_classification_shared: ClassificationLevelSchema.optional().describe(
+      'highest level that may be shared (agent-to-agent, integrations), sent to the model (models) or shared externally (data)',
+    ),
+    autonomy: ActionAutonomySchema.optional().describe('actions: the autonomy of the tool'),
+    sensitive_data_models: z
+      .array(z.string())
+      .optional()
+      .describe('models: the only models that may receive confidential or restricted data'),
   }),
+  policyIds: z.array(z.string()).optional().describe('ids of the policies the decision was computed from'),
 });
 
 export interface PolicyRoutesOptions {
@@ -208,27 +229,26 @@ export function policyRoutes(options: PolicyRoutesOptions): PolicyPlugin {
         method: 'POST',
         path: '/decisions',
         operationId: 'decide',
-        summary: 'Extension: a policy decision for the caller (audited as policy_decision)',
+        summary:
+          'Extension: a policy decision for the caller in any decision domain (agent-to-agent, integrations, models, actions, data, features; audited as policy_decision)',
         auth: 'required',
         body: DecisionBodySchema,
         responses: {
           200: { description: 'The decision', schema: DecisionOut },
+          400: err('missing_type or invalid_type (unknown domain, malformed input)'),
           503: err('POLICY_ENGINE_UNREACHABLE'),
         },
         async handler({ body }, { principal: p, requestId, signal }) {
-          const decided = await decide(engine, { ...body, tenantId: p.tenantId, userId: p.userId }, signal);
+          const decided = await decide(
+            engine,
+            { ...body, tenantId: p.tenantId, userId: p.userId } as DecisionRequest,
+            signal,
+          );
           const d = decided.ok ? decided.decision : undefined;
-          const appended = await audit.append({
-            tenantId: p.tenantId,
-            userId: p.userId,
-            actionType: 'policy_decision',
-            actionDetail: { domain: body.domain, input: body.input, engine: engine.name },
-            policyApplied: `${engine.name}:${body.domain}`,
-            policyResult: d?.allow && !d.deny ? 'allow' : 'deny',
-            policyReason: d ? d.reason.slice(0, 1024) : 'POLICY_ENGINE_UNREACHABLE',
-            outcome: d ? (d.allow && !d.deny ? 'success' : 'denied') : 'error',
-            requestId,
-          });
+          const request = { ...body, tenantId: p.tenantId, userId: p.userId } as DecisionRequest;
+          const appended = await audit.append(
+            decisionAuditEntry(request, d, { engine: engine.name, requestId, userId: p.userId }),
+          );
           if (!decided.ok) throw decided.error;
           if (appended.isErr()) throw appended.error;
           return { status: 200, body: decided.decision };

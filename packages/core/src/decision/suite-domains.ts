@@ -1,0 +1,196 @@
+/**
+ * DecisionEngine conformance, part two: the models, actions, data and features domains, unknown
+ * users, and malformed requests (merged into the suite's cases in `suite.ts`).
+ */
+import { expect } from 'vitest';
+import type { Policy } from '../policy/schema';
+import { makePolicy } from '../testing/fixtures';
+import type { Decision, DecisionRequest } from './port';
+import type { DecisionEngineHarness } from './suite';
+
+const ACME = 'acme';
+
+const policy = (domain: Policy['domain'], content: string, overrides: Partial<Policy> = {}): Policy =>
+  makePolicy({
+    tenantId: ACME,
+    scope: 'enterprise',
+    scopeId: ACME,
+    domain,
+    name: `${ACME} ${domain}`,
+    content,
+    status: 'active',
+    ...overrides,
+  });
+
+async function decide(h: DecisionEngineHarness, request: DecisionRequest): Promise<Decision> {
+  const result = await h.engine.decide(request);
+  if (result.isErr()) throw new Error(`decide failed: ${result.error.message}`);
+  const d = result.value;
+  expect(d.deny).toBe(!d.allow);
+  expect(d.reason.length).toBeGreaterThan(0);
+  return d;
+}
+
+const models = (
+  model: string,
+  provider: string,
+  level: 'public' | 'internal' | 'confidential' | 'restricted',
+) =>
+  ({
+    domain: 'models',
+    tenantId: ACME,
+    userId: 'alice',
+    input: { model, provider, classification_level: level },
+  }) as const;
+const tool = (name: string, userId = 'alice'): DecisionRequest => ({
+  domain: 'actions',
+  tenantId: ACME,
+  userId,
+  input: { tool: name },
+});
+
+export const domainCases = {
+  'default deny: with no policy, models, actions, data and features deny': async (
+    h: DecisionEngineHarness,
+  ) => {
+    const requests: DecisionRequest[] = [
+      models('gpt-4o', 'openai', 'public'),
+      tool('calendar_write'),
+      { domain: 'data', tenantId: ACME, userId: 'alice', input: { classification_level: 'public' } },
+      { domain: 'features', tenantId: ACME, userId: 'alice', input: { feature: 'briefings' } },
+      { domain: 'features', tenantId: ACME, input: { feature: 'web_ui' } },
+    ];
+    for (const r of requests) expect((await decide(h, r)).allow).toBe(false);
+  },
+  'models: providers, models, denied models, levels and sensitive_data_models': async (
+    h: DecisionEngineHarness,
+  ) => {
+    await h.seed([
+      policy(
+        'models',
+        'allowed_providers: [azure, anthropic]\ndenied_models: [old-model]\nmax_classification: confidential\n' +
+          'sensitive_data_models: [private-model]\n',
+      ),
+    ]);
+    const ok = await decide(h, models('gpt-4o', 'azure', 'internal'));
+    expect(ok.allow).toBe(true);
+    expect(ok.constraints.max_classification_shared).toBe('confidential');
+    expect(ok.constraints.sensitive_data_models).toEqual(['private-model']);
+    expect((await decide(h, models('private-model', 'azure', 'confidential'))).allow).toBe(true);
+    const sensitive = await decide(h, models('gpt-4o', 'azure', 'confidential'));
+    expect(sensitive.allow).toBe(false);
+    expect(sensitive.reason).toContain('private-model');
+    expect((await decide(h, models('gpt-4o', 'openai', 'public'))).allow).toBe(false);
+    expect((await decide(h, models('old-model', 'azure', 'public'))).allow).toBe(false);
+    expect((await decide(h, models('private-model', 'azure', 'restricted'))).allow).toBe(false);
+  },
+  'actions: per-tool autonomy, default_autonomy and blocked': async (h: DecisionEngineHarness) => {
+    await h.seed([
+      policy(
+        'actions',
+        'tools:\n  calendar_write: notify\n  send_mail: block\ndefault_autonomy: approve\nblocked: [wire_money]\n',
+      ),
+      policy('actions', 'tools:\n  calendar_write: approve\n', {
+        scope: 'user',
+        scopeId: 'alice',
+        name: 'alice actions',
+      }),
+    ]);
+    const a = await decide(h, tool('calendar_write', 'bob'));
+    expect(a).toMatchObject({ allow: true, constraints: { autonomy: 'notify' } });
+    expect((await decide(h, tool('calendar_write', 'alice'))).constraints.autonomy).toBe('approve');
+    expect(await decide(h, tool('search_docs'))).toMatchObject({
+      allow: true,
+      constraints: { autonomy: 'approve' },
+    });
+    expect((await decide(h, tool('send_mail'))).allow).toBe(false);
+    expect((await decide(h, tool('wire_money'))).allow).toBe(false);
+  },
+  'data: external sharing up to external_sharing_max, never to a denied destination': async (
+    h: DecisionEngineHarness,
+  ) => {
+    await h.seed([policy('data', 'external_sharing_max: internal\ndenied_destinations: [pastebin]\n')]);
+    const share = (level: 'public' | 'internal' | 'confidential', destination?: string): DecisionRequest => ({
+      domain: 'data',
+      tenantId: ACME,
+      userId: 'alice',
+      input: destination ? { classification_level: level, destination } : { classification_level: level },
+    });
+    const d = await decide(h, share('internal'));
+    expect(d).toMatchObject({ allow: true, constraints: { max_classification_shared: 'internal' } });
+    expect((await decide(h, share('public', 'partner.example'))).allow).toBe(true);
+    expect((await decide(h, share('confidential'))).allow).toBe(false);
+    expect((await decide(h, share('public', 'pastebin'))).allow).toBe(false);
+  },
+  'features: on only where the effective policy sets it true': async (h: DecisionEngineHarness) => {
+    await h.seed([
+      policy('features', 'briefings: true\nweb_ui: true\nauto_response: false\n'),
+      policy('features', 'web_ui: false\n', { scope: 'user', scopeId: 'alice', name: 'alice features' }),
+    ]);
+    const feature = (feature: 'briefings' | 'web_ui' | 'auto_response' | 'task_discovery', userId: string) =>
+      decide(h, { domain: 'features', tenantId: ACME, userId, input: { feature } });
+    expect((await feature('briefings', 'alice')).allow).toBe(true);
+    expect((await feature('web_ui', 'bob')).allow).toBe(true);
+    expect((await feature('web_ui', 'alice')).allow).toBe(false);
+    expect((await feature('auto_response', 'bob')).allow).toBe(false);
+    expect((await feature('task_discovery', 'bob')).allow).toBe(false);
+  },
+  'unknown user: a user the org directory does not know is denied with a reason, whatever the policy': async (
+    h: DecisionEngineHarness,
+  ) => {
+    await h.seed([policy('features', 'briefings: true\n'), policy('agent-to-agent', 'enabled: true\n')]);
+    expect(
+      (
+        await decide(h, {
+          domain: 'features',
+          tenantId: ACME,
+          userId: 'alice',
+          input: { feature: 'briefings' },
+        })
+      ).allow,
+    ).toBe(true);
+    const unknown = await decide(h, {
+      domain: 'features',
+      tenantId: ACME,
+      userId: 'mallory',
+      input: { feature: 'briefings' },
+    });
+    expect(unknown.allow).toBe(false);
+    expect(unknown.reason).toContain('mallory');
+  },
+  'malformed: an unknown domain or malformed input is an error result, never a throw': async (
+    h: DecisionEngineHarness,
+  ) => {
+    const bad: unknown[] = [
+      { domain: 'weather', tenantId: ACME, input: {} },
+      { domain: 'models', tenantId: ACME, input: { model: 'm' } },
+      { domain: 'features', tenantId: ACME, input: { feature: 'teleport' } },
+      { domain: 'agent-to-agent', tenantId: ACME, input: null },
+      { domain: 'actions', input: { tool: 'x' } },
+      null,
+    ];
+    for (const request of bad) {
+      const result = await h.engine.decide(request as DecisionRequest);
+      expect(result.isErr()).toBe(true);
+      if (result.isErr()) expect(['missing_type', 'invalid_type']).toContain(result.error.code);
+    }
+  },
+  'policies: a decision names the policies it was computed from (when the engine reports them)': async (
+    h: DecisionEngineHarness,
+  ) => {
+    const enterprise = policy('features', 'briefings: true\n');
+    const own = policy('features', 'web_ui: true\n', {
+      scope: 'user',
+      scopeId: 'alice',
+      name: 'alice features',
+    });
+    await h.seed([enterprise, own]);
+    const d = await decide(h, {
+      domain: 'features',
+      tenantId: ACME,
+      userId: 'alice',
+      input: { feature: 'briefings' },
+    });
+    expect(d.policyIds).toEqual([enterprise.id, own.id]);
+  },
+} satisfies Record<string, (h: DecisionEngineHarness) => Promise<void>>;
