@@ -18,6 +18,7 @@ import {
   InMemoryAuditStore,
   InMemoryBriefingStore,
   InMemoryClassificationStore,
+  InMemoryExchangeStore,
   InMemoryOrgDirectory,
   InMemoryPolicyStore,
   InMemoryTaskStore,
@@ -32,6 +33,7 @@ import {
   sendFetchResponse,
   toFetchRequest,
 } from '@agentgov/gateway';
+import { interchangeRoutes } from '@agentgov/interchange/gateway';
 import { OpaDecisionEngine } from '@agentgov/policy';
 import { policyRoutes } from '@agentgov/policy/gateway';
 import { openStore, type SqlStores } from '@agentgov/store-kysely';
@@ -140,6 +142,11 @@ export async function startServer(
     });
     // Work tracking: integrations are the tenant's codehost/tracker connectors (POST /connectors),
     // webhook secrets and the tracker token come from the secret store, never from their config.
+    // Exchanges the assistants recorded, for the humans involved (list, read, approve, reject).
+    const interchangePlugin = interchangeRoutes({
+      store: sqlStores?.exchanges ?? new InMemoryExchangeStore(),
+      audit,
+    });
     const workTrackingPlugin = workTrackingRoutes({
       store: sqlStores?.workTracking ?? new InMemoryWorkTrackingStore(),
       tasks: sqlStores?.tasks ?? new InMemoryTaskStore(),
@@ -156,7 +163,7 @@ export async function startServer(
       retention: { tenants: async () => (await stores.tenants.list()).map((t) => t.id) },
     });
     const governance = createGovernance({
-      plugins: [policyPlugin, auditPlugin, workTrackingPlugin],
+      plugins: [policyPlugin, auditPlugin, workTrackingPlugin, interchangePlugin],
       stores,
       directory,
       secrets,
