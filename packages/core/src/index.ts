@@ -58,4 +58,7 @@ export * from './tracker/memory';
 export * from './tracker/port';
 export * from './tracker/schema';
 export * from './tracker/store';
+export * from './unit-of-work/journal';
+export * from './unit-of-work/memory';
+export * from './unit-of-work/port';
 export * from './vocabulary';

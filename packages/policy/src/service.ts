@@ -25,11 +25,13 @@ import {
   type PolicyStore,
   PolicyUpdateSchema,
   parseWith,
+  type RunAudited,
   SCOPE_DEPTH,
   type ScopeRef,
   ScopeSchema,
   systemClock,
   toGovernanceError,
+  transactionResult,
   ValidationError,
 } from '@agentgov/core';
 import { err, ok, type Result } from 'neverthrow';
@@ -55,6 +57,22 @@ export interface PolicyServiceOptions {
   newId?: () => string;
   /** Called after every successful write (e.g. `resolver.invalidate(tenantId)`). */
   onChange?: (tenantId: string, policy: Policy) => void;
+  /**
+   * Runs each write in one transaction (`auditedTransactions(unitOfWork, …)`): the policy and its
+   * `policy_change` entry commit together or not at all, and the tenant's writes are serialised
+   * by the transaction's lock (`policies:<tenant>`, an advisory lock in PostgreSQL — safe across
+   * processes). Without it, writes are serialised in this process only and an audit failure after
+   * the store write leaves the policy unaudited (reported as 503): give it whenever the stores
+   * offer a unit of work.
+   */
+  transaction?: RunAudited;
+}
+
+/** The ports one write uses: the store and sink of its transaction (or the plain ones). */
+interface WritePorts {
+  store: PolicyStore;
+  directory: OrgDirectory;
+  audit: AuditSink;
 }
 
 export interface WriteContext extends CallOptions {
@@ -78,7 +96,8 @@ export class PolicyService {
   readonly #clock: Clock;
   readonly #newId: () => string;
   readonly #onChange: ((tenantId: string, policy: Policy) => void) | undefined;
-  /** Writes of one tenant are serialized so two writes cannot both validate against a stale tree. */
+  readonly #transaction: RunAudited | undefined;
+  /** Without a transaction: writes of one tenant are serialized in this process. */
   readonly #mutex = new KeyedMutex();
 
   constructor(options: PolicyServiceOptions) {
@@ -88,6 +107,7 @@ export class PolicyService {
     this.#clock = options.clock ?? systemClock;
     this.#newId = options.newId ?? newId;
     this.#onChange = options.onChange;
+    this.#transaction = options.transaction;
   }
 
   /** POST /policies: validates, checks hierarchy (also of descendants), stores as `active`, audits. */
@@ -101,9 +121,9 @@ export class PolicyService {
     const input = parsed.value;
     const content = parsePolicyContent(input.domain, input.content);
     if (content.isErr()) return err(content.error);
-    return this.#guard(principal.tenantId, async () => {
+    return this.#guard(principal.tenantId, async (ports) => {
       const tenantId = principal.tenantId;
-      const target = await checkTarget(this.#directory, tenantId, refOf(input));
+      const target = await checkTarget(ports.directory, tenantId, refOf(input));
       if (target.isErr()) return err(target.error);
       if (!canManage(principal, refOf(input), target.value)) {
         return err(
@@ -126,10 +146,10 @@ export class PolicyService {
         updatedAt: now,
         changeReason: input.changeReason,
       };
-      const checked = await this.#checkHierarchy(policy, content.value);
+      const checked = await this.#checkHierarchy(ports, policy, content.value);
       if (checked.isErr()) return err(checked.error);
-      await this.#store.insert(policy);
-      return this.#written(principal, policy, 'create', ctx);
+      await ports.store.insert(policy);
+      return this.#written(ports, principal, policy, 'create', ctx);
     });
   }
 
@@ -147,8 +167,8 @@ export class PolicyService {
     const parsed = parseWith(PolicyUpdateSchema, body);
     if (parsed.isErr()) return err(parsed.error);
     const input = parsed.value;
-    return this.#guard(principal.tenantId, async () => {
-      const current = await this.#writable(principal, id);
+    return this.#guard(principal.tenantId, async (ports) => {
+      const current = await this.#writable(ports, principal, id);
       if (current.isErr()) return err(current.error);
       const before = current.value;
       if (before.status === 'deprecated') {
@@ -172,11 +192,11 @@ export class PolicyService {
         updatedAt: this.#clock.now().toISOString(),
       };
       if (input.content !== before.content && policy.status === 'active') {
-        const checked = await this.#checkHierarchy(policy, content.value);
+        const checked = await this.#checkHierarchy(ports, policy, content.value);
         if (checked.isErr()) return err(checked.error);
       }
-      if (!(await this.#store.update(policy))) return err(new NotFoundError(`policy ${id}`));
-      return this.#written(principal, policy, 'update', ctx, before);
+      if (!(await ports.store.update(policy))) return err(new NotFoundError(`policy ${id}`));
+      return this.#written(ports, principal, policy, 'update', ctx, before);
     });
   }
 
@@ -186,8 +206,8 @@ export class PolicyService {
     id: string,
     ctx: WriteContext = {},
   ): Promise<Result<Policy, PolicyServiceError>> {
-    return this.#guard(principal.tenantId, async () => {
-      const current = await this.#writable(principal, id);
+    return this.#guard(principal.tenantId, async (ports) => {
+      const current = await this.#writable(ports, principal, id);
       if (current.isErr()) return err(current.error);
       if (current.value.status === 'deprecated') return ok(current.value);
       const policy: Policy = {
@@ -195,18 +215,26 @@ export class PolicyService {
         status: 'deprecated',
         updatedAt: this.#clock.now().toISOString(),
       };
-      if (!(await this.#store.update(policy))) return err(new NotFoundError(`policy ${id}`));
-      return this.#written(principal, policy, 'deprecate', ctx, current.value);
+      if (!(await ports.store.update(policy))) return err(new NotFoundError(`policy ${id}`));
+      return this.#written(ports, principal, policy, 'deprecate', ctx, current.value);
     });
   }
 
   /** GET /policies/{id}; a policy the caller may not see is NOT_FOUND (existence is not leaked). */
   async get(principal: Principal, id: string): Promise<Result<Policy, PolicyServiceError>> {
+    return this.#get({ store: this.#store, directory: this.#directory }, principal, id);
+  }
+
+  async #get(
+    ports: Pick<WritePorts, 'store' | 'directory'>,
+    principal: Principal,
+    id: string,
+  ): Promise<Result<Policy, PolicyServiceError>> {
     try {
-      const policy = await this.#store.get(principal.tenantId, id);
+      const policy = await ports.store.get(principal.tenantId, id);
       if (!policy) return err(new NotFoundError(`policy ${id}`));
-      const chain = await this.#directory.ancestry(principal.tenantId, refOf(policy));
-      const own = await principalChain(this.#directory, principal);
+      const chain = await ports.directory.ancestry(principal.tenantId, refOf(policy));
+      const own = await principalChain(ports.directory, principal);
       return canSee(principal, refOf(policy), chain, own)
         ? ok(policy)
         : err(new NotFoundError(`policy ${id}`));
@@ -242,23 +270,42 @@ export class PolicyService {
 
   // -------------------------------------------------------------------------------------------
 
-  async #guard<T>(
+  /**
+   * Runs one write: in a transaction locked per tenant when the service has one (an `err` result
+   * or a throw rolls everything back), else under the in-process per-tenant queue. The change
+   * hook runs only after the write is committed.
+   */
+  async #guard(
     tenantId: string,
-    work: () => Promise<Result<T, PolicyServiceError>>,
-  ): Promise<Result<T, PolicyServiceError>> {
-    return this.#mutex.run(tenantId, async () => {
-      try {
-        return await work();
-      } catch (error) {
-        return err(toGovernanceError(error));
-      }
-    });
+    work: (ports: WritePorts) => Promise<Result<Policy, PolicyServiceError>>,
+  ): Promise<Result<Policy, PolicyServiceError>> {
+    let result: Result<Policy, PolicyServiceError>;
+    try {
+      const run = this.#transaction;
+      result = run
+        ? await transactionResult(
+            run,
+            (tx) => work({ store: tx.policies, directory: tx.directory, audit: tx.sink }),
+            { lock: `policies:${tenantId}` },
+          )
+        : await this.#mutex.run(tenantId, () =>
+            work({ store: this.#store, directory: this.#directory, audit: this.#audit }),
+          );
+    } catch (error) {
+      return err(toGovernanceError(error));
+    }
+    if (result.isOk()) this.#onChange?.(tenantId, result.value);
+    return result;
   }
 
-  async #writable(principal: Principal, id: string): Promise<Result<Policy, PolicyServiceError>> {
-    const found = await this.get(principal, id);
+  async #writable(
+    ports: WritePorts,
+    principal: Principal,
+    id: string,
+  ): Promise<Result<Policy, PolicyServiceError>> {
+    const found = await this.#get(ports, principal, id);
     if (found.isErr()) return found;
-    const chain = await this.#directory.ancestry(principal.tenantId, refOf(found.value));
+    const chain = await ports.directory.ancestry(principal.tenantId, refOf(found.value));
     if (!canManage(principal, refOf(found.value), chain)) {
       return err(
         new ForbiddenError(
@@ -273,19 +320,22 @@ export class PolicyService {
    * The policy against its ancestors' effective value, then every active policy of the domain
    * below its node against a chain that includes the new content.
    */
-  async #checkHierarchy(policy: Policy, content: unknown): Promise<Result<void, PolicyServiceError>> {
-    const ports = { store: this.#store, directory: this.#directory };
+  async #checkHierarchy(
+    ports: WritePorts,
+    policy: Policy,
+    content: unknown,
+  ): Promise<Result<void, PolicyServiceError>> {
     const ref = refOf(policy);
     const own = await loadChain(ports, policy.tenantId, policy.domain, ref, { exclude: policy.id });
     if (own.isErr()) return err(own.error);
     const ancestors = own.value.chain.filter((l) => !sameRef(l.ref, ref));
     const violations: HierarchyViolation[] = violationsAgainst(policy.domain, { ref, content }, ancestors);
 
-    const active = await this.#store.list(policy.tenantId, { domain: policy.domain, status: 'active' });
+    const active = await ports.store.list(policy.tenantId, { domain: policy.domain, status: 'active' });
     const below = new Map<string, { ref: ScopeRef; policies: Policy[] }>();
     for (const other of active) {
       if (other.id === policy.id || SCOPE_DEPTH[other.scope] <= SCOPE_DEPTH[policy.scope]) continue;
-      const chain = await this.#directory.ancestry(policy.tenantId, refOf(other));
+      const chain = await ports.directory.ancestry(policy.tenantId, refOf(other));
       if (!chain.some((r) => sameRef(r, ref))) continue;
       const key = `${other.scope}:${other.scopeId}`;
       const group = below.get(key) ?? { ref: refOf(other), policies: [] };
@@ -318,13 +368,13 @@ export class PolicyService {
   }
 
   async #written(
+    ports: WritePorts,
     principal: Principal,
     policy: Policy,
     operation: 'create' | 'update' | 'deprecate',
     ctx: WriteContext,
     before?: Policy,
   ): Promise<Result<Policy, PolicyServiceError>> {
-    this.#onChange?.(policy.tenantId, policy);
     const detail: Record<string, unknown> = {
       operation,
       policyId: policy.id,
@@ -340,7 +390,7 @@ export class PolicyService {
       detail.previousVersion = before.version;
       detail.contentChanged = before.content !== policy.content;
     }
-    const audited = await this.#audit.append(
+    const audited = await ports.audit.append(
       {
         tenantId: policy.tenantId,
         userId: principal.userId,
@@ -358,7 +408,9 @@ export class PolicyService {
       return err(
         new GovernanceError(
           'service_unavailable',
-          `policy ${policy.id} was written but its audit entry failed`,
+          this.#transaction
+            ? `policy ${policy.id} was not written: its audit entry failed`
+            : `policy ${policy.id} was written but its audit entry failed`,
           {
             cause: audited.error,
             detail: { policyId: policy.id },

@@ -9,7 +9,7 @@ import {
   checkAppendBatch,
   KeyedMutex,
 } from '@agentgov/core';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import {
   type AuditRow,
   insertRecords,
@@ -42,9 +42,13 @@ export interface KyselyAuditStoreOptions {
    *   `SELECT … FOR UPDATE` for the whole append, `build(head)` included — safe across processes;
    * - `process` (PGlite, whose data directory only one process can open): an in-process per-tenant
    *   queue; `build` runs outside the transaction so other tenants never wait for it, and the
-   *   short write transaction re-checks the head under the row lock.
+   *   short write transaction re-checks the head under the row lock (and builds again on the new
+   *   head when a transaction of the unit of work appended in between);
+   * - `transaction`: the kysely instance is already a transaction (`KyselyUnitOfWork`): the head
+   *   row lock alone serializes, held until that transaction ends; no in-process queue (waiting on
+   *   it while holding the transaction's connection could deadlock).
    */
-  lockMode?: 'row' | 'process';
+  lockMode?: 'row' | 'process' | 'transaction';
   /** Rows fetched per `scan` round trip when the caller gives no `batchSize` (default 500). */
   scanBatchSize?: number;
 }
@@ -63,7 +67,7 @@ export class KyselyAuditStore implements AuditStore {
   readonly #db: Kysely<Database>;
   readonly #mutex: KeyedMutex;
   readonly #scanBatch: number;
-  readonly #lockMode: 'row' | 'process';
+  readonly #lockMode: 'row' | 'process' | 'transaction';
 
   constructor(db: Kysely<Database>, options: KyselyAuditStoreOptions = {}) {
     this.#db = db;
@@ -77,32 +81,48 @@ export class KyselyAuditStore implements AuditStore {
     build: (head: ChainHead | undefined) => AuditRecord[] | Promise<AuditRecord[]>,
     options?: CallOptions,
   ): Promise<AuditRecord[]> {
+    if (this.#lockMode === 'transaction') return this.#appendIn(this.#db, tenantId, build, options);
     return this.#mutex.run(tenantId, async () => {
       options?.signal?.throwIfAborted();
       if (this.#lockMode === 'process') {
         // PGlite: one session for the whole process, so holding a transaction open during `build`
         // would stall every other tenant. The per-tenant in-process lock (shared by every store
-        // over this kysely instance) already serializes; the write re-checks the head.
-        const head = await this.head(tenantId);
-        const records = await this.#built(tenantId, head, build, options);
-        if (records.length === 0) return [];
-        await this.#db.transaction().execute(async (trx) => {
-          const current = await lockHead(trx, tenantId);
-          if (current?.seq !== head?.seq || current?.hash !== head?.hash) {
+        // over this kysely instance) serializes the plain appends; the write re-checks the head,
+        // and builds again when a unit-of-work transaction appended in between.
+        for (let attempt = 1; ; attempt++) {
+          const head = await this.head(tenantId);
+          const records = await this.#built(tenantId, head, build, options);
+          if (records.length === 0) return [];
+          const written = await this.#db.transaction().execute(async (trx) => {
+            const current = await lockHead(trx, tenantId);
+            if (current?.seq !== head?.seq || current?.hash !== head?.hash) return false;
+            await insertRecords(trx, tenantId, records);
+            return true;
+          });
+          if (written) return structuredClone(records);
+          if (attempt >= 5) {
             throw new Error(`audit chain head of tenant ${tenantId} moved during append (another writer)`);
           }
-          await insertRecords(trx, tenantId, records);
-        });
-        return structuredClone(records);
+        }
       }
-      return this.#db.transaction().execute(async (trx) => {
-        const head = await lockHead(trx, tenantId);
-        const records = await this.#built(tenantId, head, build, options);
-        if (records.length === 0) return [];
-        await insertRecords(trx, tenantId, records);
-        return structuredClone(records);
-      });
+      return this.#db.transaction().execute((trx) => this.#appendIn(trx, tenantId, build, options));
     });
+  }
+
+  /** Locks the tenant's head row in `trx`, builds on it, inserts the records. */
+  async #appendIn(
+    trx: Kysely<Database>,
+    tenantId: string,
+    build: (head: ChainHead | undefined) => AuditRecord[] | Promise<AuditRecord[]>,
+    options?: CallOptions,
+  ): Promise<AuditRecord[]> {
+    options?.signal?.throwIfAborted();
+    const tx = trx as Transaction<Database>;
+    const head = await lockHead(tx, tenantId);
+    const records = await this.#built(tenantId, head, build, options);
+    if (records.length === 0) return [];
+    await insertRecords(tx, tenantId, records);
+    return structuredClone(records);
   }
 
   async #built(
@@ -173,11 +193,12 @@ export class KyselyAuditStore implements AuditStore {
    * rewrites `user_id` and the committed `actionDetail` paths equal to `userId`, nothing else.
    */
   async anonymize(tenantId: string, userId: string, replacement: string): Promise<number> {
-    return this.#mutex.run(tenantId, async () => {
+    const run = async () => {
       const { rows } = await sql<{ n: string }>`
         SELECT audit_anonymize(${tenantId}, ${userId}, ${replacement})::text AS n`.execute(this.#db);
       return toNumber(rows[0]?.n ?? 0);
-    });
+    };
+    return this.#lockMode === 'transaction' ? run() : this.#mutex.run(tenantId, run);
   }
 
   async tenants(): Promise<string[]> {

@@ -14,6 +14,7 @@ import type {
   SessionStore,
   TaskStore,
   TenantStore,
+  UnitOfWork,
   WorkTrackingStore,
 } from '@agentgov/core';
 import { type Kysely, sql } from 'kysely';
@@ -34,6 +35,7 @@ import { KyselySessionStore } from './session-store';
 import { assertSchemaName, DEFAULT_SCHEMA } from './sql-util';
 import { KyselyTaskStore } from './task-store';
 import { KyselyTenantStore } from './tenant-store';
+import { KyselyUnitOfWork } from './unit-of-work';
 import { KyselyWorkTrackingStore } from './work-tracking-store';
 
 export interface MigrateResult {
@@ -64,6 +66,8 @@ export interface SqlStores {
   directory: OrgDirectory;
   /** Live server processes sharing this database (`gatewayInstances`). */
   instances: InstanceRegistry;
+  /** Writes that commit together (a write and its audit entry): one database transaction. */
+  unitOfWork: UnitOfWork;
   /** Applies pending migrations, then `ensurePartitions()`. Idempotent. */
   migrate(): Promise<MigrateResult>;
   ensurePartitions(now?: Date): Promise<EnsurePartitionsResult>;
@@ -99,6 +103,7 @@ export function createSqlStores(
     workTracking: new KyselyWorkTrackingStore(db),
     directory: new KyselyOrgDirectory(db),
     instances: new KyselyInstanceRegistry(db),
+    unitOfWork: new KyselyUnitOfWork(db),
     async migrate() {
       const applied = await migrateToLatest(db, schema);
       const partitions = await ensurePartitions(db);

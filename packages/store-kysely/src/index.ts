@@ -57,4 +57,5 @@ export { KyselySessionStore } from './session-store';
 export { DEFAULT_SCHEMA } from './sql-util';
 export { KyselyTaskStore } from './task-store';
 export { KyselyTenantStore } from './tenant-store';
+export { KyselyUnitOfWork } from './unit-of-work';
 export { KyselyWorkTrackingStore } from './work-tracking-store';

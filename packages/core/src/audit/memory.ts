@@ -6,6 +6,7 @@ import { createUlidFactory } from '../ids';
 import { copy } from '../memory-util';
 import { KeyedMutex } from '../mutex';
 import { parseWith } from '../result';
+import type { UndoJournal } from '../unit-of-work/journal';
 import type { CallOptions } from '../vocabulary';
 import type {
   AuditCheckpoint,
@@ -95,23 +96,88 @@ export class InMemoryAuditStore implements AuditStore {
     build: (head: ChainHead | undefined) => AuditRecord[] | Promise<AuditRecord[]>,
     options?: CallOptions,
   ): Promise<AuditRecord[]> {
-    return this.#mutex.run(tenantId, async () => {
-      options?.signal?.throwIfAborted();
-      const chain = this.#chains.get(tenantId) ?? [];
-      const last = chain.at(-1);
-      const head = last && { seq: last.seq, hash: last.hash };
-      const records = await build(head);
-      checkAppendBatch(head, records);
-      for (const r of records) {
-        if (r.entry.tenantId !== tenantId) throw new Error('audit record of another tenant');
-      }
-      options?.signal?.throwIfAborted();
-      // Copies first, then one push: nothing can fail between the checks and the write.
-      const copies = records.map(copy);
-      if (!this.#chains.has(tenantId)) this.#chains.set(tenantId, chain);
-      for (const r of copies) chain.push(r);
-      return records.map(copy);
-    });
+    return this.#mutex.run(tenantId, () => this.#appendLocked(tenantId, build, options));
+  }
+
+  async #appendLocked(
+    tenantId: string,
+    build: (head: ChainHead | undefined) => AuditRecord[] | Promise<AuditRecord[]>,
+    options?: CallOptions,
+  ): Promise<AuditRecord[]> {
+    options?.signal?.throwIfAborted();
+    const chain = this.#chains.get(tenantId) ?? [];
+    const last = chain.at(-1);
+    const head = last && { seq: last.seq, hash: last.hash };
+    const records = await build(head);
+    checkAppendBatch(head, records);
+    for (const r of records) {
+      if (r.entry.tenantId !== tenantId) throw new Error('audit record of another tenant');
+    }
+    options?.signal?.throwIfAborted();
+    // Copies first, then one push: nothing can fail between the checks and the write.
+    const copies = records.map(copy);
+    if (!this.#chains.has(tenantId)) this.#chains.set(tenantId, chain);
+    for (const r of copies) chain.push(r);
+    return records.map(copy);
+  }
+
+  #anonymizeLocked(tenantId: string, userId: string, replacement: string): number {
+    let n = 0;
+    for (const r of this.#chains.get(tenantId) ?? []) if (anonymizeRecord(r, userId, replacement)) n++;
+    return n;
+  }
+
+  /**
+   * This store as seen by an in-memory transaction (`InMemoryUnitOfWork`). Its first write to a
+   * tenant's chain takes that chain's lock and keeps it until the transaction ends (like the
+   * database's row lock), so nothing links onto records a rollback may remove.
+   */
+  journaled(journal: UndoJournal): AuditStore {
+    const held = new Set<string>();
+    const hold = async (tenantId: string) => {
+      if (held.has(tenantId)) return;
+      held.add(tenantId);
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      journal.onEnd(release);
+      await new Promise<void>((acquired) => {
+        void this.#mutex.run(tenantId, async () => {
+          acquired();
+          await released;
+        });
+      });
+    };
+    return {
+      append: async (tenantId, build, options) => {
+        await hold(tenantId);
+        const length = this.#chains.get(tenantId)?.length ?? 0;
+        const records = await this.#appendLocked(tenantId, build, options);
+        journal.record(() => {
+          this.#chains.get(tenantId)?.splice(length);
+        });
+        return records;
+      },
+      anonymize: async (tenantId, userId, replacement) => {
+        await hold(tenantId);
+        const chain = this.#chains.get(tenantId) ?? [];
+        const before = chain.map(copy);
+        const n = this.#anonymizeLocked(tenantId, userId, replacement);
+        journal.record(() => {
+          chain.splice(0, chain.length, ...before);
+        });
+        return n;
+      },
+      head: (tenantId) => this.head(tenantId),
+      get: (tenantId, id) => this.get(tenantId, id),
+      query: (tenantId, filter, page) => this.query(tenantId, filter, page),
+      scan: (tenantId, options) => this.scan(tenantId, options),
+      tenants: () => this.tenants(),
+      count: (tenantId) => this.count(tenantId),
+      saveCheckpoint: (checkpoint) => this.saveCheckpoint(checkpoint),
+      checkpoints: (tenantId) => this.checkpoints(tenantId),
+    };
   }
 
   async head(tenantId: string): Promise<ChainHead | undefined> {
@@ -146,11 +212,7 @@ export class InMemoryAuditStore implements AuditStore {
   }
 
   async anonymize(tenantId: string, userId: string, replacement: string): Promise<number> {
-    return this.#mutex.run(tenantId, async () => {
-      let n = 0;
-      for (const r of this.#chains.get(tenantId) ?? []) if (anonymizeRecord(r, userId, replacement)) n++;
-      return n;
-    });
+    return this.#mutex.run(tenantId, async () => this.#anonymizeLocked(tenantId, userId, replacement));
   }
 
   async tenants(): Promise<string[]> {

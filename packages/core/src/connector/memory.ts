@@ -1,4 +1,5 @@
 import { byKeys, copy, TenantMap } from '../memory-util';
+import type { UndoJournal } from '../unit-of-work/journal';
 import type { ConnectorStore } from './port';
 import type { Connector, ConnectorStatus } from './schema';
 
@@ -34,5 +35,23 @@ export class InMemoryConnectorStore implements ConnectorStore {
         ),
       )
       .map(copy);
+  }
+  /** This store as seen by an in-memory transaction: each write records its undo (`InMemoryUnitOfWork`). */
+  journaled(journal: UndoJournal): ConnectorStore {
+    const rows = this.#rows;
+    return {
+      insert: async (connector) => {
+        await this.insert(connector);
+        journal.record(() => rows.delete(connector.tenantId, connector.id));
+      },
+      update: async (connector) => {
+        const before = rows.get(connector.tenantId, connector.id);
+        const updated = await this.update(connector);
+        if (updated && before) journal.record(() => rows.set(connector.tenantId, connector.id, before));
+        return updated;
+      },
+      get: (tenantId, id) => this.get(tenantId, id),
+      list: (tenantId, filter) => this.list(tenantId, filter),
+    };
   }
 }

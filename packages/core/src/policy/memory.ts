@@ -1,4 +1,5 @@
 import { byKeys, copy, TenantMap } from '../memory-util';
+import type { UndoJournal } from '../unit-of-work/journal';
 import type { PolicyFilter, PolicyStore } from './port';
 import type { Policy } from './schema';
 
@@ -43,5 +44,24 @@ export class InMemoryPolicyStore implements PolicyStore {
   }
   async count(tenantId: string, filter?: PolicyFilter): Promise<number> {
     return this.#rows.values(tenantId).filter((p) => matchesPolicyFilter(p, filter)).length;
+  }
+  /** This store as seen by an in-memory transaction: each write records its undo (`InMemoryUnitOfWork`). */
+  journaled(journal: UndoJournal): PolicyStore {
+    const rows = this.#rows;
+    return {
+      insert: async (policy) => {
+        await this.insert(policy);
+        journal.record(() => rows.delete(policy.tenantId, policy.id));
+      },
+      update: async (policy) => {
+        const before = rows.get(policy.tenantId, policy.id);
+        const updated = await this.update(policy);
+        if (updated && before) journal.record(() => rows.set(policy.tenantId, policy.id, before));
+        return updated;
+      },
+      get: (tenantId, id) => this.get(tenantId, id),
+      list: (tenantId, filter) => this.list(tenantId, filter),
+      count: (tenantId, filter) => this.count(tenantId, filter),
+    };
   }
 }

@@ -1,4 +1,5 @@
 import { byKeys, copy } from '../memory-util';
+import type { UndoJournal } from '../unit-of-work/journal';
 import type { TenantStore } from './port';
 import type { Tenant } from './schema';
 
@@ -23,5 +24,18 @@ export class InMemoryTenantStore implements TenantStore {
   }
   async list(): Promise<Tenant[]> {
     return [...this.#tenants.values()].sort(byKeys((t) => t.id)).map(copy);
+  }
+  /** This store as seen by an in-memory transaction: a tenant it registers is removed on rollback. */
+  journaled(journal: UndoJournal): TenantStore {
+    return {
+      ensure: async (tenant, now) => {
+        const known = this.#tenants.has(tenant.id);
+        const stored = await this.ensure(tenant, now);
+        if (!known) journal.record(() => this.#tenants.delete(tenant.id));
+        return stored;
+      },
+      get: (id) => this.get(id),
+      list: () => this.list(),
+    };
   }
 }

@@ -26,6 +26,7 @@ export * from '../tenant/suite';
 export * from '../tracker/client-suite';
 export * from '../tracker/fixtures';
 export * from '../tracker/suite';
+export * from '../unit-of-work/suite';
 export * from './conformance';
 export * from './fixtures';
 export * from './services';

@@ -31,6 +31,7 @@ import {
   PolicySchema,
   type PolicyStore,
   PolicyUpdateSchema,
+  type RunAudited,
   ScopeSchema,
   systemClock,
   unwrapOrThrow,
@@ -94,6 +95,8 @@ export interface PolicyRoutesOptions {
   cacheMs?: number;
   /** Called after every policy write (e.g. to invalidate the cache of a custom decision engine). */
   onChange?: (tenantId: string, policy: Policy) => void;
+  /** Each write and its `policy_change` entry in one transaction (see `PolicyServiceOptions.transaction`). */
+  transaction?: RunAudited;
 }
 
 /** The policy plugin, with the service and engine it serves (for in-process use beside HTTP). */
@@ -119,6 +122,7 @@ export function policyRoutes(options: PolicyRoutesOptions): PolicyPlugin {
     directory,
     audit,
     clock,
+    ...(options.transaction ? { transaction: options.transaction } : {}),
     onChange: (tenantId, policy) => {
       invalidate?.(tenantId);
       options.onChange?.(tenantId, policy);
