@@ -20,6 +20,7 @@ import {
   type Principal,
   type RateLimit,
   type RateLimiter,
+  type RunAudited,
   type SecretStore,
   silentLogger,
   systemClock,
@@ -63,6 +64,11 @@ export interface GovernanceConfig {
   secrets: SecretStore;
   /** Where the kernel's own audited writes go (connectors); usually the same log the plugins use. */
   audit: AuditSink;
+  /**
+   * Runs an audited write and its entry in one transaction (`auditedTransactions(unitOfWork, …)`
+   * of `@agentgov/core`); without it the entry is appended after the write.
+   */
+  transaction?: RunAudited;
   oidc: OidcConfig;
   /** Default: in-process limits. `@agentgov/store-redis` shares them across processes. */
   rateLimiter?: RateLimiter;
@@ -159,6 +165,7 @@ export function createGovernance(config: GovernanceConfig): Governance {
     directory,
     secrets: config.secrets,
     audit: config.audit,
+    ...(config.transaction ? { transaction: config.transaction } : {}),
     oidc,
     sessions,
     activity,

@@ -12,6 +12,7 @@ import type {
   InstanceRegistry,
   OrgDirectory,
   Principal,
+  RunAudited,
   SecretStore,
   SessionStore,
   TenantStore,
@@ -33,6 +34,8 @@ export interface KernelServices {
   secrets: SecretStore;
   /** Where the kernel's own audited writes go (connectors). */
   audit: AuditSink;
+  /** When given, each audited kernel write and its entry commit in one transaction. */
+  transaction?: RunAudited;
   oidc: OidcClient;
   sessions: SessionManager;
   activity: ActivityTracker;

@@ -3,12 +3,13 @@
  * credentials only) and disable. Writes are audited as `tool_invocation`.
  */
 import {
-  type ActionType,
   type AnyRoute,
+  type AuditSink,
   type AuthenticatedContext,
   CONNECTOR_DEFAULT_CLASSIFICATION,
   type Connector,
   ConnectorCreateSchema,
+  type ConnectorStore,
   defineRoute,
   errorSpec as err,
   errorOf,
@@ -38,23 +39,36 @@ function connectorView(c: Connector) {
   return { ...toConnectorView(c), defaultClassification: c.defaultClassification };
 }
 
-async function auditWrite(
+/**
+ * Runs a connector write and its audit entry (`tool_invocation`) together: in one transaction
+ * when the kernel has one (a failed append rolls the write back), else write then append.
+ */
+async function audited<T>(
   ctx: KernelServices,
   rc: AuthenticatedContext,
-  actionType: ActionType,
   detail: Record<string, unknown>,
-): Promise<void> {
-  const r = await ctx.audit.append({
+  write: (connectors: ConnectorStore) => Promise<T>,
+): Promise<T> {
+  const entry = {
     tenantId: rc.tenantId,
     userId: rc.principal.userId,
-    actionType,
+    actionType: 'tool_invocation' as const,
     actionDetail: detail,
     policyApplied: 'rbac:admin',
-    policyResult: 'allow',
-    outcome: 'success',
+    policyResult: 'allow' as const,
+    outcome: 'success' as const,
     requestId: rc.requestId,
-  });
-  if (r.isErr()) throw r.error;
+  };
+  const run = async (connectors: ConnectorStore, sink: AuditSink) => {
+    const out = await write(connectors);
+    const r = await sink.append(entry);
+    if (r.isErr()) throw r.error;
+    return out;
+  };
+  if (ctx.transaction) {
+    return ctx.transaction((tx) => run(tx.connectors, tx.sink), { lock: `connectors:${rc.tenantId}` });
+  }
+  return run(ctx.stores.connectors, ctx.audit);
 }
 
 export function connectorRoutes(ctx: KernelServices): AnyRoute[] {
@@ -107,12 +121,12 @@ export function connectorRoutes(ctx: KernelServices): AnyRoute[] {
           config: body.config,
           createdAt: rc.clock.now().toISOString(),
         };
-        await ctx.stores.connectors.insert(connector);
-        await auditWrite(ctx, rc, 'tool_invocation', {
-          tool: 'connector.create',
-          connectorId: connector.id,
-          type: connector.type,
-        });
+        await audited(
+          ctx,
+          rc,
+          { tool: 'connector.create', connectorId: connector.id, type: connector.type },
+          (connectors) => connectors.insert(connector),
+        );
         return { status: 201, body: connectorView(connector) };
       },
     }),
@@ -136,12 +150,12 @@ export function connectorRoutes(ctx: KernelServices): AnyRoute[] {
         const c = await ctx.stores.connectors.get(rc.tenantId, params.id);
         if (!c) throw errorOf('NOT_FOUND', `Connector ${params.id} not found`);
         if (c.status !== 'disabled') {
-          await ctx.stores.connectors.update({ ...c, status: 'disabled' });
-          await auditWrite(ctx, rc, 'tool_invocation', {
-            tool: 'connector.disable',
-            connectorId: c.id,
-            type: c.type,
-          });
+          await audited(
+            ctx,
+            rc,
+            { tool: 'connector.disable', connectorId: c.id, type: c.type },
+            (connectors) => connectors.update({ ...c, status: 'disabled' }),
+          );
         }
         return { status: 200, body: { id: c.id, status: 'disabled' } };
       },

@@ -6,6 +6,7 @@
  */
 import { type AnyRoute, defineRoute, json } from '@agentgov/core';
 import { z } from 'zod';
+import { authenticate } from '../auth/authenticate';
 import type { KernelServices } from '../services';
 import { pluginHealth, pluginMetrics, within } from './plugin-reports';
 
@@ -36,18 +37,23 @@ const MetricsOut = z.object({
 
 const s = (ok: boolean) => ({ status: ok ? ('healthy' as const) : ('unhealthy' as const) });
 
+/**
+ * Health of the connectors of one tenant by type. `/status` needs no authentication: an anonymous
+ * caller gets no connector entries at all (listing them told anyone which connector types the
+ * tenants use); a caller presenting valid credentials sees its own tenant's connectors only.
+ */
 async function connectorHealth(
   ctx: KernelServices,
+  tenantId: string | undefined,
 ): Promise<Record<string, { status: 'healthy' | 'unhealthy' }>> {
   const connectors: Record<string, { status: 'healthy' | 'unhealthy' }> = {};
+  if (tenantId === undefined) return connectors;
   await within(
     async () => {
-      for (const t of await ctx.stores.tenants.list()) {
-        for (const c of await ctx.stores.connectors.list(t.id, { status: 'active' })) {
-          const ok = await within(() => ctx.probeConnector(c), false);
-          const prev = connectors[c.type];
-          connectors[c.type] = s(ok && prev?.status !== 'unhealthy');
-        }
+      for (const c of await ctx.stores.connectors.list(tenantId, { status: 'active' })) {
+        const ok = await within(() => ctx.probeConnector(c), false);
+        const prev = connectors[c.type];
+        connectors[c.type] = s(ok && prev?.status !== 'unhealthy');
       }
       return true;
     },
@@ -55,6 +61,16 @@ async function connectorHealth(
     5000,
   );
   return connectors;
+}
+
+/** The caller's tenant when the request carries valid credentials (never an error: /status is public). */
+async function callerTenant(ctx: KernelServices, request: Request): Promise<string | undefined> {
+  if (!request.headers.has('authorization') && !request.headers.has('cookie')) return undefined;
+  try {
+    return (await authenticate(request, 'required', ctx.oidc, ctx.sessions)).tenantId;
+  } catch {
+    return undefined;
+  }
 }
 
 export function statusRoutes(ctx: KernelServices): AnyRoute[] {
@@ -70,12 +86,13 @@ export function statusRoutes(ctx: KernelServices): AnyRoute[] {
         200: { description: 'Healthy', schema: StatusOut },
         503: { description: 'Degraded (same body)', schema: StatusOut },
       },
-      async handler(_input, { signal }) {
-        const [database, plugins] = await Promise.all([
+      async handler({ request }, { signal }) {
+        const [database, plugins, tenantId] = await Promise.all([
           within(() => ctx.probeDatabase(), false),
           pluginHealth(ctx.plugins, signal),
+          callerTenant(ctx, request),
         ]);
-        const connectors = database ? await connectorHealth(ctx) : {};
+        const connectors = database ? await connectorHealth(ctx, tenantId) : {};
         const healthy = database && Object.values(plugins).every(Boolean);
         const components: Record<string, unknown> = { gateway: s(true) };
         for (const [name, ok] of Object.entries(plugins)) components[name] = s(ok);
