@@ -89,6 +89,14 @@ export const PolicyListQuerySchema = z.object({
 const refOf = (p: Pick<Policy, 'scope' | 'scopeId'>): ScopeRef => ({ scope: p.scope, scopeId: p.scopeId });
 const sameRef = (a: ScopeRef, b: ScopeRef): boolean => a.scope === b.scope && a.scopeId === b.scopeId;
 
+/** An empty (or blank, or comments-only) content says nothing: refused rather than stored as `{}`. */
+function refuseEmpty(content: string): Result<void, ValidationError> {
+  const meaningful = content
+    .split(/\r?\n/)
+    .some((line) => line.trim() !== '' && !line.trim().startsWith('#'));
+  return meaningful ? ok(undefined) : err(ValidationError.invalid('content', 'the policy content is empty'));
+}
+
 export class PolicyService {
   readonly #store: PolicyStore;
   readonly #directory: OrgDirectory;
@@ -119,6 +127,8 @@ export class PolicyService {
     const parsed = parseWith(PolicyCreateSchema, body);
     if (parsed.isErr()) return err(parsed.error);
     const input = parsed.value;
+    const empty = refuseEmpty(input.content);
+    if (empty.isErr()) return err(empty.error);
     const content = parsePolicyContent(input.domain, input.content);
     if (content.isErr()) return err(content.error);
     return this.#guard(principal.tenantId, async (ports) => {
@@ -167,6 +177,8 @@ export class PolicyService {
     const parsed = parseWith(PolicyUpdateSchema, body);
     if (parsed.isErr()) return err(parsed.error);
     const input = parsed.value;
+    const empty = refuseEmpty(input.content);
+    if (empty.isErr()) return err(empty.error);
     return this.#guard(principal.tenantId, async (ports) => {
       const current = await this.#writable(ports, principal, id);
       if (current.isErr()) return err(current.error);

@@ -114,3 +114,20 @@ describe('PolicyService writes in one transaction (issue 12 item 2)', () => {
     expect(records.map((r) => r.seq)).toEqual([1]);
   });
 });
+
+describe('empty policy content (issue 12 item 6)', () => {
+  it.each(['', '   ', '\n\n', '# only a comment\n'])(
+    'content %j is refused with 400 invalid_type',
+    async (content) => {
+      const { policies, service } = setup();
+      const r = await service.create(root, body('empty', content));
+      expect(r._unsafeUnwrapErr().code).toBe('invalid_type');
+      expect(await policies.count('acme')).toBe(0);
+      const c = await service.create(root, body('fine'));
+      if (c.isErr()) throw c.error;
+      const u = await service.update(root, c.value.id, { content, changeReason: 'emptied' });
+      expect(u._unsafeUnwrapErr().code).toBe('invalid_type');
+      expect((await policies.get('acme', c.value.id))?.content).toBe('enabled: true');
+    },
+  );
+});
