@@ -507,7 +507,7 @@ async function settleRound(
     claims.from.agentId !== peer.agentId ||
     e.exchangeId !== exchangeId ||
     e.currentRound !== round ||
-    e.maxRounds !== stored.maxRounds
+    e.maxRounds > stored.maxRounds
   ) {
     throw errorOf('invalid_token', 'Exchange envelope rejected: the reply does not belong to this round', {
       reason: 'reply_mismatch',
@@ -522,12 +522,13 @@ async function settleRound(
   const received: ExchangeMessage = { ...message, items: accepted.kept };
   const now = ctx.nowIso();
   const x = await casUpdate(store, me.tenantId, exchangeId, (c) => {
-    let next = c;
+    // The responder's own limit may be lower than ours (its policy): the lower one holds from now on.
+    let next = e.maxRounds < c.maxRounds ? { ...c, maxRounds: e.maxRounds } : c;
     const existing = replyOf(c, round);
     if (!existing) {
       next = appended(
         withData(
-          c,
+          next,
           summarizeShared(accepted.kept),
           summarizeWithheld(accepted.withheld),
           highestLevel(accepted.kept),
