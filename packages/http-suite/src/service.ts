@@ -9,10 +9,15 @@ import {
   type Clock,
   type DecisionEngine,
   InMemoryAuditStore,
+  InMemoryBriefingStore,
+  InMemoryClassificationStore,
   InMemoryExchangeStore,
   InMemoryOrgDirectory,
   InMemoryPolicyStore,
   InMemorySecretStore,
+  InMemoryTaskStore,
+  InMemoryTracker,
+  InMemoryWorkTrackingStore,
   type PolicyStore,
   systemClock,
 } from '@agentgov/core';
@@ -25,6 +30,11 @@ import {
 import { type TestIssuer, testOidcConfig } from '@agentgov/gateway/testing';
 import { interchangeRoutes } from '@agentgov/interchange/gateway';
 import { policyRoutes } from '@agentgov/policy/gateway';
+import { staticIntegrations } from '@agentgov/work-tracking';
+import { workTrackingRoutes } from '@agentgov/work-tracking/gateway';
+
+/** The code-host webhook secret of tenant acme (secret store ref `codehost-webhook`). */
+export const WEBHOOK_SECRET = 'http-suite-webhook-secret';
 
 export interface TestServiceOverrides {
   clock?: Clock;
@@ -46,6 +56,16 @@ export async function createTestService(
   const directory = new InMemoryOrgDirectory();
   const auditStore = new InMemoryAuditStore();
   const log = createAuditLog({ store: auditStore, secrets, clock });
+  await secrets.set('codehost-webhook', WEBHOOK_SECRET);
+  const tracker = new InMemoryTracker();
+  tracker.addTicket('ENG-12');
+  const policy = policyRoutes({
+    store: over.policyStore ?? new InMemoryPolicyStore(),
+    directory,
+    audit: log,
+    clock,
+    ...(over.engine ? { engine: over.engine } : {}),
+  });
   return createGovernance({
     stores: createMemoryStores(),
     directory,
@@ -54,15 +74,27 @@ export async function createTestService(
     clock,
     oidc: testOidcConfig(idp),
     plugins: [
-      policyRoutes({
-        store: over.policyStore ?? new InMemoryPolicyStore(),
-        directory,
-        audit: log,
-        clock,
-        ...(over.engine ? { engine: over.engine } : {}),
-      }),
+      policy,
       auditRoutes({ store: auditStore, secrets, directory, clock, log }),
       interchangeRoutes({ store: new InMemoryExchangeStore(), audit: log, clock }),
+      workTrackingRoutes({
+        store: new InMemoryWorkTrackingStore(),
+        tasks: new InMemoryTaskStore(),
+        briefings: new InMemoryBriefingStore(),
+        classifications: new InMemoryClassificationStore(),
+        secrets,
+        integrations: staticIntegrations({
+          acme: {
+            codehost: { webhookSecretRef: 'codehost-webhook', users: { Codertocat: 'u-alice' } },
+            tracker: { projectKeys: ['ENG'] },
+          },
+        }),
+        trackerClient: async () => tracker,
+        engine: policy.engine,
+        audit: log,
+        directory,
+        clock,
+      }),
     ],
     ...over.kernel,
   });

@@ -22,6 +22,7 @@ import { interchangeCases } from './cases/interchange';
 import { kernelCases } from './cases/kernel';
 import { policyCases } from './cases/policies';
 import { rateLimitCases } from './cases/rate-limits';
+import { workTrackingCases } from './cases/work-tracking';
 import { ACCOUNTS, callApi, expectError, type Harness, type Who } from './harness';
 import { createTestService, type TestServiceOverrides } from './service';
 
@@ -78,6 +79,7 @@ export function describeHttpSuite(name: string, startServer: ServerFactory): voi
     connectorCases(h);
     adminCases(h);
     interchangeCases(h);
+    workTrackingCases(h);
     rateLimitCases(h);
   });
 }
