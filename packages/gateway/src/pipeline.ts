@@ -23,6 +23,7 @@ import {
   validationErrorFromZod,
 } from '@agentgov/core';
 import { errorResponse, parseJsonBody, readBodyLimited, requestIdFrom } from './http';
+import { checkInputBounds } from './input-bounds';
 import { AUTH_FAILURES, rateLimitHeaders } from './rate-limit';
 import type { Router } from './router';
 
@@ -133,13 +134,17 @@ export function createPipeline(o: PipelineOptions): RequestHandler {
       await consume(route.rateLimit, subject, headers);
     }
 
+    checkInputBounds(match.params, '(path)');
+    const rawQuery = queryObject(url);
+    checkInputBounds(rawQuery, '(query)');
     const params = validate(route.params, match.params);
-    const query = validate(route.query, queryObject(url));
+    const query = validate(route.query, rawQuery);
     let body: unknown;
     let rawBody: Uint8Array | undefined;
     if (route.body) {
       rawBody = await readBodyLimited(request, o.bodyLimit);
       const raw = parseJsonBody(rawBody);
+      checkInputBounds(raw, '(body)');
       if (raw !== undefined && (raw === null || typeof raw !== 'object' || Array.isArray(raw))) {
         throw ValidationError.invalid('(body)', 'the body must be a JSON object');
       }
