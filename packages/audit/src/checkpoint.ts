@@ -5,7 +5,7 @@
  * Header:  { alg: 'EdDSA' | 'ES256', kid: <JWK thumbprint>, typ: 'agentgov-checkpoint+json' }
  * Payload: { v: 1, tenantId, treeSize, rootHash, issuedAt }  (canonical JSON)
  */
-import { CompactSign, compactVerify, importJWK, type JWK } from 'jose';
+import { CompactSign, type CompactVerifyResult, compactVerify, importJWK, type JWK } from 'jose';
 import { err, ok, type Result } from 'neverthrow';
 import { z } from 'zod';
 import { canonicalJson } from './crypto';
@@ -57,7 +57,7 @@ export async function verifyCheckpoint(
         : undefined;
   if (!alg) return err({ reason: 'the public key must be an Ed25519 (OKP) or P-256 (EC) JWK' });
   const { d: _private, ...pub } = jwk;
-  let verified: Awaited<ReturnType<typeof compactVerify>>;
+  let verified: CompactVerifyResult;
   try {
     const key = await importJWK(pub, alg);
     verified = await compactVerify(jws, key, { algorithms: [alg] });

@@ -1,18 +1,10 @@
 /**
- * Hash, HMAC and key-derivation primitives (node:crypto) and canonical JSON (RFC 8785 via
- * `canonicalize`). Everything that enters a hash goes through `canonicalJson`.
+ * Hash, HMAC and key-derivation primitives (node:crypto) and canonical JSON (RFC 8785, byte for
+ * byte what the `canonicalize` package returns — checked against it by the tests — without
+ * depending on it: `canonicalize@5` requires Node ≥ 22 and is ESM-only). Everything that enters
+ * a hash goes through `canonicalJson`.
  */
 import { createHmac, hash, hkdfSync } from 'node:crypto';
-import * as canonicalizeModule from 'canonicalize';
-
-/**
- * `canonicalize` is ESM-only; through the CJS build (require of an ES module) its default export
- * may arrive wrapped once more. Resolve the function either way.
- */
-type Serialize = (input: unknown) => string | undefined;
-const canonicalizeExport = (canonicalizeModule as { default: Serialize | { default: Serialize } }).default;
-const canonicalize: Serialize =
-  typeof canonicalizeExport === 'function' ? canonicalizeExport : canonicalizeExport.default;
 
 /** 64 zeros: the `prevHash` of a tenant's first record. */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -21,14 +13,95 @@ const HEX64 = /^[0-9a-f]{64}$/;
 export const isHash = (value: unknown): value is string => typeof value === 'string' && HEX64.test(value);
 
 /**
- * RFC 8785 canonical JSON. Throws on values JSON cannot represent (NaN, Infinity, lone surrogates).
- * Plain JSON data (what the stores hold) takes `plainCanonicalJson`; anything else (toJSON,
- * boxed primitives, cycles, invalid values) goes through `canonicalize`, which defines the result.
+ * RFC 8785 canonical JSON. Throws on values JSON cannot represent (NaN, Infinity, lone surrogates,
+ * bigint, cycles). Plain JSON data (what the stores hold) takes `plainCanonicalJson`; anything
+ * else (toJSON, boxed primitives, cycles, invalid values, deep nesting) takes `generalCanonicalJson`.
  */
 export function canonicalJson(value: unknown): string {
-  const text = plainCanonicalJson(value) ?? canonicalize(value);
+  const text = plainCanonicalJson(value) ?? generalCanonicalJson(value);
   if (text === undefined) throw new TypeError('value has no JSON representation');
   return text;
+}
+
+function serializePrimitive(value: unknown): string | undefined {
+  switch (typeof value) {
+    case 'number':
+      if (Number.isNaN(value)) throw new Error('NaN is not allowed');
+      if (!Number.isFinite(value)) throw new Error('Infinity is not allowed');
+      return JSON.stringify(value);
+    case 'string':
+      return serializeString(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    default:
+      // null; undefined, functions and symbols (undefined); bigint (JSON.stringify throws).
+      return JSON.stringify(value);
+  }
+}
+
+function serializeString(value: string): string {
+  if (!(value as string & { isWellFormed(): boolean }).isWellFormed()) {
+    throw new Error('Lone surrogate is not allowed');
+  }
+  return JSON.stringify(value);
+}
+
+const skipped = (v: unknown): boolean => v === undefined || typeof v === 'symbol' || typeof v === 'function';
+
+/**
+ * The general RFC 8785 serializer, with the semantics of `canonicalize@5`: `toJSON` chains are
+ * followed (a cycle through them is detected), boxed primitives are unboxed, values with no JSON
+ * representation are omitted from objects and become `null` in arrays, a cycle throws
+ * `Circular reference detected`; undefined when the value itself has no JSON representation.
+ */
+export function generalCanonicalJson(value: unknown, seen: Set<object> = new Set()): string | undefined {
+  const wrappers: object[] = [];
+  let v = value;
+  try {
+    while (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function') {
+      if (seen.has(v)) throw new Error('Circular reference detected');
+      seen.add(v);
+      wrappers.push(v);
+      v = (v as { toJSON(): unknown }).toJSON();
+    }
+    if (v instanceof Number || v instanceof String || v instanceof Boolean) v = v.valueOf();
+    if (v === null || typeof v !== 'object') return serializePrimitive(v);
+    if (seen.has(v)) throw new Error('Circular reference detected');
+    seen.add(v);
+    let out: string;
+    if (Array.isArray(v)) {
+      out = '[';
+      for (let i = 0; i < v.length; i++) {
+        const item = skipped(v[i]) ? null : v[i];
+        const text =
+          item === null || typeof item !== 'object'
+            ? serializePrimitive(item)
+            : generalCanonicalJson(item, seen);
+        out += `${i > 0 ? ',' : ''}${text ?? 'null'}`;
+      }
+      out += ']';
+    } else {
+      out = '{';
+      let first = true;
+      for (const key of Object.keys(v).sort()) {
+        const member = (v as Record<string, unknown>)[key];
+        if (skipped(member)) continue;
+        const k = serializeString(key);
+        const text =
+          member === null || typeof member !== 'object'
+            ? serializePrimitive(member)
+            : generalCanonicalJson(member, seen);
+        if (text === undefined) continue;
+        out += `${first ? '' : ','}${k}:${text}`;
+        first = false;
+      }
+      out += '}';
+    }
+    seen.delete(v);
+    return out;
+  } finally {
+    for (const w of wrappers) seen.delete(w);
+  }
 }
 
 /** Characters JSON.stringify escapes, plus surrogates (which must be checked for well-formedness). */
@@ -44,13 +117,13 @@ export function canonicalString(value: string): string | undefined {
   return (value as string & { isWellFormed(): boolean }).isWellFormed() ? JSON.stringify(value) : undefined;
 }
 
-/** Deeper values are left to `canonicalize` (which also detects cycles). */
+/** Deeper values are left to `generalCanonicalJson` (which also detects cycles). */
 const MAX_PLAIN_DEPTH = 64;
 
 /**
  * RFC 8785 canonical JSON of plain JSON data — strings, finite numbers, booleans, null, arrays
  * and objects without `toJSON` — byte for byte what `canonicalize` returns for it. Returns
- * undefined, never throws, for anything else (the caller falls back to `canonicalize`): lone
+ * undefined, never throws, for anything else (the caller falls back to `generalCanonicalJson`): lone
  * surrogates, NaN/Infinity, bigint, undefined/function/symbol array elements, boxed primitives,
  * objects with `toJSON`, nesting deeper than 64 (cycles included).
  */

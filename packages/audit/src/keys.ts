@@ -3,14 +3,9 @@
  * checkpoint signing key (Ed25519 by default, ES256 accepted), both read from a SecretStore.
  */
 import { EnvSecretStore, GovernanceError, type SecretStore, type WritableSecretStore } from '@agentgov/core';
-import {
-  type CryptoKey,
-  calculateJwkThumbprint,
-  exportJWK,
-  generateKeyPair,
-  importJWK,
-  type JWK,
-} from 'jose';
+// jose 5 (not 6): it ships a CommonJS build, so this package's CJS entry loads under Jest and
+// other require()-only runtimes; jose 6 is ESM-only.
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK, type KeyLike } from 'jose';
 import { deriveTenantKey, hmacHex } from './crypto';
 
 /** Secret ref of the commitment master key (env store: `AGENTGOV_SECRET_AUDIT_COMMITMENT_KEY`). */
@@ -98,7 +93,8 @@ export class TenantKeys {
 export interface SigningKey {
   alg: CheckpointAlg;
   kid: string;
-  privateKey: CryptoKey;
+  /** The private key (a node:crypto KeyObject), as jose's KeyLike. */
+  privateKey: KeyLike;
   publicJwk: JWK;
 }
 
@@ -130,7 +126,7 @@ export async function parseSigningKey(text: string, ref = DEFAULT_SIGNING_KEY_RE
   if (!alg) throw new AuditKeyError(ref, 'invalid', 'an Ed25519 (OKP) or P-256 (EC) private JWK is required');
   if (typeof jwk.d !== 'string') throw new AuditKeyError(ref, 'invalid', 'the JWK has no private part (d)');
   try {
-    const privateKey = (await importJWK(jwk, alg)) as CryptoKey;
+    const privateKey = (await importJWK(jwk, alg)) as KeyLike;
     const publicJwk = publicJwkOf(jwk);
     const kid = jwk.kid ?? (await jwkThumbprintOf(publicJwk));
     publicJwk.kid = kid;

@@ -156,6 +156,7 @@ describe('agentgov policy decide', () => {
       deny: false,
       reason: 'allowed by agent-to-agent policy',
       constraints: { max_rounds: 2, max_classification_shared: 'internal' },
+      policyIds: expect.arrayContaining([expect.any(String)]),
     });
     const ent = await decide(['--domain', 'agent-to-agent', '--input', input('a2a-same-org-internal.json')]);
     expect(ent.decision.constraints.max_rounds).toBe(3);

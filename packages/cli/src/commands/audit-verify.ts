@@ -106,7 +106,7 @@ function parse(args: string[]) {
   }
 }
 
-function readPublicKey(file: string | undefined): object | undefined {
+function readPublicKey(file: string | undefined): { kty: string } | undefined {
   if (file === undefined) return undefined;
   let jwk: unknown;
   try {
@@ -117,7 +117,7 @@ function readPublicKey(file: string | undefined): object | undefined {
   if (jwk === null || typeof jwk !== 'object' || !('kty' in jwk)) {
     throw new UsageError(`--public-key ${file}: not a JSON Web Key`);
   }
-  return jwk;
+  return jwk as { kty: string };
 }
 
 function human(report: VerifyReport): string {

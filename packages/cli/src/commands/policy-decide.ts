@@ -1,5 +1,5 @@
 /**
- * `agentgov policy decide DIR --domain agent-to-agent|integrations --input FILE [--user ID]
+ * `agentgov policy decide DIR --domain agent-to-agent|integrations|models|actions|data|features --input FILE [--user ID]
  * [--fail-on-deny]`: prints the built-in engine's decision `{allow, deny, reason, constraints}`
  * for the effective policy of the user (or of the enterprise). Exit 0 with a decision (1 on a
  * deny with --fail-on-deny), 2 on unusable input.
@@ -7,18 +7,17 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import {
-  AgentToAgentInputSchema,
   DECISION_DOMAINS,
+  DECISION_INPUT_SCHEMAS,
+  type DecisionDomain,
   type DecisionRequest,
-  IntegrationsInputSchema,
   validationErrorFromZod,
 } from '@agentgov/core';
 import { bundleEngine, loadPolicyBundle, MAX_POLICY_FILE_BYTES, parseYaml } from '@agentgov/policy';
 import { type CliIo, EXIT, UsageError } from '../io';
 import { describe } from './policy-common';
 
-const USAGE =
-  'usage: agentgov policy decide DIR --domain agent-to-agent|integrations --input FILE [--user ID] [--fail-on-deny]';
+const USAGE = `usage: agentgov policy decide DIR --domain ${DECISION_DOMAINS.join('|')} --input FILE [--user ID] [--fail-on-deny]`;
 
 export default async function policyDecide(args: string[], io: CliIo): Promise<number> {
   let parsed: ReturnType<typeof parse>;
@@ -46,7 +45,7 @@ export default async function policyDecide(args: string[], io: CliIo): Promise<n
     throw new UsageError(`input ${values.input} is too large`);
   const raw = parseYaml(text, 'input');
   if (raw.isErr()) throw new UsageError(`input ${values.input}: ${raw.error.message}`);
-  const schema = domain === 'agent-to-agent' ? AgentToAgentInputSchema : IntegrationsInputSchema;
+  const schema = DECISION_INPUT_SCHEMAS[domain as DecisionDomain];
   const input = schema.safeParse(raw.value);
   if (!input.success) {
     const e = validationErrorFromZod(input.error, raw.value, 'input');
