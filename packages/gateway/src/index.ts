@@ -5,7 +5,13 @@
  */
 
 export { type ClaimsResult, principalFromClaims, rolesFromClaim } from './auth/claims';
-export { ASYMMETRIC_ALGORITHMS, OidcClient, type OidcConfig, type VerifiedIdToken } from './auth/oidc';
+export {
+  ASYMMETRIC_ALGORITHMS,
+  OidcClient,
+  type OidcConfig,
+  OidcConfigError,
+  type VerifiedIdToken,
+} from './auth/oidc';
 export {
   DEFAULT_SESSION_TTL_SECONDS,
   hashSessionId,

@@ -46,6 +46,42 @@ function isLoopback(url: URL): boolean {
   return ['localhost', '127.0.0.1', '[::1]', '::1'].includes(url.hostname);
 }
 
+/**
+ * A missing or malformed OIDC setting, named (`oidc.issuer`, `oidc.clientId`…, with the
+ * environment variable the example server reads it from): a configuration error at startup
+ * instead of `TypeError: Invalid URL`.
+ */
+export class OidcConfigError extends Error {
+  readonly setting: string;
+  constructor(setting: keyof OidcConfig, problem: string) {
+    super(`OIDC configuration: oidc.${setting} ${problem} (e.g. ${OIDC_ENV[setting] ?? 'see OidcConfig'})`);
+    this.name = 'OidcConfigError';
+    this.setting = `oidc.${setting}`;
+  }
+}
+
+const OIDC_ENV: Partial<Record<keyof OidcConfig, string>> = {
+  issuer: 'OIDC_ISSUER=https://login.example.com',
+  clientId: 'OIDC_CLIENT_ID',
+  clientSecret: 'OIDC_CLIENT_SECRET',
+  redirectUri: 'OIDC_REDIRECT_URI=https://app.example.com/api/v1/auth/callback',
+};
+
+/** Checks the required settings; the issuer as a URL. Throws OidcConfigError naming the setting. */
+function checkOidcConfig(config: OidcConfig): URL {
+  if (config === null || typeof config !== 'object')
+    throw new OidcConfigError('issuer', 'is not set (no oidc configuration)');
+  for (const key of ['issuer', 'clientId', 'clientSecret', 'redirectUri'] as const) {
+    const value: unknown = config[key];
+    if (value === undefined || value === null || value === '') throw new OidcConfigError(key, 'is not set');
+    if (typeof value !== 'string') throw new OidcConfigError(key, 'must be a string');
+  }
+  for (const key of ['issuer', 'redirectUri'] as const) {
+    if (!URL.canParse(config[key])) throw new OidcConfigError(key, `is not a URL: '${config[key]}'`);
+  }
+  return new URL(config.issuer);
+}
+
 export interface VerifiedIdToken {
   claims: JWTPayload & Record<string, unknown>;
 }
@@ -60,7 +96,7 @@ export class OidcClient {
 
   constructor(config: OidcConfig) {
     this.config = config;
-    this.#issuer = new URL(config.issuer);
+    this.#issuer = checkOidcConfig(config);
     const allowed = new Set<string>(ASYMMETRIC_ALGORITHMS);
     const algs = [...(config.algorithms ?? ASYMMETRIC_ALGORITHMS)];
     for (const a of algs) {
