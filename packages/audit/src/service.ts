@@ -7,11 +7,15 @@
 import {
   type AuditEntry,
   type AuditFilter,
+  type AuditSink,
+  type AuditStore,
   type CallOptions,
   type GovernanceError,
   guardResult,
   NotFoundError,
   type PolicyResult,
+  type RunAudited,
+  transactionResult,
   ValidationError,
 } from '@agentgov/core';
 import { err, ok, type Result } from 'neverthrow';
@@ -94,7 +98,17 @@ function visible(visibility: AuditVisibility, entry: AuditEntry): boolean {
   return visibility.userIds === undefined || visibility.userIds.includes(entry.userId);
 }
 
-export function createAuditService(options: AuditLogOptions & { log?: AuditLog }): AuditService {
+export interface AuditServiceOptions extends AuditLogOptions {
+  log?: AuditLog;
+  /**
+   * Runs a GDPR erasure — its `data_access` entry and the rewriting of the user's records — in one
+   * transaction (`auditedTransactions(unitOfWork, …)`), so neither happens without the other.
+   * Without it, a failure after the entry leaves an erasure recorded but not done.
+   */
+  transaction?: RunAudited;
+}
+
+export function createAuditService(options: AuditServiceOptions): AuditService {
   const store = options.store;
   const log = options.log ?? createAuditLog(options);
 
@@ -157,26 +171,34 @@ export function createAuditService(options: AuditLogOptions & { log?: AuditLog }
         const commitment = await log.commitment(actor.tenantId, userId);
         if (commitment.isErr()) return err(commitment.error);
         const placeholder = anonymizedPlaceholder(commitment.value);
-        const entry = await log.append(
-          {
-            tenantId: actor.tenantId,
-            userId: actor.userId,
-            actionType: 'data_access',
-            actionDetail: { operation: 'gdpr_erasure', subject: placeholder },
-            dataClassification: 'confidential',
-            policyApplied: actor.policyApplied ?? 'gdpr-erasure',
-            policyResult: actor.policyResult ?? 'allow',
-            policyReason: 'GDPR erasure by anonymization',
-            outcome: 'success',
-            requestId: actor.requestId,
-          },
-          callOptions,
-        );
-        if (entry.isErr()) return err(entry.error);
-        const recordsAnonymized = await store.anonymize(actor.tenantId, userId, placeholder);
-        // Self-erasure: the erasure entry itself named the user and was just rewritten.
-        const written = actor.userId === userId ? { ...entry.value, userId: placeholder } : entry.value;
-        return ok({ entry: written, placeholder, recordsAnonymized });
+        const erase = async (sink: AuditSink, target: AuditStore) => {
+          const entry = await sink.append(
+            {
+              tenantId: actor.tenantId,
+              userId: actor.userId,
+              actionType: 'data_access',
+              actionDetail: { operation: 'gdpr_erasure', subject: placeholder },
+              dataClassification: 'confidential',
+              policyApplied: actor.policyApplied ?? 'gdpr-erasure',
+              policyResult: actor.policyResult ?? 'allow',
+              policyReason: 'GDPR erasure by anonymization',
+              outcome: 'success',
+              requestId: actor.requestId,
+            },
+            callOptions,
+          );
+          if (entry.isErr()) return err(entry.error);
+          const recordsAnonymized = await target.anonymize(actor.tenantId, userId, placeholder);
+          // Self-erasure: the erasure entry itself named the user and was just rewritten.
+          const written = actor.userId === userId ? { ...entry.value, userId: placeholder } : entry.value;
+          return ok({ entry: written, placeholder, recordsAnonymized });
+        };
+        const run = options.transaction;
+        return run
+          ? transactionResult(run, (tx) => erase(tx.sink, tx.audit), {
+              lock: `audit-erasure:${actor.tenantId}`,
+            })
+          : erase(log, store);
       }),
 
     verify: (tenantId, verifyOptions = {}) =>

@@ -20,6 +20,7 @@ import {
   IdParams,
   type OrgDirectory,
   queryObject,
+  type RunAudited,
   type SecretStore,
 } from '@agentgov/core';
 import { z } from 'zod';
@@ -36,6 +37,8 @@ export interface AuditRoutesOptions {
   clock?: Clock;
   /** The log the other plugins and the kernel append to (default: a new one over `store`). */
   log?: AuditLog;
+  /** GDPR erasure and its entry in one transaction (see `AuditServiceOptions.transaction`). */
+  transaction?: RunAudited;
 }
 
 /** The audit plugin, with the service it serves (for in-process use beside HTTP). */
