@@ -7,4 +7,4 @@ export {
   type WorkTrackingRoutesOptions,
   workTrackingRoutes,
 } from './plugin';
-export { StandupBodySchema, StandupSummarySchema } from './tool-routes';
+export { StandupBodySchema, StandupSummarySchema } from './schemas';

@@ -7,6 +7,7 @@
  */
 import { type GatewayPlugin, guardPort, type OrgDirectory, type RateLimit } from '@agentgov/core';
 import { createWorkTracking, type WorkTracking, type WorkTrackingOptions } from '../work-tracking';
+import { adminRoutes } from './admin-routes';
 import { toolRoutes } from './tool-routes';
 import { webhookRoutes } from './webhook-routes';
 
@@ -66,6 +67,7 @@ export function workTrackingRoutes(options: WorkTrackingRoutesOptions): WorkTrac
         bodyLimit: options.webhookBodyLimit ?? DEFAULT_WEBHOOK_BODY_LIMIT,
       }),
       ...toolRoutes(services, directory),
+      ...adminRoutes(services),
     ],
     async start() {
       services.outbox.start(options.outboxIntervalMs ?? 5_000);
