@@ -22,7 +22,7 @@ const require = createRequire(import.meta.url);
 type Json = Record<string, any>;
 
 /** The real `pull_request.closed` example of @octokit/webhooks-examples, turned into a merge. */
-export function mergedPayload(): Json {
+function mergedPayload(): Json {
   const defs = require('@octokit/webhooks-examples') as { name: string; examples: Json[] }[];
   const closed = defs.find((d) => d.name === 'pull_request')?.examples.find((e) => e.action === 'closed');
   if (!closed) throw new Error('no pull_request.closed example');

@@ -5,9 +5,9 @@
  */
 import { z } from 'zod';
 
-export const User = z.looseObject({ login: z.string().min(1) });
-export const Repo = z.looseObject({ full_name: z.string().min(1) });
-export const PullRequest = z.looseObject({
+const User = z.looseObject({ login: z.string().min(1) });
+const Repo = z.looseObject({ full_name: z.string().min(1) });
+const PullRequest = z.looseObject({
   number: z.number().int(),
   title: z.string(),
   body: z.string().nullable().optional(),
@@ -41,7 +41,7 @@ export const ReviewEvent = z.looseObject({
   pull_request: PullRequest,
   repository: Repo,
 });
-export const Commit = z.looseObject({
+const Commit = z.looseObject({
   id: z.string().optional(),
   message: z.string(),
   timestamp: z.string().optional(),

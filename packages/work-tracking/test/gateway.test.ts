@@ -212,7 +212,13 @@ describe('work-tracking plugin over HTTP', () => {
       ],
       [
         'oversized (plugin limit)',
-        hook('pull_request', JSON.stringify({ ...mergedPullRequest(), pad: Array.from({ length: 7 }, () => 'x'.repeat(10_000)) })),
+        hook(
+          'pull_request',
+          JSON.stringify({
+            ...mergedPullRequest(),
+            pad: Array.from({ length: 7 }, () => 'x'.repeat(10_000)),
+          }),
+        ),
         413,
         'payload_too_large',
       ],

@@ -1,5 +1,5 @@
 /** The outbox through a tracker outage: nothing is lost, retries back off, final outcomes audited. */
-import { InMemoryAuditSink, InMemoryWorkTrackingStore, ManualClock } from '@agentgov/core';
+import { InMemoryAuditSink, InMemoryWorkTrackingStore, ManualClock, type TrackerWrite } from '@agentgov/core';
 import { makeTrackerWrite } from '@agentgov/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HttpTrackerClient } from '../src/http-tracker';
@@ -7,6 +7,20 @@ import { TrackerOutbox } from '../src/outbox';
 import { type LoopbackTracker, startLoopbackTracker } from '../src/testing/index';
 import { setup, TENANT } from './helpers';
 import { mergedPullRequest } from './payloads';
+
+/** Records `writes` as produced by one delivery. */
+const seed = (store: InMemoryWorkTrackingStore, clock: ManualClock, writes: TrackerWrite[]) =>
+  store.recordDelivery({
+    delivery: {
+      tenantId: TENANT,
+      source: 'codehost',
+      deliveryId: crypto.randomUUID(),
+      event: 'pull_request',
+      receivedAt: clock.now().toISOString(),
+    },
+    activities: [],
+    writes,
+  });
 
 describe('TrackerOutbox', () => {
   let server: LoopbackTracker;
@@ -44,17 +58,7 @@ describe('TrackerOutbox', () => {
       comment: 'merged',
       nextAttemptAt: clock.now().toISOString(),
     });
-    await store.recordDelivery({
-      delivery: {
-        tenantId: TENANT,
-        source: 'codehost',
-        deliveryId: 'd',
-        event: 'pull_request',
-        receivedAt: clock.now().toISOString(),
-      },
-      activities: [],
-      writes: [w],
-    });
+    await seed(store, clock, [w]);
     server.faults.push({ status: 503 }, { status: 429, retryAfter: '30' }, { hang: true }, { status: 500 });
     const waits: number[] = [];
     for (let i = 0; i < 4; i++) {
@@ -96,17 +100,7 @@ describe('TrackerOutbox', () => {
       ticketId: 'ENG-12',
       nextAttemptAt: clock.now().toISOString(),
     });
-    await store.recordDelivery({
-      delivery: {
-        tenantId: TENANT,
-        source: 'codehost',
-        deliveryId: 'd',
-        event: 'x',
-        receivedAt: clock.now().toISOString(),
-      },
-      activities: [],
-      writes: [w],
-    });
+    await seed(store, clock, [w]);
     const tickets = server.tracker.tickets;
     await server.close();
     expect(await outbox.drain()).toMatchObject({ retrying: 1 });
@@ -135,17 +129,7 @@ describe('TrackerOutbox', () => {
       transitionName: 'Reopen',
       nextAttemptAt: clock.now().toISOString(),
     });
-    await store.recordDelivery({
-      delivery: {
-        tenantId: TENANT,
-        source: 'codehost',
-        deliveryId: 'd',
-        event: 'x',
-        receivedAt: clock.now().toISOString(),
-      },
-      activities: [],
-      writes: [missing, badTransition],
-    });
+    await seed(store, clock, [missing, badTransition]);
     expect(await outbox.drain()).toEqual({ delivered: 0, retrying: 0, failed: 2 });
     expect(
       audit.entries.map((e) => [e.actionDetail.ticketId, e.actionDetail.outcome, e.outcome]).sort(),
@@ -174,17 +158,7 @@ describe('TrackerOutbox', () => {
         nextAttemptAt: clock.now().toISOString(),
       }),
     );
-    await store.recordDelivery({
-      delivery: {
-        tenantId: TENANT,
-        source: 'codehost',
-        deliveryId: 'd',
-        event: 'x',
-        receivedAt: clock.now().toISOString(),
-      },
-      activities: [],
-      writes,
-    });
+    await seed(store, clock, writes);
     const [ra, rb] = await Promise.all([a.outbox.drain(), b.outbox.drain()]);
     expect(ra.delivered + rb.delivered).toBe(10);
     expect(

@@ -16,7 +16,7 @@ export const StandupBodySchema = z.object({
   userId: z.string().min(1).max(255),
   date: z.string().refine((d) => parseDate(d) !== undefined, 'must be a calendar date YYYY-MM-DD'),
 });
-export const PR = z.object({
+const PR = z.object({
   subject: z.string(),
   title: z.string(),
   url: z.string(),

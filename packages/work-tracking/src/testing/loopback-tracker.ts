@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { InMemoryTracker, TrackerRequestError } from '@agentgov/core';
 
-export type TrackerFault = { status: number; retryAfter?: string } | { hang: true };
+type TrackerFault = { status: number; retryAfter?: string } | { hang: true };
 
 export interface LoopbackTracker {
   url: string;
