@@ -13,21 +13,31 @@ import { mount as mountKoa } from '@agentgov/adapter-koa';
 import { type AuditService, createAuditLog } from '@agentgov/audit';
 import { auditRoutes } from '@agentgov/audit/gateway';
 import {
+  type AuditStore,
+  auditedTransactions,
+  createUlidFactory,
   type DecisionEngine,
   EnvSecretStore,
   InMemoryAuditStore,
   InMemoryBriefingStore,
   InMemoryClassificationStore,
+  InMemoryConnectorStore,
   InMemoryExchangeStore,
+  InMemoryInstanceRegistry,
   InMemoryOrgDirectory,
   InMemoryPolicyStore,
+  InMemorySessionStore,
   InMemoryTaskStore,
+  InMemoryTenantStore,
+  InMemoryUnitOfWork,
   InMemoryWorkTrackingStore,
   type OrgDirectory,
+  type PolicyStore,
+  systemClock,
+  type UnitOfWork,
 } from '@agentgov/core';
 import {
   createGovernance,
-  createMemoryStores,
   type Governance,
   type KernelStores,
   sendFetchResponse,
@@ -80,18 +90,28 @@ export async function startServer(
     }
     if (sqlStores) cleanups.push(() => (sqlStores as SqlStores).close());
     // Everything lives in the database when there is one; `memory:` keeps it all in-process.
-    const stores: KernelStores = sqlStores
-      ? {
-          sessions: sqlStores.sessions,
-          tenants: sqlStores.tenants,
-          connectors: sqlStores.connectors,
-          instances: sqlStores.instances,
-        }
-      : createMemoryStores();
-    const policyStore = sqlStores?.policies ?? new InMemoryPolicyStore();
-    const auditStore = sqlStores?.audit ?? new InMemoryAuditStore();
-    // The org tree, learned from ID-token claims, persists with the rest.
-    const directory: OrgDirectory = sqlStores?.directory ?? new InMemoryOrgDirectory();
+    // Audited writes (policies, connectors, erasure) commit with their entry: `unitOfWork`.
+    let stores: KernelStores;
+    let policyStore: PolicyStore;
+    let auditStore: AuditStore;
+    let directory: OrgDirectory;
+    let unitOfWork: UnitOfWork;
+    if (sqlStores) {
+      const { sessions, tenants, connectors, instances } = sqlStores;
+      stores = { sessions, tenants, connectors, instances };
+      ({ policies: policyStore, audit: auditStore, directory, unitOfWork } = sqlStores);
+    } else {
+      const memory = {
+        tenants: new InMemoryTenantStore(),
+        connectors: new InMemoryConnectorStore(),
+        policies: new InMemoryPolicyStore(),
+        audit: new InMemoryAuditStore(),
+        directory: new InMemoryOrgDirectory(),
+      };
+      stores = { ...memory, sessions: new InMemorySessionStore(), instances: new InMemoryInstanceRegistry() };
+      ({ policies: policyStore, audit: auditStore, directory } = memory);
+      unitOfWork = new InMemoryUnitOfWork(memory);
+    }
 
     // --- Redis: shared rate limits, sessions and activity across processes
     let redis: RedisStores | undefined;
@@ -132,12 +152,15 @@ export async function startServer(
       : undefined;
 
     // --- the service: the gateway kernel and the domains it serves, listed explicitly
-    const audit = createAuditLog({ store: auditStore, secrets });
-    const auditPlugin = auditRoutes({ store: auditStore, secrets, directory, log: audit });
+    const ids = createUlidFactory(systemClock);
+    const audit = createAuditLog({ store: auditStore, secrets, ids });
+    const transaction = auditedTransactions(unitOfWork, (store) => createAuditLog({ store, secrets, ids }));
+    const auditPlugin = auditRoutes({ store: auditStore, secrets, directory, log: audit, transaction });
     const policyPlugin = policyRoutes({
       store: policyStore,
       directory,
       audit,
+      transaction,
       ...(decisionEngine ? { engine: decisionEngine } : {}),
     });
     // Work tracking: integrations are the tenant's codehost/tracker connectors (POST /connectors),
@@ -154,6 +177,7 @@ export async function startServer(
       classifications: sqlStores?.classifications ?? new InMemoryClassificationStore(),
       secrets,
       integrations: connectorIntegrations(stores.connectors),
+      connectors: stores.connectors,
       engine: policyPlugin.engine,
       audit,
       directory,
@@ -168,6 +192,7 @@ export async function startServer(
       directory,
       secrets,
       audit,
+      transaction,
       oidc: {
         issuer,
         clientId: config.oidc.clientId,

@@ -8,6 +8,7 @@ import type {
   BriefingStore,
   ClassificationStore,
   Clock,
+  ConnectorStore,
   DecisionEngine,
   Logger,
   SecretStore,
@@ -15,7 +16,7 @@ import type {
   TrackerClient,
   WorkTrackingStore,
 } from '@agentgov/core';
-import { type BriefingInputs, BriefingService } from './briefings';
+import { type BriefingInputs, BriefingService, connectorStatusOf } from './briefings';
 import { type ClassificationModel, ClassificationService } from './classification';
 import { HttpTrackerClient } from './http-tracker';
 import type { IntegrationResolver, TenantIntegrations } from './integrations';
@@ -41,6 +42,11 @@ export interface WorkTrackingOptions {
   /** IANA time zone of a user, for standups (default UTC). */
   timeZoneOf?: (tenantId: string, userId: string) => Promise<string | undefined>;
   briefingInputs?: BriefingInputs;
+  /**
+   * The tenant's connectors: the default briefing connector status map (the user's and the
+   * tenant-wide connectors: active → ok, never synced → partial, error → error).
+   */
+  connectors?: Pick<ConnectorStore, 'list'>;
   classificationModel?: ClassificationModel;
   outbox?: Pick<TrackerOutboxOptions, 'leaseMs' | 'backoffMs' | 'maxBackoffMs' | 'batchSize'>;
   clock?: Clock;
@@ -96,7 +102,13 @@ export function createWorkTracking(o: WorkTrackingOptions): WorkTracking {
     }),
     standup: new StandupService({ store: o.store, ...(o.timeZoneOf ? { timeZoneOf: o.timeZoneOf } : {}) }),
     tasks: new TaskService({ ...clock, store: o.tasks, counters: o.store }),
-    briefings: new BriefingService({ ...clock, ...o.briefingInputs, store: o.briefings, tasks: o.tasks }),
+    briefings: new BriefingService({
+      ...clock,
+      ...(o.connectors ? { connectorStatus: connectorStatusFrom(o.connectors) } : {}),
+      ...o.briefingInputs,
+      store: o.briefings,
+      tasks: o.tasks,
+    }),
     classification: new ClassificationService({
       ...clock,
       store: o.classifications,
@@ -104,5 +116,22 @@ export function createWorkTracking(o: WorkTrackingOptions): WorkTracking {
       counters: o.store,
       ...(o.classificationModel ? { model: o.classificationModel } : {}),
     }),
+  };
+}
+
+/** The briefing status of each connector type the user relies on (their own or tenant-wide); the worst wins. */
+function connectorStatusFrom(
+  connectors: Pick<ConnectorStore, 'list'>,
+): NonNullable<BriefingInputs['connectorStatus']> {
+  const rank = { ok: 0, partial: 1, error: 2, unreachable: 3 } as const;
+  return async (tenantId, userId) => {
+    const out: Awaited<ReturnType<NonNullable<BriefingInputs['connectorStatus']>>> = {};
+    for (const c of await connectors.list(tenantId)) {
+      if (c.userId !== null && c.userId !== userId) continue;
+      const status = connectorStatusOf(c);
+      const prev = out[c.type];
+      if (status && (!prev || rank[status] > rank[prev])) out[c.type] = status;
+    }
+    return out;
   };
 }

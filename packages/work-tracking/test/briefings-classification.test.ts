@@ -2,14 +2,18 @@ import {
   InMemoryAuditSink,
   InMemoryBriefingStore,
   InMemoryClassificationStore,
+  InMemoryConnectorStore,
+  InMemorySecretStore,
   InMemoryTaskStore,
   InMemoryWorkTrackingStore,
   ManualClock,
 } from '@agentgov/core';
+import { makeConnector } from '@agentgov/core/testing';
 import { describe, expect, it } from 'vitest';
 import { BriefingService, connectorStatusOf } from '../src/briefings';
 import { type ClassificationModel, ClassificationService } from '../src/classification';
 import { TaskService } from '../src/tasks';
+import { createWorkTracking } from '../src/work-tracking';
 
 const T = 'acme';
 
@@ -93,6 +97,38 @@ describe('BriefingService', () => {
     expect(await briefings.deliver(T, b.id)).toEqual(done);
     expect(delivered).toEqual([b.id]);
     await expect(briefings.get(T, crypto.randomUUID())).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('by default, the connector status map comes from the tenant’s connectors (the user’s and tenant-wide)', async () => {
+    const connectors = new InMemoryConnectorStore();
+    await connectors.insert(
+      makeConnector({ tenantId: T, type: 'mail', status: 'active', lastSyncAt: '2025-03-01T00:00:00Z' }),
+    );
+    await connectors.insert(makeConnector({ tenantId: T, type: 'mail', userId: 'bob', status: 'error' }));
+    await connectors.insert(
+      makeConnector({ tenantId: T, type: 'tracker', status: 'active', lastSyncAt: null }),
+    );
+    await connectors.insert(makeConnector({ tenantId: T, type: 'drive', userId: 'alice', status: 'error' }));
+    await connectors.insert(makeConnector({ tenantId: T, type: 'calendar', status: 'disabled' }));
+    const wt = createWorkTracking({
+      store: new InMemoryWorkTrackingStore(),
+      tasks: new InMemoryTaskStore(),
+      briefings: new InMemoryBriefingStore(),
+      classifications: new InMemoryClassificationStore(),
+      secrets: new InMemorySecretStore(),
+      integrations: { resolve: async () => undefined },
+      engine: {
+        name: 'none',
+        decide: async () => {
+          throw new Error('unused');
+        },
+        health: async () => true,
+      },
+      audit: new InMemoryAuditSink(),
+      connectors,
+    });
+    const b = await wt.briefings.generate(T, 'alice', { channel: 'web_ui' });
+    expect(b.connectorStatus).toEqual({ mail: 'ok', tracker: 'partial', drive: 'error' });
   });
 
   it('maps stored connector state to briefing status', () => {
