@@ -13,7 +13,7 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts'],
+    include: ['packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts', 'scripts/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: process.env.CI ? ['default'] : ['default'],
