@@ -67,15 +67,26 @@ export async function signingKeyFromJwk(jwk: JWK): Promise<SigningKey> {
 /** Public keys held in memory (or loaded from a JWKS file), by `(tenantId, agentId)`. */
 export class KeyRing implements KeyResolver {
   readonly #keys = new Map<string, JWK>();
+  /** Imported keys: importing a JWK costs more than verifying with it. */
+  readonly #imported = new Map<string, Promise<CryptoKey | Uint8Array>>();
   add(jwk: JWK): this {
     if (!jwk.kid || !parseKeyId(jwk.kid))
       throw new Error('a public JWK needs a kid of the form <tenantId>/<agentId>');
     const { d: _private, ...publicOnly } = jwk;
     this.#keys.set(jwk.kid, publicOnly);
+    this.#imported.delete(jwk.kid);
     return this;
   }
   async publicKey(tenantId: string, agentId: string): Promise<VerifyKey | undefined> {
-    return this.#keys.get(keyId(tenantId, agentId));
+    const kid = keyId(tenantId, agentId);
+    const jwk = this.#keys.get(kid);
+    if (!jwk) return undefined;
+    let imported = this.#imported.get(kid);
+    if (!imported) {
+      imported = importJWK(jwk, jwk.alg ?? 'ES256');
+      this.#imported.set(kid, imported);
+    }
+    return imported;
   }
   /** The keys as a JWKS document. */
   jwks(): { keys: JWK[] } {

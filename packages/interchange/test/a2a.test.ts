@@ -263,7 +263,15 @@ describe('hostile client', () => {
     });
     const withExt = await rpc('bob', plain, await governed('alice', 'bob', 'SendMessage'));
     expect(withExt.body.error).toMatchObject({ code: -32040, data: { reason: 'envelope_missing' } });
-    const noCaller = await rpc('bob', plain, { 'a2a-extensions': GOVERNANCE_EXTENSION_URI });
+    // SendMessage is authenticated by its envelope: none → refused before anything else
+    const noEnvelope = await rpc('bob', plain, { 'a2a-extensions': GOVERNANCE_EXTENSION_URI });
+    expect(noEnvelope.body.error).toMatchObject({ code: -32040, data: { reason: 'envelope_missing' } });
+    // the read methods need a caller token
+    const noCaller = await rpc(
+      'bob',
+      { jsonrpc: '2.0', id: 8, method: 'ListTasks', params: {} },
+      { 'a2a-extensions': GOVERNANCE_EXTENSION_URI },
+    );
     expect(noCaller.body.error).toMatchObject({ code: -32041, data: { reason: 'caller_token_missing' } });
   });
 

@@ -25,11 +25,14 @@ export interface A2ATransportOptions {
   clock?: Clock;
   /** Per-call timeout, ms (default 10 000). */
   timeoutMs?: number;
+  /** How long a verified card is trusted before it is fetched and verified again, ms (default 60 000). */
+  cardTtlMs?: number;
 }
 
 interface Known {
   peer: PeerInfo;
   rpcUrl: string;
+  verifiedAt: number;
 }
 
 export class A2ATransport implements Transport {
@@ -44,6 +47,9 @@ export class A2ATransport implements Transport {
   async peer(agentId: string, options: { signal?: AbortSignal } = {}): Promise<PeerInfo | undefined> {
     const base = await this.#o.resolve(agentId);
     if (!base) return undefined;
+    const nowMs = (this.#o.clock ?? systemClock).now().getTime();
+    const cached = this.#peers.get(agentId);
+    if (cached && nowMs - cached.verifiedAt < (this.#o.cardTtlMs ?? 60_000)) return cached.peer;
     const res = await this.#fetch(
       new URL('.well-known/agent-card.json', base.endsWith('/') ? base : `${base}/`),
       { signal: options.signal },
@@ -58,7 +64,7 @@ export class A2ATransport implements Transport {
     const rpcUrl = card.supportedInterfaces.find((i) => i.protocolBinding === 'JSONRPC')?.url;
     if (!rpcUrl)
       throw errorOf('service_unavailable', `The agent card of ${agentId} offers no JSON-RPC interface`);
-    this.#peers.set(agentId, { peer, rpcUrl });
+    this.#peers.set(agentId, { peer, rpcUrl, verifiedAt: nowMs });
     return peer;
   }
 
@@ -153,7 +159,7 @@ export class A2ATransport implements Transport {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
-        authorization: `Bearer ${token}`,
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
         'a2a-extensions': GOVERNANCE_EXTENSION_URI,
         'a2a-version': '1.0',
       },

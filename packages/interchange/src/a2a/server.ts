@@ -270,24 +270,43 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
         ),
       );
     }
-    // 2. the caller, from its signed token only
+    // 2. the caller: from its signed caller token or, on SendMessage without one, from the signed
+    // envelope (which the node verifies next: signer = claimed sender, audience, expiry, jti).
+    // Never from params.tenant or anything else the request says about itself.
     const auth = String(req.headers.authorization ?? '');
+    const bearer = auth.startsWith('Bearer ') ? auth.slice(7) : undefined;
     let caller: Caller;
     try {
-      const v = await verifyCallerToken(auth.startsWith('Bearer ') ? auth.slice(7) : undefined, keys, {
-        audience: me,
-        method,
-        nowMs: clock.now().getTime(),
-      });
-      caller = v.caller;
-      if (!METHODS.has(method))
+      if (!METHODS.has(method)) {
         return fail(
           200,
           id,
           rpcError(E.refused, `Method ${method} is not offered by a governed agent`, 'method_not_supported'),
         );
+      }
       const params = body.params ?? {};
       if (typeof params !== 'object') return fail(200, id, { code: -32602, message: 'Invalid params' });
+      let token: Awaited<ReturnType<typeof verifyCallerToken>> | undefined;
+      if (bearer !== undefined || method !== 'SendMessage') {
+        token = await verifyCallerToken(bearer, keys, { audience: me, method, nowMs: clock.now().getTime() });
+        caller = token.caller;
+      } else {
+        const signer = envelopeSigner(params);
+        if (!signer) {
+          const size = sendMessageSize(params);
+          if (size) return fail(size.status, id, size.error);
+          return fail(
+            200,
+            id,
+            rpcError(
+              E.extensionRequired,
+              'No signed envelope: a message without one is never accepted',
+              'envelope_missing',
+            ),
+          );
+        }
+        caller = signer;
+      }
       if (params.tenant !== undefined && params.tenant !== '' && params.tenant !== caller.tenantId) {
         return fail(
           200,
@@ -300,7 +319,7 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
         if (early) return fail(early.status, id, early.error);
       }
       // 3. only a request that passed the checks above uses a nonce
-      if (!(await replay.consume(`caller:${v.jti}`, v.expMs, clock.now().getTime()))) {
+      if (token && !(await replay.consume(`caller:${token.jti}`, token.expMs, clock.now().getTime()))) {
         return fail(
           200,
           id,
@@ -398,20 +417,27 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
     return send(res, 200, out);
   }
 
+  function sendMessageSize(
+    params: Record<string, unknown>,
+  ): { status: number; error: JsonRpcError } | undefined {
+    const message = params.message as { metadata?: unknown } | undefined;
+    const metaSize = Buffer.byteLength(JSON.stringify(message?.metadata ?? null));
+    if (metaSize <= metadataLimit) return undefined;
+    return {
+      status: 413,
+      error: rpcError(E.tooLarge, 'Message metadata too large', 'metadata_too_large', {
+        limit: metadataLimit,
+      }),
+    };
+  }
+
   function checkSendMessage(
     params: Record<string, unknown>,
     caller: Caller,
   ): { status: number; error: JsonRpcError } | undefined {
-    const message = params.message as { metadata?: unknown } | undefined;
-    const metaSize = Buffer.byteLength(JSON.stringify(message?.metadata ?? null));
-    if (metaSize > metadataLimit)
-      return {
-        status: 413,
-        error: rpcError(E.tooLarge, 'Message metadata too large', 'metadata_too_large', {
-          limit: metadataLimit,
-        }),
-      };
-    const wire = fromWireMessage(message);
+    const size = sendMessageSize(params);
+    if (size) return size;
+    const wire = fromWireMessage(params.message);
     if (!wire)
       return {
         status: 200,
@@ -457,6 +483,18 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
       unroute();
     },
   };
+}
+
+/** The agent an envelope names as its signer (not verified here: the node verifies it). */
+function envelopeSigner(params: Record<string, unknown>): Caller | undefined {
+  const wire = fromWireMessage(params.message);
+  if (!wire || wire.metadata.envelope.length > MAX_ENVELOPE_BYTES) return undefined;
+  try {
+    const kid = decodeProtectedHeader(wire.metadata.envelope).kid;
+    return kid ? parseKeyId(kid) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function decodeClaims(jws: string): { exchangeId: string; round: number } | undefined {

@@ -1,0 +1,151 @@
+/**
+ * `pnpm bench interchange`: (1) governed information queries per second in-process (memory
+ * stores, built-in engine, ES256 envelopes, audit on both sides) against calling the same answer
+ * function directly; (2) filtering a payload of 1,000 classified items with
+ * `filterByClassification` against a bare `Array.filter` on the level order; (3) a governed A2A
+ * round trip on loopback (signed card cached, caller token, envelope signed and verified both
+ * ways, policy, stores, audit) against the same round trip through the same SDK handler without
+ * governance.
+ */
+import { CLASSIFICATION_LEVELS, classificationOrder, newId, systemClock } from '@agentgov/core';
+import { filterByClassification, InterchangeNode } from '@agentgov/interchange';
+import { A2ATransport, startA2AServer } from '@agentgov/interchange/a2a';
+import { AGENTS, answerWith, itemsAt, makeWorld } from '../packages/interchange/test/harness';
+import { plainA2AServer } from '../packages/interchange/test/plain-a2a';
+import { type BenchSuite, measure } from './lib';
+
+const TIME = Number(process.env.BENCH_TIME_MS ?? 2000);
+const ANSWER = itemsAt('public', 'internal');
+const QUERY = {
+  text: 'When is Bob free this week?',
+  items: itemsAt('internal', 'confidential', 'restricted'),
+};
+
+const inProcess: BenchSuite = {
+  name: 'interchange: information query in-process (memory stores, built-in engine)',
+  baseline: 'answer function called directly',
+  async run() {
+    const w = await makeWorld({ clock: systemClock, answer: { bob: answerWith(ANSWER) } });
+    const answer = answerWith(ANSWER);
+    return measure(
+      {
+        'answer function called directly': () =>
+          answer({
+            exchangeId: '',
+            round: 1,
+            exchangeType: 'information_query',
+            from: { agentId: 'a', userId: 'u', orgUnit: 'eng' },
+            text: QUERY.text,
+            items: QUERY.items,
+            ceiling: 'internal',
+          }),
+        'governed information query': async () => {
+          const r = await w.nodes.alice.query({ to: 'agent-bob', message: QUERY });
+          if (r.isErr()) throw r.error;
+        },
+      },
+      { time: TIME, unit: 'query' },
+    );
+  },
+};
+
+const filtering: BenchSuite = {
+  name: 'interchange: filtering a payload of 1,000 classified items',
+  baseline: 'Array.filter on the level order',
+  async run() {
+    const items = Array.from({ length: 1000 }, (_, i) => ({
+      source: ['mail', 'drive', 'calendar'][i % 3] as string,
+      field: `field-${i}`,
+      classification: CLASSIFICATION_LEVELS[i % 4] as (typeof CLASSIFICATION_LEVELS)[number],
+      value: i,
+    }));
+    const limit = classificationOrder('internal');
+    return measure(
+      {
+        'Array.filter on the level order': () =>
+          items.filter((i) => classificationOrder(i.classification) <= limit),
+        'filterByClassification (kept + withheld with reasons)': () =>
+          filterByClassification(items, 'internal', (i) => `${i.source}.${i.field}`),
+      },
+      { time: TIME, unit: 'payload' },
+    );
+  },
+};
+
+const a2a: BenchSuite = {
+  name: 'interchange: A2A round trip on loopback (one request at a time)',
+  baseline: 'plain A2A SendMessage (same SDK handler, no governance)',
+  async run() {
+    const w = await makeWorld({ stores: 'separate', clock: systemClock });
+    const urls = new Map<string, string>();
+    const node = (name: 'alice' | 'bob') =>
+      new InterchangeNode({
+        agentId: `agent-${name}`,
+        ...AGENTS[name],
+        identityConfig: {
+          canReceiveQueries: true,
+          canAutoRespond: true,
+          canMakeCommitments: false,
+          maxClassificationShared: 'confidential',
+          supportedExchangeTypes: ['information_query'],
+          maxRoundsAccepted: 3,
+        },
+        signingKey: w.keyPairs[name].signingKey,
+        keys: w.keys,
+        store: w.stores[name],
+        audit: w.audits[name],
+        engine: w.engine,
+        transport: new A2ATransport({
+          signingKey: w.keyPairs[name].signingKey,
+          keys: w.keys,
+          resolve: (id) => urls.get(id),
+        }),
+        answer: answerWith(ANSWER),
+        channel: 'a2a',
+      });
+    const alice = node('alice');
+    const bob = node('bob');
+    const governed = await startA2AServer({ node: bob, signingKey: w.keyPairs.bob.signingKey, keys: w.keys });
+    urls.set('agent-bob', governed.url);
+    const plain = await plainA2AServer({ text: 'answer', items: ANSWER });
+    const body = () =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'SendMessage',
+        params: {
+          message: {
+            messageId: newId(),
+            contextId: newId(),
+            role: 'ROLE_USER',
+            parts: [{ data: QUERY, mediaType: 'application/json' }],
+          },
+        },
+      });
+    try {
+      return await measure(
+        {
+          'plain A2A SendMessage (same SDK handler, no governance)': async () => {
+            const res = await fetch(plain.url, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+              body: body(),
+            });
+            const json = (await res.json()) as { result?: unknown };
+            if (!json.result) throw new Error(JSON.stringify(json));
+          },
+          'governed A2A information query (ES256 both ways, policy, stores, audit)': async () => {
+            const r = await alice.query({ to: 'agent-bob', message: QUERY });
+            if (r.isErr()) throw r.error;
+          },
+        },
+        { time: TIME, unit: 'round trip' },
+      );
+    } finally {
+      await governed.close();
+      await plain.close();
+    }
+  },
+};
+
+export default [inProcess, filtering, a2a];
