@@ -2,14 +2,16 @@ import {
   type Decision,
   type DecisionEngine,
   type DecisionRequest,
+  err,
   InMemoryAuditSink,
   InMemorySecretStore,
   InMemoryTracker,
   InMemoryWorkTrackingStore,
   ManualClock,
+  ok,
   PolicyEngineUnreachableError,
+  type Result,
 } from '@agentgov/core';
-import { err, ok, type Result } from 'neverthrow';
 import { staticIntegrations } from '../src/integrations';
 import { TrackerOutbox } from '../src/outbox';
 import { signBody } from '../src/signature';
