@@ -13,6 +13,7 @@ export {
 } from './checkpoint';
 export { COMMITMENT_KDF_SALT, canonicalJson, deriveTenantKey, GENESIS_HASH, sha256Hex } from './crypto';
 export { CSV_COLUMNS, CSV_HEADER, csvCell, csvRow, exportStream } from './export';
+export type { CheckpointView } from './issue-checkpoint';
 export {
   AuditKeyError,
   type AuditKeys,
@@ -20,6 +21,7 @@ export {
   DEFAULT_COMMITMENT_KEY_REF,
   DEFAULT_SIGNING_KEY_REF,
   ensureAuditKeys,
+  fileKeyStore,
   generateAuditKeys,
   MIN_COMMITMENT_KEY_LENGTH,
   parseSigningKey,
@@ -74,6 +76,19 @@ export {
   type ErasureActor,
   type ErasureResult,
 } from './service';
+export {
+  type CheckpointBody,
+  checkpointBody,
+  checkpointNote,
+  checkpointOrigin,
+  type NoteKey,
+  type NoteVerificationError,
+  noteKeyId,
+  noteVerifierKey,
+  signNote,
+  type VerifiedCheckpointNote,
+  verifyCheckpointNote,
+} from './signed-note';
 export {
   type BreakReason,
   type ChainBreak,

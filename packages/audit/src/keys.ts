@@ -2,7 +2,16 @@
  * Audit keys: the commitment master key (HMAC, per-tenant keys derived with HKDF) and the
  * checkpoint signing key (Ed25519 by default, ES256 accepted), both read from a SecretStore.
  */
-import { EnvSecretStore, GovernanceError, type SecretStore, type WritableSecretStore } from '@agentgov/core';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import {
+  type AuditStore,
+  EnvSecretStore,
+  FileSecretStore,
+  GovernanceError,
+  type SecretStore,
+  type WritableSecretStore,
+} from '@agentgov/core';
 // jose 5 (not 6): it ships a CommonJS build, so this package's CJS entry loads under Jest and
 // other require()-only runtimes; jose 6 is ESM-only.
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK, type KeyLike } from 'jose';
@@ -27,7 +36,7 @@ export class AuditKeyError extends GovernanceError<'internal_error'> {
     super(
       'internal_error',
       problem === 'missing'
-        ? `audit key '${ref}' is not configured (set ${EnvSecretStore.variableName(ref)}; see generateAuditKeys())`
+        ? `audit key '${ref}' is not configured (set ${EnvSecretStore.variableName(ref)}; see generateAuditKeys())${reason ? `: ${reason}` : ''}`
         : `audit key '${ref}' is invalid: ${reason ?? 'unusable value'}`,
       { detail: { ref, variable: EnvSecretStore.variableName(ref), problem } },
     );
@@ -182,25 +191,63 @@ export async function generateAuditKeys(options: { alg?: CheckpointAlg } = {}): 
 }
 
 /**
- * Development helper: generates and stores whichever audit key is missing in a writable secret
- * store; returns what it created. Never use it where keys must survive a restart unless the
- * store persists them (a lost commitment key makes identifiers unverifiable).
+ * Generates and stores whichever audit key is missing in a writable secret store; returns what it
+ * created. Pass the audit `store` the keys protect: when it already holds records, a missing key
+ * is an AuditKeyError (restore the key) — never a silent new key that would make the existing log
+ * fail verification (`commitment_mismatch`). Keep the keys where the data is kept (the same
+ * persistence: `fileKeyStore` beside a PGlite directory, a secret manager beside PostgreSQL).
  */
 export async function ensureAuditKeys(
   secrets: WritableSecretStore,
-  refs: { commitmentKeyRef?: string; signingKeyRef?: string } = {},
+  refs: { commitmentKeyRef?: string; signingKeyRef?: string; store?: AuditStore } = {},
 ): Promise<{ created: string[] }> {
   const commitmentRef = refs.commitmentKeyRef ?? DEFAULT_COMMITMENT_KEY_REF;
   const signingRef = refs.signingKeyRef ?? DEFAULT_SIGNING_KEY_REF;
-  const created: string[] = [];
+  const missing: string[] = [];
+  for (const ref of [commitmentRef, signingRef])
+    if ((await secrets.get(ref)) === undefined) missing.push(ref);
+  if (missing.length === 0) return { created: [] };
+  const records = refs.store ? await refs.store.count() : 0;
+  if (records > 0) {
+    throw new AuditKeyError(
+      missing[0] as string,
+      'missing',
+      `the audit log already holds ${records} record(s); restore the key it was written with (a new key would make the whole log fail verification)`,
+    );
+  }
   const fresh = await generateAuditKeys();
-  if ((await secrets.get(commitmentRef)) === undefined) {
+  const created: string[] = [];
+  if (missing.includes(commitmentRef)) {
     await secrets.set(commitmentRef, fresh.commitmentKey);
     created.push(commitmentRef);
   }
-  if ((await secrets.get(signingRef)) === undefined) {
+  if (missing.includes(signingRef)) {
     await secrets.set(signingRef, fresh.signingKey);
     created.push(signingRef);
   }
   return { created };
+}
+
+/**
+ * A writable secret store of one file per key in `directory` (created with mode 0700, files 0600,
+ * written atomically): the audit keys of a local deployment, kept beside the data they protect.
+ * Reads as `FileSecretStore` does.
+ */
+export function fileKeyStore(directory: string): WritableSecretStore {
+  const dir = resolve(directory);
+  const reader = new FileSecretStore(dir);
+  return {
+    get: (ref) => reader.get(ref),
+    async set(ref, value) {
+      if (!FileSecretStore.isSafeRef(ref)) throw new AuditKeyError(ref, 'invalid', 'not a plain file name');
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      const tmp = join(dir, `.${ref}.${process.pid}.tmp`);
+      await writeFile(tmp, `${value}\n`, { mode: 0o600 });
+      await rename(tmp, join(dir, ref));
+      // Read back: a store that cannot keep the key must fail now, not at the next start.
+      if ((await readFile(join(dir, ref), 'utf8')).trimEnd() !== value) {
+        throw new AuditKeyError(ref, 'invalid', `could not be written to ${dir}`);
+      }
+    },
+  };
 }
