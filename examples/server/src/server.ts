@@ -10,7 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mount as mountExpress } from '@agentgov/adapter-express';
 import { mount as mountKoa } from '@agentgov/adapter-koa';
-import { type AuditService, createAuditLog } from '@agentgov/audit';
+import { type AuditService, createAuditLog, DEFAULT_COMMITMENT_KEY_REF } from '@agentgov/audit';
 import { auditRoutes } from '@agentgov/audit/gateway';
 import {
   type AuditStore,
@@ -33,6 +33,7 @@ import {
   InMemoryWorkTrackingStore,
   type OrgDirectory,
   type PolicyStore,
+  type SecretStore,
   systemClock,
   type UnitOfWork,
 } from '@agentgov/core';
@@ -154,7 +155,15 @@ export async function startServer(
     // --- the service: the gateway kernel and the domains it serves, listed explicitly
     const ids = createUlidFactory(systemClock);
     const audit = createAuditLog({ store: auditStore, secrets, ids });
-    const transaction = auditedTransactions(unitOfWork, (store) => createAuditLog({ store, secrets, ids }));
+    // A transaction's audit log must not read the key through another database session while the
+    // transaction holds PGlite's only one: it gets the commitment key read once, here.
+    const commitmentKey = await secrets.get(DEFAULT_COMMITMENT_KEY_REF);
+    const txSecrets: SecretStore = {
+      get: (ref) => (ref === DEFAULT_COMMITMENT_KEY_REF ? Promise.resolve(commitmentKey) : secrets.get(ref)),
+    };
+    const transaction = auditedTransactions(unitOfWork, (store) =>
+      createAuditLog({ store, secrets: txSecrets, ids }),
+    );
     const auditPlugin = auditRoutes({ store: auditStore, secrets, directory, log: audit, transaction });
     const policyPlugin = policyRoutes({
       store: policyStore,

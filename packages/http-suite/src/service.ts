@@ -6,27 +6,29 @@
 import { createAuditLog, ensureAuditKeys } from '@agentgov/audit';
 import { auditRoutes } from '@agentgov/audit/gateway';
 import {
+  auditedTransactions,
   type Clock,
+  createUlidFactory,
   type DecisionEngine,
   InMemoryAuditStore,
   InMemoryBriefingStore,
   InMemoryClassificationStore,
+  InMemoryConnectorStore,
   InMemoryExchangeStore,
+  InMemoryInstanceRegistry,
   InMemoryOrgDirectory,
   InMemoryPolicyStore,
   InMemorySecretStore,
+  InMemorySessionStore,
   InMemoryTaskStore,
+  InMemoryTenantStore,
   InMemoryTracker,
+  InMemoryUnitOfWork,
   InMemoryWorkTrackingStore,
   type PolicyStore,
   systemClock,
 } from '@agentgov/core';
-import {
-  createGovernance,
-  createMemoryStores,
-  type Governance,
-  type GovernanceConfig,
-} from '@agentgov/gateway';
+import { createGovernance, type Governance, type GovernanceConfig } from '@agentgov/gateway';
 import { type TestIssuer, testOidcConfig } from '@agentgov/gateway/testing';
 import { interchangeRoutes } from '@agentgov/interchange/gateway';
 import { policyRoutes } from '@agentgov/policy/gateway';
@@ -55,27 +57,42 @@ export async function createTestService(
   await ensureAuditKeys(secrets);
   const directory = new InMemoryOrgDirectory();
   const auditStore = new InMemoryAuditStore();
-  const log = createAuditLog({ store: auditStore, secrets, clock });
+  const ids = createUlidFactory(clock);
+  const log = createAuditLog({ store: auditStore, secrets, clock, ids });
+  const memory = {
+    tenants: new InMemoryTenantStore(),
+    connectors: new InMemoryConnectorStore(),
+    policies: new InMemoryPolicyStore(),
+    audit: auditStore,
+    directory,
+  };
+  // Audited writes commit with their entry, as on a database (an overriding policy store, e.g. one
+  // whose database is down, is used directly, without the transaction).
+  const transaction = auditedTransactions(new InMemoryUnitOfWork(memory), (store) =>
+    createAuditLog({ store, secrets, clock, ids }),
+  );
   await secrets.set('codehost-webhook', WEBHOOK_SECRET);
   const tracker = new InMemoryTracker();
   tracker.addTicket('ENG-12');
   const policy = policyRoutes({
-    store: over.policyStore ?? new InMemoryPolicyStore(),
+    store: over.policyStore ?? memory.policies,
     directory,
     audit: log,
     clock,
+    ...(over.policyStore ? {} : { transaction }),
     ...(over.engine ? { engine: over.engine } : {}),
   });
   return createGovernance({
-    stores: createMemoryStores(),
+    stores: { ...memory, sessions: new InMemorySessionStore(), instances: new InMemoryInstanceRegistry() },
     directory,
     secrets,
     audit: log,
+    transaction,
     clock,
     oidc: testOidcConfig(idp),
     plugins: [
       policy,
-      auditRoutes({ store: auditStore, secrets, directory, clock, log }),
+      auditRoutes({ store: auditStore, secrets, directory, clock, log, transaction }),
       interchangeRoutes({ store: new InMemoryExchangeStore(), audit: log, clock }),
       workTrackingRoutes({
         store: new InMemoryWorkTrackingStore(),
