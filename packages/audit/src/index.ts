@@ -85,6 +85,7 @@ export {
   type NoteVerificationError,
   noteKeyId,
   noteVerifierKey,
+  openNote,
   signNote,
   type VerifiedCheckpointNote,
   verifyCheckpointNote,

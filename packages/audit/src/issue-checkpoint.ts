@@ -1,12 +1,21 @@
 /**
  * Issuing a checkpoint: verify the tenant's chain up to its head, then sign the tree head (JWS,
  * see `checkpoint.ts`) and save it. A checkpoint of an existing size is returned as is; a broken
- * chain is never signed.
+ * chain is never signed. The latest checkpoint is also served as a C2SP signed note.
  */
-import { type AuditCheckpoint, type CallOptions, GovernanceError, ValidationError } from '@agentgov/core';
+
+import type { KeyObject } from 'node:crypto';
+import {
+  type AuditCheckpoint,
+  type CallOptions,
+  GovernanceError,
+  NotFoundError,
+  ValidationError,
+} from '@agentgov/core';
 import { err, ok, type Result } from 'neverthrow';
 import { signCheckpoint } from './checkpoint';
 import type { LogContext } from './log-context';
+import { checkpointNote, checkpointOrigin, noteVerifierKey } from './signed-note';
 import { verifyTenant } from './verify';
 
 export async function issueCheckpoint(
@@ -44,4 +53,35 @@ export async function issueCheckpoint(
   };
   await store.saveCheckpoint(checkpoint);
   return ok(checkpoint);
+}
+
+/** The latest checkpoint of a tenant, also as a C2SP signed note, with the keys that verify it. */
+export interface CheckpointView extends AuditCheckpoint {
+  /** The log's origin line. */
+  origin: string;
+  /** C2SP tlog-checkpoint in a signed note (Ed25519), as text. */
+  note: string;
+  /** The note verifier key: `<origin>+<key id>+<base64 key>`. */
+  verifierKey: string;
+}
+
+/** The latest stored checkpoint as JWS and signed note; NotFound before the first checkpoint. */
+export async function latestCheckpoint(
+  ctx: LogContext,
+  tenantId: string,
+): Promise<Result<CheckpointView, GovernanceError>> {
+  const latest = (await ctx.store.checkpoints(tenantId)).at(-1);
+  if (!latest) return err(new NotFoundError('Audit checkpoint'));
+  const key = await ctx.signingKey();
+  if (key.alg !== 'EdDSA') {
+    return err(
+      new GovernanceError('service_unavailable', 'signed-note checkpoints need an Ed25519 signing key'),
+    );
+  }
+  const origin = checkpointOrigin(tenantId);
+  const note = checkpointNote(
+    { origin, treeSize: latest.treeSize, rootHash: latest.rootHash },
+    { privateKey: key.privateKey as KeyObject, publicJwk: key.publicJwk },
+  );
+  return ok({ ...latest, origin, note, verifierKey: noteVerifierKey(origin, key.publicJwk) });
 }

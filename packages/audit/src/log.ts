@@ -22,7 +22,7 @@ import { guardResult } from '@agentgov/core';
 import type { JWK } from 'jose';
 import { ok, type Result } from 'neverthrow';
 import { appendMany, appendOne } from './append';
-import { issueCheckpoint } from './issue-checkpoint';
+import { type CheckpointView, issueCheckpoint, latestCheckpoint } from './issue-checkpoint';
 import { createLogContext } from './log-context';
 import { type ConsistencyProof, type InclusionProof, proveConsistency, proveInclusion } from './proofs';
 import { commitmentOf } from './records';
@@ -63,6 +63,11 @@ export interface AuditLog {
    * the existing checkpoint when one of that size exists already.
    */
   checkpoint(tenantId: string, options?: CallOptions): Promise<Result<AuditCheckpoint, GovernanceError>>;
+  /**
+   * The latest checkpoint, also as a C2SP tlog-checkpoint signed note (Ed25519 signing keys only)
+   * with its verifier key. NotFound before the first checkpoint.
+   */
+  latestCheckpoint(tenantId: string): Promise<Result<CheckpointView, GovernanceError>>;
   /** Inclusion proof of one entry in the tree of `treeSize` (default: the latest checkpoint). */
   proveInclusion(
     tenantId: string,
@@ -87,6 +92,7 @@ export function createAuditLog(options: AuditLogOptions): AuditLog {
     append: (input, callOptions) => guardResult(() => appendOne(ctx, input, callOptions)),
     appendBatch: (inputs, callOptions) => guardResult(() => appendMany(ctx, inputs, callOptions)),
     checkpoint: (tenantId, callOptions) => guardResult(() => issueCheckpoint(ctx, tenantId, callOptions)),
+    latestCheckpoint: (tenantId) => guardResult(() => latestCheckpoint(ctx, tenantId)),
     proveInclusion: (tenantId, entryId, treeSize) =>
       guardResult(() => proveInclusion(ctx.store, tenantId, entryId, treeSize)),
     proveConsistency: (tenantId, size1, size2) =>

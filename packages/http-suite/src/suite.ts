@@ -16,6 +16,7 @@ import {
 import { afterAll, beforeAll, describe } from 'vitest';
 import { adminCases } from './cases/admin';
 import { auditCases } from './cases/audit';
+import { auditProofCases } from './cases/audit-proofs';
 import { authCases } from './cases/auth';
 import { connectorCases } from './cases/connectors';
 import { interchangeCases } from './cases/interchange';
@@ -76,6 +77,7 @@ export function describeHttpSuite(name: string, startServer: ServerFactory): voi
     authCases(h);
     policyCases(h);
     auditCases(h);
+    auditProofCases(h);
     connectorCases(h);
     adminCases(h);
     interchangeCases(h);

@@ -61,6 +61,39 @@ export async function auditVisibility(
 }
 
 const AuditEntryOut = AuditEntrySchema.meta({ id: 'AuditEntry' });
+/** A tree size in a query: a positive decimal integer. */
+const Size = z
+  .string()
+  .regex(/^[1-9][0-9]{0,14}$/, 'must be a positive integer')
+  .transform(Number);
+const Hex = z.string().regex(/^[0-9a-f]{64}$/);
+const CheckpointOut = z
+  .object({
+    tenantId: z.string(),
+    treeSize: z.number().int(),
+    rootHash: Hex,
+    issuedAt: z.string(),
+    jws: z.string(),
+    origin: z.string(),
+    note: z.string(),
+    verifierKey: z.string(),
+  })
+  .meta({ id: 'AuditCheckpoint' });
+const InclusionOut = z
+  .object({
+    entryId: z.string(),
+    seq: z.number().int(),
+    leafIndex: z.number().int(),
+    leafHash: Hex,
+    treeSize: z.number().int(),
+    rootHash: Hex,
+    proof: z.array(Hex),
+  })
+  .meta({ id: 'InclusionProof' });
+const ConsistencyOut = z
+  .object({ size1: z.number().int(), size2: z.number().int(), root1: Hex, root2: Hex, proof: z.array(Hex) })
+  .meta({ id: 'ConsistencyProof' });
+const PROOF_READERS = ['enterprise_admin'] as const;
 const Page = z.object({ entries: z.array(AuditEntryOut), total: z.number().int() });
 
 export function auditRoutes(options: AuditRoutesOptions): AuditPlugin {
@@ -145,6 +178,80 @@ export function auditRoutes(options: AuditRoutesOptions): AuditPlugin {
           // Recorded when the export starts: a client that stops reading has still been served data.
           await recordAccess(rc, { operation: 'audit.export', format: query.format, filter: query.filter });
           return new Response(exported.value.body, { status: 200, headers: exported.value.headers });
+        },
+      }),
+      defineRoute({
+        method: 'GET',
+        path: '/audit/checkpoint',
+        operationId: 'getAuditCheckpoint',
+        summary:
+          'The latest signed checkpoint: JWS and C2SP tlog-checkpoint signed note (text/plain with Accept: text/plain)',
+        auth: 'required',
+        roles: PROOF_READERS,
+        rateLimit: 'audit_queries',
+        responses: {
+          200: { description: 'The checkpoint', schema: CheckpointOut },
+          404: err('NOT_FOUND: no checkpoint yet'),
+        },
+        async handler({ request }, rc) {
+          const latest = await log.latestCheckpoint(rc.tenantId);
+          if (latest.isErr()) throw latest.error;
+          await recordAccess(rc, { operation: 'audit.checkpoint', treeSize: latest.value.treeSize });
+          const accept = request.headers.get('accept') ?? '';
+          if (accept.includes('text/plain') && !accept.includes('application/json')) {
+            return new Response(latest.value.note, {
+              status: 200,
+              headers: { 'content-type': 'text/plain; charset=utf-8' },
+            });
+          }
+          return { status: 200, body: latest.value };
+        },
+      }),
+      defineRoute({
+        method: 'GET',
+        path: '/audit/consistency',
+        operationId: 'proveAuditConsistency',
+        summary: 'RFC 9162 consistency proof between the trees of `from` and `to` entries',
+        auth: 'required',
+        roles: PROOF_READERS,
+        rateLimit: 'audit_queries',
+        query: z.object({ from: Size, to: Size }),
+        responses: {
+          200: { description: 'The proof', schema: ConsistencyOut },
+          400: err('invalid_type: sizes out of range'),
+        },
+        async handler({ query }, rc) {
+          const proof = await log.proveConsistency(rc.tenantId, query.from, query.to);
+          if (proof.isErr()) throw proof.error;
+          await recordAccess(rc, { operation: 'audit.consistency', from: query.from, to: query.to });
+          return { status: 200, body: proof.value };
+        },
+      }),
+      defineRoute({
+        method: 'GET',
+        path: '/audit/{id}/proof',
+        operationId: 'proveAuditInclusion',
+        summary: 'RFC 9162 inclusion proof of one entry (tree size: `treeSize`, else the latest checkpoint)',
+        auth: 'required',
+        roles: PROOF_READERS,
+        rateLimit: 'audit_queries',
+        params: IdParams,
+        query: z.object({ treeSize: Size.optional() }),
+        responses: {
+          200: { description: 'The proof', schema: InclusionOut },
+          400: err('invalid_type: tree size out of range, or no checkpoint yet'),
+          404: err('NOT_FOUND'),
+        },
+        async handler({ params, query }, rc) {
+          const proof = await log.proveInclusion(rc.tenantId, params.id, query.treeSize);
+          if (proof.isErr()) throw proof.error;
+          await recordAccess(rc, {
+            operation: 'audit.proof',
+            entryId: params.id,
+            treeSize: proof.value.treeSize,
+          });
+          const { checkpoint: _checkpoint, ...body } = proof.value;
+          return { status: 200, body };
         },
       }),
       defineRoute({
