@@ -7,6 +7,7 @@
 import type { Result } from 'neverthrow';
 import type { AuditSink, AuditStore } from '../audit/port';
 import type { ConnectorStore } from '../connector/port';
+import { GovernanceError } from '../errors';
 import type { OrgDirectory } from '../org-directory/port';
 import type { PolicyStore } from '../policy/port';
 import type { TenantStore } from '../tenant/port';
@@ -53,7 +54,13 @@ export type RunAudited = <T>(
  */
 export function auditedTransactions(uow: UnitOfWork, sinkOver: (store: AuditStore) => AuditSink): RunAudited {
   return (work, options) =>
-    uow.transaction((stores) => work({ ...stores, sink: sinkOver(stores.audit) }), options);
+    uow
+      .transaction((stores) => work({ ...stores, sink: sinkOver(stores.audit) }), options)
+      .catch((error: unknown) => {
+        // As `guardPort` does for a port: a failing database is the spec's 503, not a 500.
+        if (error instanceof GovernanceError || error instanceof RollbackWith) throw error;
+        throw new GovernanceError('service_unavailable', 'The database is unavailable', { cause: error });
+      });
 }
 
 class RollbackWith {
