@@ -75,21 +75,30 @@ export function evaluateModels(policy: ModelsPolicy, input: ModelsInput): Decisi
   return allow(`model ${model} of ${provider} is allowed for ${level} data`, constraints);
 }
 
+const AUTONOMY_ORDER: readonly ActionAutonomy[] = ['autonomous', 'notify', 'approve', 'block'];
+const stricter = (
+  a: ActionAutonomy | undefined,
+  b: ActionAutonomy | undefined,
+): ActionAutonomy | undefined =>
+  a === undefined ? b : b === undefined ? a : AUTONOMY_ORDER.indexOf(a) >= AUTONOMY_ORDER.indexOf(b) ? a : b;
+
 /**
- * Actions: the tool's autonomy is `block` when it is in `blocked`, else `tools.<tool>`, else
- * `default_autonomy`; with none of them the tool is denied. Allowed iff the autonomy is not
- * `block`; constraint `autonomy` (`notify`: tell the user, `approve`: a human approves each call).
+ * Actions: the tool's autonomy is `block` when it is in `blocked`, else the stricter of
+ * `tools.<tool>` and `default_autonomy` (a tool entry can tighten the default, never loosen it —
+ * otherwise a lower scope's tool entry would undo an ancestor's default); with neither set the
+ * tool is denied. Allowed iff the autonomy is not `block`; constraint `autonomy` (`notify`: tell
+ * the user, `approve`: a human approves each call).
  */
 export function evaluateActions(policy: ActionsPolicy, input: ActionsInput): Decision {
   const tool = input.tool;
   if (policy.blocked?.includes(tool)) return deny(`tool ${tool} is blocked by policy`, { autonomy: 'block' });
   const tools: { readonly [name: string]: ActionAutonomy | undefined } | undefined = policy.tools;
   const own = tools?.[tool];
-  const autonomy = own ?? policy.default_autonomy;
+  const autonomy = stricter(own, policy.default_autonomy);
   if (autonomy === undefined) {
     return deny(`no actions policy sets an autonomy for tool ${tool} (default deny)`);
   }
-  const source = own !== undefined ? `tools.${tool}` : 'default_autonomy';
+  const source = own === autonomy ? `tools.${tool}` : 'default_autonomy';
   if (autonomy === 'block') return deny(`tool ${tool} is blocked by policy (${source})`, { autonomy });
   return allow(`tool ${tool} runs with autonomy ${autonomy} (${source})`, { autonomy });
 }

@@ -84,11 +84,13 @@ export const domainCases = {
     expect((await decide(h, models('old-model', 'azure', 'public'))).allow).toBe(false);
     expect((await decide(h, models('private-model', 'azure', 'restricted'))).allow).toBe(false);
   },
-  'actions: per-tool autonomy, default_autonomy and blocked': async (h: DecisionEngineHarness) => {
+  'actions: the stricter of tools.<tool> and default_autonomy; blocked always blocks': async (
+    h: DecisionEngineHarness,
+  ) => {
     await h.seed([
       policy(
         'actions',
-        'tools:\n  calendar_write: notify\n  send_mail: block\ndefault_autonomy: approve\nblocked: [wire_money]\n',
+        'tools:\n  calendar_write: notify\n  send_mail: block\n  search_docs: autonomous\ndefault_autonomy: notify\nblocked: [wire_money]\n',
       ),
       policy('actions', 'tools:\n  calendar_write: approve\n', {
         scope: 'user',
@@ -99,10 +101,12 @@ export const domainCases = {
     const a = await decide(h, tool('calendar_write', 'bob'));
     expect(a).toMatchObject({ allow: true, constraints: { autonomy: 'notify' } });
     expect((await decide(h, tool('calendar_write', 'alice'))).constraints.autonomy).toBe('approve');
+    // A tool entry looser than default_autonomy does not loosen it; tools without an entry get it.
     expect(await decide(h, tool('search_docs'))).toMatchObject({
       allow: true,
-      constraints: { autonomy: 'approve' },
+      constraints: { autonomy: 'notify' },
     });
+    expect((await decide(h, tool('file_upload'))).constraints.autonomy).toBe('notify');
     expect((await decide(h, tool('send_mail'))).allow).toBe(false);
     expect((await decide(h, tool('wire_money'))).allow).toBe(false);
   },
