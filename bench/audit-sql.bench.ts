@@ -8,16 +8,18 @@
  * - Query latency (p50/p99) of tenant+user+time-range queries over BENCH_AUDIT_ROWS entries
  *   (default 1,000,000) on PostgreSQL, bulk-loaded with INSERT … SELECT generate_series.
  *
- * Reads BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test); every suite works
+ * PostgreSQL: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the local default (named in the
+ * suite titles); every suite works
  * in its own schema and drops it afterwards.
  */
 import { randomBytes } from 'node:crypto';
 import { createAuditLog, ensureAuditKeys } from '@agentgov/audit';
 import { type AuditEntryInput, type AuditRecord, InMemorySecretStore } from '@agentgov/core';
 import { openStore, type SqlStores, sql } from '@agentgov/store-kysely';
-import { type BenchRow, type BenchSuite, percentile, throughput } from './lib';
+import { type BenchRow, type BenchSuite, benchDatabaseUrl, percentile, throughput } from './lib';
 
-const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const database = benchDatabaseUrl();
+const DATABASE_URL = database.url;
 const QUERY_ROWS = Number(process.env.BENCH_AUDIT_ROWS ?? 1_000_000);
 const BATCH = 50;
 const BATCHES = 60; // 3,000 entries per batched case
@@ -95,7 +97,7 @@ function appendSuite(kind: 'postgres' | 'pglite', mode: 'batched' | 'single'): B
   const total = size * rounds;
   const baseline = `plain INSERT ×${size}`;
   return {
-    name: `audit-sql append ${mode} (${kind})`,
+    name: `audit-sql append ${mode} (${kind === 'postgres' ? `postgres from ${database.source}` : kind})`,
     baseline,
     async run(): Promise<BenchRow[]> {
       const schema = schemaName();
@@ -163,7 +165,7 @@ function appendSuite(kind: 'postgres' | 'pglite', mode: 'batched' | 'single'): B
 }
 
 const querySuite: BenchSuite = {
-  name: `audit-sql query over ${QUERY_ROWS.toLocaleString('en-US')} entries (postgres)`,
+  name: `audit-sql query over ${QUERY_ROWS.toLocaleString('en-US')} entries (postgres from ${database.source})`,
   baseline: 'get by id',
   async run(): Promise<BenchRow[]> {
     const schema = schemaName();

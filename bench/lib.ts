@@ -102,3 +102,15 @@ export function formatTable(suite: Pick<BenchSuite, 'name' | 'baseline'>, rows: 
     ...body.map(line),
   ].join('\n');
 }
+
+/**
+ * The PostgreSQL URL of the database suites: `BENCH_DATABASE_URL`, else `TEST_DATABASE_URL`, else
+ * the local default — and which of them it was, for the suite to print.
+ */
+export function benchDatabaseUrl(): { url: string; source: string } {
+  if (process.env.BENCH_DATABASE_URL)
+    return { url: process.env.BENCH_DATABASE_URL, source: 'BENCH_DATABASE_URL' };
+  if (process.env.TEST_DATABASE_URL)
+    return { url: process.env.TEST_DATABASE_URL, source: 'TEST_DATABASE_URL' };
+  return { url: 'postgres://postgres@127.0.0.1:5432/test', source: 'the local default' };
+}
