@@ -22,7 +22,7 @@ import {
 } from '@agentgov/interchange';
 import { BuiltinDecisionEngine, EffectivePolicyResolver, PolicyService } from '@agentgov/policy';
 
-export const POLICY = `enabled: true
+const POLICY = `enabled: true
 allowed_exchange_types: [information_query, meeting_scheduling, commitment_request]
 max_classification_shared: confidential
 max_rounds: {information_query: 3, meeting_scheduling: 2, commitment_request: 1}
@@ -60,7 +60,7 @@ async function bobAnswers(q: IncomingQuery) {
   };
 }
 
-export interface Assistant {
+interface Assistant {
   person: Person;
   agentId: string;
   node: InterchangeNode;

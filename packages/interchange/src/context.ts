@@ -195,7 +195,7 @@ export function createNodeContext(options: NodeOptions, clock: Clock, replay: Re
 }
 
 /** An envelope refusal as the spec's error body: invalid_token with the reason in detail. */
-export function envelopeError(error: EnvelopeRejectedError): GovernanceError {
+function envelopeError(error: EnvelopeRejectedError): GovernanceError {
   return errorOf('invalid_token', `Exchange envelope rejected: ${error.message}`, { reason: error.reason });
 }
 

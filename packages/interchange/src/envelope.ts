@@ -22,7 +22,7 @@ import { type KeyResolver, keyId, parseKeyId, type SigningKey } from './keys';
 
 /** The fixed AI disclosure label every envelope carries. */
 export const AI_DISCLOSURE_LABEL = "This message was sent by the user's AI assistant." as const;
-export const ENVELOPE_JWS_TYPE = 'agentgov-envelope+jws';
+const ENVELOPE_JWS_TYPE = 'agentgov-envelope+jws';
 /** Largest accepted compact JWS (bytes). */
 export const MAX_ENVELOPE_BYTES = 16_384;
 
@@ -32,7 +32,7 @@ const Party = z.object({
   userId: z.string().min(1).max(255),
   orgUnit: z.string().min(1).max(255),
 });
-export type Party = z.infer<typeof Party>;
+type Party = z.infer<typeof Party>;
 
 export const EnvelopeClaimsSchema = z.strictObject({
   envelope: EnvelopeSchema.extend({ aiDisclosureLabel: z.literal(AI_DISCLOSURE_LABEL) }),

@@ -66,6 +66,7 @@ export {
   type ClassifiedItem,
   ClassifiedItemSchema,
   type Commitment,
+  CommitmentSchema,
   type ExchangeMessage,
   type ExchangeMessageInput,
   ExchangeMessageSchema,

@@ -14,17 +14,12 @@ import {
 } from '@agentgov/core';
 import { createNodeContext, type NodeContext, type NodeOptions } from './context';
 import { type HumanDecisionInput, recordHumanDecision } from './desk';
-import {
-  collect,
-  followUp,
-  type QueryInput,
-  type RoundResult,
-  resolveExchange,
-  startQuery,
-} from './initiator';
+import { followUp, type QueryInput, type RoundResult, startQuery } from './initiator';
 import { InMemoryReplayGuard } from './keys';
 import { casUpdate, ended, isStale } from './record';
-import { materialize, receiveDelivery, serveCollect } from './responder';
+import { materialize, serveCollect } from './reply';
+import { receiveDelivery } from './responder';
+import { collect, resolveExchange } from './settle';
 import type { CollectRequest, Delivery, DeliveryResult, PeerInfo, Receiver } from './transport';
 
 export class InterchangeNode implements Receiver {

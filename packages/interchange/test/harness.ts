@@ -28,7 +28,7 @@ import {
   parseAgentIdentityConfig,
 } from '../src/index';
 
-export const A2A_POLICY = `enabled: true
+const A2A_POLICY = `enabled: true
 allowed_exchange_types: [information_query, meeting_scheduling, commitment_request]
 max_classification_shared: confidential
 max_rounds: {information_query: 3, meeting_scheduling: 2, commitment_request: 1}

@@ -2,18 +2,20 @@
  * A governed A2A server on `@a2a-js/sdk`: the SDK's DefaultRequestHandler and JSON-RPC transport
  * handler behind a gate that runs first, on node:http. The gate, in order: body size (a JSON-RPC
  * error, never an HTML 413), JSON-RPC shape, the governance extension activated (`A2A-Extensions`),
- * the caller token (tenant and identity come from it, never from `params.tenant`), its nonce,
- * metadata and envelope size, envelope sender = caller — and only then the interchange node, which
- * verifies the envelope (audience, context, round, content digest, expiry, jti) and re-enforces
- * every rule. Refusals never reach the SDK: no task is created for them. Read methods (GetTask,
- * ListTasks, SubscribeToTask, CancelTask) are answered only for the caller's own tasks.
+ * the caller — from its signed caller token, or on SendMessage from the signed envelope (never
+ * from `params.tenant`) — metadata and envelope size, envelope signer = caller, the caller
+ * token's nonce; only then the interchange node, which verifies the envelope (audience, context,
+ * round, content digest, expiry, jti) and re-enforces every rule. Refusals never reach the SDK: no
+ * task is created for them. Read methods (GetTask, ListTasks, SubscribeToTask, CancelTask) are
+ * answered only for the caller's own tasks.
+ *
+ * Over 300 lines on purpose: the gate is one pipeline whose order is the security property, kept
+ * in one function so it reads top to bottom.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AgentCard, formatSSEEvent, Message, TaskState } from '@a2a-js/sdk';
+import { AgentCard, formatSSEEvent } from '@a2a-js/sdk';
 import {
-  AgentEvent,
-  type AgentExecutor,
   DefaultRequestHandler,
   InMemoryTaskStore,
   JsonRpcTransportHandler,
@@ -36,13 +38,14 @@ import type { DeliveryResult } from '../transport';
 import { type Caller, verifyCallerToken } from './caller';
 import { buildGovernedCard } from './card';
 import { routeSdkConsole } from './console';
+import { type GovernedOutcome, governedExecutor, type TaskBinding } from './executor';
+import { decodeClaims, envelopeSigner, isAsyncIterable, readBody, send } from './http-util';
 import {
   GOVERNANCE_ERRORS as E,
   fromWireMessage,
   GOVERNANCE_EXTENSION_URI,
   type JsonRpcError,
   rpcError,
-  toWireMessage,
 } from './wire';
 
 export interface A2AServerOptions {
@@ -86,12 +89,6 @@ class CallerUser implements User {
   }
 }
 
-interface TaskBinding {
-  owner: string;
-  exchangeId: string;
-  round: number;
-}
-
 export async function startA2AServer(options: A2AServerOptions): Promise<GovernedA2AServer> {
   const { node, keys } = options;
   const clock = options.clock ?? systemClock;
@@ -100,90 +97,11 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
   const bodyLimit = options.limits?.bodyBytes ?? 64 * 1024;
   const metadataLimit = options.limits?.metadataBytes ?? 20 * 1024;
   const me = { tenantId: node.tenantId, agentId: node.agentId };
-  const outcomes = new Map<
-    string,
-    { result: DeliveryResult; owner: string; exchangeId: string; round: number }
-  >();
+  const outcomes = new Map<string, GovernedOutcome>();
   const tasks = new Map<string, TaskBinding>();
   const unroute = routeSdkConsole(logger);
 
-  const executor: AgentExecutor = {
-    async execute(rc, bus) {
-      const msg = rc.userMessage;
-      const pending = outcomes.get(msg.messageId);
-      outcomes.delete(msg.messageId);
-      if (!pending) throw new Error('no governed outcome for this message');
-      const { result, owner, exchangeId, round } = pending;
-      const now = clock.now().toISOString();
-      const replyMessage = (taskId: string): Message | undefined => {
-        if (result.status !== 'answered' && result.status !== 'declined') return undefined;
-        const claims = decodeClaims(result.reply.jws);
-        return Message.fromJSON(
-          toWireMessage({
-            messageId: newId(),
-            contextId: rc.contextId,
-            ...(taskId ? { taskId } : {}),
-            role: 'ROLE_AGENT',
-            content: result.reply.message,
-            metadata: {
-              envelope: result.reply.jws,
-              kind: 'reply',
-              ...(claims ? { exchangeId: claims.exchangeId, round: claims.round } : {}),
-            },
-          }),
-        );
-      };
-      if (!rc.task && result.status === 'answered') {
-        bus.publish(AgentEvent.message(replyMessage('') as Message));
-        bus.finished();
-        return;
-      }
-      const state =
-        result.status === 'pending'
-          ? TaskState.TASK_STATE_INPUT_REQUIRED
-          : result.status === 'declined'
-            ? TaskState.TASK_STATE_REJECTED
-            : TaskState.TASK_STATE_COMPLETED;
-      const statusMessage =
-        replyMessage(rc.taskId) ??
-        Message.fromJSON({
-          messageId: newId(),
-          contextId: rc.contextId,
-          taskId: rc.taskId,
-          role: 'ROLE_AGENT',
-          parts: [
-            { text: result.status === 'pending' ? `Waiting for a human: ${result.reason}` : 'Refused' },
-          ],
-        });
-      tasks.set(rc.taskId, { owner, exchangeId, round });
-      bus.publish(
-        AgentEvent.task({
-          id: rc.taskId,
-          contextId: rc.contextId,
-          status: { state, message: statusMessage, timestamp: now },
-          artifacts: [],
-          history: [...(rc.task?.history ?? []), msg],
-          metadata: { [GOVERNANCE_EXTENSION_URI]: { exchangeId, round } },
-        }),
-      );
-      bus.finished();
-    },
-    async cancelTask(taskId, bus) {
-      bus.publish(
-        AgentEvent.statusUpdate({
-          taskId,
-          contextId: '',
-          status: {
-            state: TaskState.TASK_STATE_CANCELED,
-            message: undefined,
-            timestamp: clock.now().toISOString(),
-          },
-          metadata: undefined,
-        }),
-      );
-      bus.finished();
-    },
-  };
+  const executor = governedExecutor({ outcomes, tasks, clock });
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -483,57 +401,4 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
       unroute();
     },
   };
-}
-
-/** The agent an envelope names as its signer (not verified here: the node verifies it). */
-function envelopeSigner(params: Record<string, unknown>): Caller | undefined {
-  const wire = fromWireMessage(params.message);
-  if (!wire || wire.metadata.envelope.length > MAX_ENVELOPE_BYTES) return undefined;
-  try {
-    const kid = decodeProtectedHeader(wire.metadata.envelope).kid;
-    return kid ? parseKeyId(kid) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function decodeClaims(jws: string): { exchangeId: string; round: number } | undefined {
-  try {
-    const p = JSON.parse(Buffer.from(jws.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
-      envelope?: { exchangeId?: string; currentRound?: number };
-    };
-    return p.envelope?.exchangeId
-      ? { exchangeId: p.envelope.exchangeId, round: p.envelope.currentRound ?? 0 }
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-const isAsyncIterable = (v: unknown): v is AsyncIterable<unknown> =>
-  typeof v === 'object' && v !== null && Symbol.asyncIterator in v;
-
-function send(res: http.ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
-async function readBody(req: http.IncomingMessage, limit: number): Promise<string | undefined> {
-  const declared = Number(req.headers['content-length'] ?? '0');
-  if (declared > limit) {
-    req.resume();
-    return undefined;
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) {
-      req.resume();
-      return undefined;
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
