@@ -157,7 +157,11 @@ export function createGovernance(config: GovernanceConfig): Governance {
       });
       knownPlacements.set(key, placement);
     }
-    await activity.touch(p.tenantId, p.userId, clock.now());
+    // Best effort: who was active feeds /metrics only; an activity store that is away (Redis
+    // down) must not turn every authenticated request into a 503.
+    await activity.touch(p.tenantId, p.userId, clock.now()).catch((error: unknown) => {
+      logger.warn('activity tracker unavailable; activity not recorded', { error: String(error) });
+    });
   }
 
   const services: KernelServices = {

@@ -117,3 +117,18 @@ describe('/status and connectors of other tenants (issue 12 item 6)', () => {
     }
   });
 });
+
+describe('an activity tracker that is away (Redis down)', () => {
+  it('does not turn authenticated requests into 503s', async () => {
+    const down = async (): Promise<never> => {
+      throw new Error('ECONNREFUSED 127.0.0.1:6379');
+    };
+    const gov = createTestGovernance(idp, { activity: { touch: down, countActive: down } as never });
+    try {
+      const admin = await idp.signIdToken({ sub: 'ea', roles: ['enterprise_admin'], tenant_id: 't' });
+      expect((await call(gov, '/tenants', admin)).status).toBe(200);
+    } finally {
+      await gov.close();
+    }
+  });
+});
