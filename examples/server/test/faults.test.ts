@@ -103,7 +103,7 @@ describe.skipIf(Boolean(missing))(
       );
     }, 60_000);
 
-    async function status(): Promise<{ status: number; body: any }> {
+    async function status(): Promise<{ status: number; body: unknown }> {
       try {
         const r = await fetch(`${server.url}/api/v1/status`, { signal: AbortSignal.timeout(15_000) });
         return { status: r.status, body: await r.json() };
