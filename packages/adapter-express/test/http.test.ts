@@ -1,18 +1,20 @@
 import { createHash } from 'node:crypto';
 import { createTestGovernance, listen, startTestIssuer } from '@agentgov/gateway/testing';
-import { describeHttpSuite } from '@agentgov/http-suite';
+import { describeAccessMatrix, describeHttpSuite } from '@agentgov/http-suite';
 import express from 'express';
 import { describe, expect, it } from 'vitest';
 import { mount } from '../src/index';
 
-describeHttpSuite('express', async (governance) => {
+const expressServer = async (governance: Parameters<typeof mount>[0]) => {
   const app = express();
   app.use(mount(governance));
   app.get('/other', (_req, res) => {
     res.send('not ours');
   });
   return listen(app);
-});
+};
+describeHttpSuite('express', expressServer);
+describeAccessMatrix('express', expressServer);
 
 describe('express adapter: translation', () => {
   it('keeps raw bytes, re-serializes a parsed body only when the raw bytes are gone, passes other paths on', async () => {

@@ -1,14 +1,16 @@
 import { createTestGovernance, listen, startTestIssuer } from '@agentgov/gateway/testing';
-import { describeHttpSuite } from '@agentgov/http-suite';
+import { describeAccessMatrix, describeHttpSuite } from '@agentgov/http-suite';
 import Koa from 'koa';
 import { describe, expect, it } from 'vitest';
 import { mount } from '../src/index';
 
-describeHttpSuite('koa', async (governance) => {
+const koaServer = async (governance: Parameters<typeof mount>[0]) => {
   const app = new Koa();
   app.use(mount(governance));
   return listen(app.callback());
-});
+};
+describeHttpSuite('koa', koaServer);
+describeAccessMatrix('koa', koaServer);
 
 describe('koa adapter: translation', () => {
   it('uses rawBody byte-for-byte, re-serializes a parsed body without it, never leaks Koa 404', async () => {
