@@ -15,8 +15,25 @@ export function requestIdFrom(request: Request): string {
   return incoming && REQUEST_ID_RE.test(incoming) ? incoming : crypto.randomUUID();
 }
 
+/**
+ * The `WWW-Authenticate` challenge of a 401 (RFC 6750 section 3): no `error` when no credentials
+ * were presented, `error="invalid_token"` when they were presented and refused. A webhook's 401
+ * is not a Bearer challenge.
+ */
+export function bearerChallenge(code: string): string | undefined {
+  if (code === 'authentication_required' || code === 'no_session') return 'Bearer realm="agentgov"';
+  if (code === 'invalid_token' || code === 'session_expired') {
+    const why = code === 'session_expired' ? 'The session has expired' : 'The token is not valid';
+    return `Bearer realm="agentgov", error="invalid_token", error_description="${why}"`;
+  }
+  return undefined;
+}
+
 export function errorResponse(error: GovernanceError, headers?: HeadersInit): Response {
-  return json(error.status, toErrorBody(error), headers);
+  const h = new Headers(headers);
+  const challenge = error.status === 401 ? bearerChallenge(error.code) : undefined;
+  if (challenge && !h.has('www-authenticate')) h.set('www-authenticate', challenge);
+  return json(error.status, toErrorBody(error), h);
 }
 
 /**

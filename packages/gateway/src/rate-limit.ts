@@ -18,6 +18,8 @@ export const RATE_LIMIT_CATEGORIES = {
    * count against a tenant's categories; past this limit they get 429 instead of 401.
    */
   auth_failures: { points: 30, durationSeconds: 60 },
+  /** Not in the spec: starting and completing logins (GET /auth/login, /auth/callback), per client address. */
+  auth_login: { points: 30, durationSeconds: 60 },
 } as const satisfies Record<string, RateLimit>;
 
 /** The category of requests that fail authentication (see `RATE_LIMIT_CATEGORIES`). */

@@ -81,7 +81,11 @@ describe.skipIf(!url)('Redis-shared state across two gateway processes (TEST_RED
       email: 'e@x',
     });
     const cb = await govs[0]!.handle(
-      new Request('http://gw/api/v1/auth/callback', { method: 'POST', body: JSON.stringify({ code }) }),
+      new Request('http://gw/api/v1/auth/callback', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ code }),
+      }),
     );
     expect(cb.status).toBe(200);
     const cookie = (cb.headers.get('set-cookie') ?? '').split(';')[0]!;

@@ -40,6 +40,13 @@ export interface OidcConfig {
   allowInsecureRequests?: boolean;
   /** Scopes requested by GET /auth/login (default `openid email profile`). */
   scope?: string;
+  /**
+   * Upper bound of the authorization-code exchange (default 10 000 ms). It holds whatever signal
+   * the caller passes: the request's signal can end the exchange earlier, never later.
+   */
+  exchangeTimeoutMs?: number;
+  /** Where a browser lands after GET /auth/callback: a path on this server (default `<basePath>/auth/userinfo`). */
+  afterLogin?: string;
 }
 
 function isLoopback(url: URL): boolean {
@@ -162,6 +169,23 @@ export class OidcClient {
         clockTolerance: this.config.clockToleranceSeconds ?? 30,
         requiredClaims: ['exp', 'iat', 'sub'],
       });
+      const tolerance = this.config.clockToleranceSeconds ?? 30;
+      if (typeof payload.iat === 'number' && payload.iat > Date.now() / 1000 + tolerance) {
+        throw new GovernanceError('invalid_token', 'OIDC token validation failed', {
+          detail: 'the token was issued in the future (iat)',
+        });
+      }
+      // OIDC Core 3.1.3.7: several audiences need `azp`, and `azp`, when present, is this client.
+      if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp === undefined) {
+        throw new GovernanceError('invalid_token', 'OIDC token validation failed', {
+          detail: 'a token for several audiences must name its authorized party (azp)',
+        });
+      }
+      if (payload.azp !== undefined && payload.azp !== this.config.clientId) {
+        throw new GovernanceError('invalid_token', 'OIDC token validation failed', {
+          detail: 'the token was issued to another client (azp)',
+        });
+      }
       if (options.nonce !== undefined && payload.nonce !== options.nonce) {
         throw new GovernanceError('invalid_token', 'OIDC token validation failed', {
           detail: 'nonce mismatch',
@@ -178,7 +202,12 @@ export class OidcClient {
           cause: error,
         });
       }
-      const detail = error instanceof joseErrors.JOSEError ? error.code : 'malformed token';
+      const detail =
+        error instanceof joseErrors.JWKSNoMatchingKey
+          ? `the token was signed with a key the issuer does not publish (kid ${kidOf(token)}); a token from an earlier run of a development issuer, or from another issuer: get a new token`
+          : error instanceof joseErrors.JOSEError
+            ? error.code
+            : 'malformed token';
       throw new GovernanceError('invalid_token', 'OIDC token validation failed', { detail, cause: error });
     }
   }
@@ -214,7 +243,7 @@ export class OidcClient {
         options.codeVerifier ?? oauth.nopkce,
         {
           [oauth.allowInsecureRequests]: this.#insecure,
-          signal: options.signal ?? AbortSignal.timeout(10_000),
+          signal: exchangeSignal(options.signal, this.config.exchangeTimeoutMs ?? 10_000),
         },
       );
       const result = await oauth.processAuthorizationCodeResponse(as, client, response, {
@@ -262,6 +291,23 @@ export class OidcClient {
     } catch {
       return false;
     }
+  }
+}
+
+/** The exchange's signal: the caller's, bounded by the timeout (the caller cannot lift it). */
+function exchangeSignal(signal: AbortSignal | undefined, timeoutMs: number): AbortSignal {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  return signal ? AbortSignal.any([signal, timeout]) : timeout;
+}
+
+function kidOf(token: string): string {
+  try {
+    const header = JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString('utf8')) as {
+      kid?: unknown;
+    };
+    return typeof header.kid === 'string' ? JSON.stringify(header.kid.slice(0, 64)) : 'none';
+  } catch {
+    return 'unreadable';
   }
 }
 

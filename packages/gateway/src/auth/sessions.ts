@@ -25,6 +25,8 @@ export type SessionLookup =
   | { kind: 'expired' }
   | { kind: 'unknown' };
 
+const EXPIRED_READABLE_MS = 24 * 3600 * 1000;
+
 const SESSION_ID_RE = /^[A-Za-z0-9_-]{43}$/;
 
 export class SessionManager {
@@ -64,8 +66,12 @@ export class SessionManager {
     const idHash = hashSessionId(id);
     const record = await this.#store.get(idHash);
     if (!record) return { kind: 'unknown' };
-    if (Date.parse(record.expiresAt) <= this.#clock.now().getTime()) {
-      await this.#store.delete(idHash).catch(() => false);
+    const expiresAt = Date.parse(record.expiresAt);
+    const now = this.#clock.now().getTime();
+    if (expiresAt <= now) {
+      // Answered `session_expired` every time, not once: the record stays readable for a day
+      // after it expired (the Redis store keeps it as long), then it is removed.
+      if (now - expiresAt > EXPIRED_READABLE_MS) await this.#store.delete(idHash).catch(() => false);
       return { kind: 'expired' };
     }
     return {

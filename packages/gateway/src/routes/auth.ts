@@ -1,12 +1,12 @@
 /**
  * Kernel routes of authentication (spec: Endpoints, Auth): the authorization-code callback
  * (confidential client: the bare `{code}` is exchanged with the client secret; a login started
- * at GET /auth/login additionally binds state, PKCE and nonce through a short-lived cookie),
- * userinfo with effective permissions, and logout.
+ * at GET /auth/login additionally binds state, PKCE and nonce through a short-lived cookie; the
+ * browser comes back with a GET to the same path), userinfo with effective permissions, and logout.
  */
 
 import { randomBytes } from 'node:crypto';
-import { type AnyRoute, defineRoute, errorSpec as err, errorOf, json } from '@agentgov/core';
+import { type AnyRoute, defineRoute, errorSpec as err, errorOf, json, type Principal } from '@agentgov/core';
 import { z } from 'zod';
 import { principalFromClaims } from '../auth/claims';
 import { SESSION_COOKIE, sessionCookie } from '../auth/sessions';
@@ -20,6 +20,13 @@ const LOGIN_TTL_SECONDS = 600;
 const CallbackBodySchema = z.object({
   code: z.string().min(1).max(4096),
   state: z.string().min(1).max(512).optional(),
+});
+
+const CallbackQuerySchema = z.object({
+  code: z.string().min(1).max(4096).optional(),
+  state: z.string().min(1).max(512).optional(),
+  iss: z.string().max(2048).optional(),
+  error: z.string().max(256).optional(),
 });
 
 const User = z.object({
@@ -44,6 +51,63 @@ function loginCookie(ctx: KernelServices, value: string, maxAge: number): string
   return `${LOGIN_COOKIE}=${value}; HttpOnly; Secure; SameSite=Lax; Max-Age=${maxAge}; Path=${ctx.basePath}/auth`;
 }
 
+/** The login cookie's binding when `state` matches it (else 400); clears the cookie. */
+function loginBinding(
+  ctx: KernelServices,
+  request: Request,
+  state: string,
+  headers: Headers,
+): { codeVerifier: string; nonce: string } {
+  const raw = readCookie(request.headers.get('cookie'), LOGIN_COOKIE);
+  let stored: { s?: unknown; v?: unknown; n?: unknown } = {};
+  try {
+    stored = raw ? (JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as typeof stored) : {};
+  } catch {
+    stored = {};
+  }
+  if (stored.s !== state || typeof stored.v !== 'string' || typeof stored.n !== 'string') {
+    throw errorOf('invalid_type', 'Invalid value for field: state', [
+      { field: 'state', message: 'does not match a login started by GET /auth/login' },
+    ]);
+  }
+  headers.append('set-cookie', loginCookie(ctx, '', 0));
+  return { codeVerifier: stored.v, nonce: stored.n };
+}
+
+/** Exchanges the code, creates the session and appends its cookie to `headers`. */
+async function completeLogin(
+  ctx: KernelServices,
+  code: string,
+  binding: { codeVerifier?: string; nonce?: string },
+  signal: AbortSignal,
+  headers: Headers,
+): Promise<Principal> {
+  const { claims } = await ctx.oidc.exchangeCode(code, { ...binding, signal });
+  const mapped = principalFromClaims(claims, 'session');
+  if (!mapped.ok) throw errorOf('token_exchange_failed', undefined, mapped.reason);
+  const p = mapped.principal;
+  await ctx.learn(p);
+  const { id } = await ctx.sessions.create(p);
+  headers.append('set-cookie', sessionCookie(id, ctx.sessions.ttlSeconds));
+  headers.set('cache-control', 'no-store');
+  return p;
+}
+
+const escapeHtml = (v: string) => v.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * The page a browser gets after a login: a same-site hop to the landing page, so the
+ * `SameSite=Strict` session cookie is sent there even when the issuer lives on another site.
+ */
+function landingPage(target: string, p: Principal, headers: Headers): Response {
+  const t = escapeHtml(target);
+  const who = escapeHtml(p.email || p.userId);
+  headers.set('content-type', 'text/html; charset=utf-8');
+  headers.set('content-security-policy', "default-src 'none'");
+  const html = `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${t}"><title>Signed in</title></head><body><p>Signed in as ${who}. Continue to <a href="${t}">${t}</a>.</p></body></html>`;
+  return new Response(html, { status: 200, headers });
+}
+
 export function authRoutes(ctx: KernelServices): AnyRoute[] {
   return [
     defineRoute({
@@ -52,39 +116,22 @@ export function authRoutes(ctx: KernelServices): AnyRoute[] {
       operationId: 'authCallback',
       summary: 'Exchange an authorization code, create a session and set the session cookie',
       auth: 'none',
+      rateLimit: 'auth_login',
       body: CallbackBodySchema,
       responses: {
         200: { description: 'Authenticated; Set-Cookie carries the session', schema: CallbackOut },
         400: err('missing_type / invalid_type'),
+        415: err('unsupported_media_type'),
         502: err('token_exchange_failed'),
       },
       async handler({ request, body }, { signal }) {
+        // Only JSON: a cross-site form can post text/plain (or urlencoded) without a preflight,
+        // which would log the victim in as the attacker (login CSRF).
+        const type = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
+        if (type !== 'application/json') throw errorOf('unsupported_media_type');
         const headers = new Headers();
-        let binding: { codeVerifier?: string; nonce?: string } = {};
-        if (body.state !== undefined) {
-          const raw = readCookie(request.headers.get('cookie'), LOGIN_COOKIE);
-          let stored: { s?: unknown; v?: unknown; n?: unknown } = {};
-          try {
-            stored = raw ? (JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as typeof stored) : {};
-          } catch {
-            stored = {};
-          }
-          if (stored.s !== body.state || typeof stored.v !== 'string' || typeof stored.n !== 'string') {
-            throw errorOf('invalid_type', 'Invalid value for field: state', [
-              { field: 'state', message: 'does not match a login started by GET /auth/login' },
-            ]);
-          }
-          binding = { codeVerifier: stored.v, nonce: stored.n };
-          headers.append('set-cookie', loginCookie(ctx, '', 0));
-        }
-        const { claims } = await ctx.oidc.exchangeCode(body.code, { ...binding, signal });
-        const mapped = principalFromClaims(claims, 'session');
-        if (!mapped.ok) throw errorOf('token_exchange_failed', undefined, mapped.reason);
-        const p = mapped.principal;
-        await ctx.learn(p);
-        const { id } = await ctx.sessions.create(p);
-        headers.append('set-cookie', sessionCookie(id, ctx.sessions.ttlSeconds));
-        headers.set('cache-control', 'no-store');
+        const binding = body.state === undefined ? {} : loginBinding(ctx, request, body.state, headers);
+        const p = await completeLogin(ctx, body.code, binding, signal, headers);
         return json(
           200,
           {
@@ -97,10 +144,45 @@ export function authRoutes(ctx: KernelServices): AnyRoute[] {
     }),
     defineRoute({
       method: 'GET',
+      path: '/auth/callback',
+      operationId: 'authCallbackBrowser',
+      summary:
+        'Extension: the redirect target of GET /auth/login; completes the login, sets the session cookie and sends the browser on to the landing page (default /auth/userinfo)',
+      auth: 'none',
+      rateLimit: 'auth_login',
+      query: CallbackQuerySchema,
+      responses: {
+        200: { description: 'Signed in; an HTML page that moves on to the landing page' },
+        400: err('invalid_type (state, or the issuer refused the login)'),
+        502: err('token_exchange_failed'),
+      },
+      async handler({ request, query }, { signal }) {
+        if (query.error !== undefined || query.code === undefined || query.state === undefined) {
+          throw errorOf('invalid_type', 'The login did not complete', [
+            {
+              field: query.error !== undefined ? 'error' : 'code',
+              message: query.error ?? 'the issuer sent no code and state; start again at GET /auth/login',
+            },
+          ]);
+        }
+        if (query.iss !== undefined && query.iss !== ctx.oidc.config.issuer) {
+          throw errorOf('invalid_type', 'Invalid value for field: iss', [
+            { field: 'iss', message: 'the response comes from another issuer' },
+          ]);
+        }
+        const headers = new Headers();
+        const binding = loginBinding(ctx, request, query.state, headers);
+        const p = await completeLogin(ctx, query.code, binding, signal, headers);
+        return landingPage(ctx.oidc.config.afterLogin ?? `${ctx.basePath}/auth/userinfo`, p, headers);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
       path: '/auth/login',
       operationId: 'authLogin',
       summary: 'Extension: start a login (302 to the issuer) bound to state, PKCE (S256) and a nonce',
       auth: 'none',
+      rateLimit: 'auth_login',
       responses: { 302: { description: 'Redirect to the authorization endpoint' } },
       async handler() {
         const state = randomBytes(16).toString('base64url');

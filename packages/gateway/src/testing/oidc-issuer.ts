@@ -32,7 +32,9 @@ export interface TestIssuer {
     claims: TestAccount,
     options?: {
       issuer?: string;
-      audience?: string;
+      audience?: string | string[];
+      /** `iat` relative to now (default 0). */
+      issuedAtSeconds?: number;
       expiresInSeconds?: number;
       notBeforeSeconds?: number;
       kid?: string;
@@ -122,7 +124,7 @@ export async function startTestIssuer(
         .setSubject(sub)
         .setIssuer(opts.issuer ?? issuer)
         .setAudience(opts.audience ?? clientId)
-        .setIssuedAt(now)
+        .setIssuedAt(now + (opts.issuedAtSeconds ?? 0))
         .setExpirationTime(now + (opts.expiresInSeconds ?? 600));
       if (opts.notBeforeSeconds !== undefined) jwt.setNotBefore(now + opts.notBeforeSeconds);
       return jwt.sign(opts.key ?? privateKey);
