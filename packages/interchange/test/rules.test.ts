@@ -282,6 +282,23 @@ describe('rule: commitments and meetings always need a human', () => {
       ).toBe('NOT_FOUND');
     });
   }
+  it('approve and reject at the same time: exactly one decision is recorded', async () => {
+    const w = await makeWorld();
+    const r = (
+      await w.nodes.alice.query({
+        to: 'agent-bob',
+        exchangeType: 'meeting_scheduling',
+        message: { text: 'meet?' },
+      })
+    )._unsafeUnwrap();
+    const both = await Promise.all([
+      w.nodes.bob.decide({ exchangeId: r.exchange.exchangeId, by: 'bob', decision: 'approved' }),
+      w.nodes.bob.decide({ exchangeId: r.exchange.exchangeId, by: 'bob', decision: 'rejected' }),
+    ]);
+    expect(both.filter((b) => b.isOk())).toHaveLength(1);
+    const x = await w.stores.bob.get('acme', r.exchange.exchangeId);
+    expect(x?.transcript.filter((t) => t.kind === 'human_decision')).toHaveLength(1);
+  });
   it('a rejection denies the exchange and tells the initiator', async () => {
     const w = await makeWorld();
     const r = (
