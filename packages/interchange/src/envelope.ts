@@ -32,7 +32,6 @@ const Party = z.object({
   userId: z.string().min(1).max(255),
   orgUnit: z.string().min(1).max(255),
 });
-type Party = z.infer<typeof Party>;
 
 export const EnvelopeClaimsSchema = z.strictObject({
   envelope: EnvelopeSchema.extend({ aiDisclosureLabel: z.literal(AI_DISCLOSURE_LABEL) }),
