@@ -12,6 +12,7 @@ import {
   errorOf,
   type Logger,
   newId,
+  type OrgDirectory,
   type SecretStore,
   silentLogger,
   systemClock,
@@ -67,6 +68,12 @@ export interface WebhookServiceOptions {
   logger?: Logger;
   /** Called after writes were recorded (the outbox's `kick`). */
   onWrites?: () => void;
+  /**
+   * The users the tenant knows. A merge by a known user is decided under that user's effective
+   * policy; by an account mapped to no known user, under the tenant's (enterprise) policy.
+   * Without it, every decision names the mapped user.
+   */
+  directory?: Pick<OrgDirectory, 'users'>;
 }
 
 function firstHeader(headers: Headers, names: readonly string[]): string | undefined {
@@ -201,13 +208,14 @@ export class WebhookService {
       { tool: 'tracker_update' as const, ticketId },
       ...(transition ? [{ tool: 'tracker_transition' as const, ticketId }] : []),
     ]);
+    const known = this.#o.directory ? (await this.#o.directory.users(req.tenantId)).includes(userId) : true;
     const decided = [];
     for (const p of planned) {
       const r = await this.#o.engine.decide(
         {
           domain: 'integrations',
           tenantId: req.tenantId,
-          userId,
+          ...(known ? { userId } : {}),
           input: {
             action: p.tool,
             context: {

@@ -11,6 +11,7 @@ import type {
   ConnectorStore,
   DecisionEngine,
   Logger,
+  OrgDirectory,
   SecretStore,
   TaskStore,
   TrackerClient,
@@ -47,6 +48,8 @@ export interface WorkTrackingOptions {
    * tenant-wide connectors: active → ok, never synced → partial, error → error).
    */
   connectors?: Pick<ConnectorStore, 'list'>;
+  /** Known users: whose effective policy decides a merge's writes (see WebhookServiceOptions). */
+  directory?: OrgDirectory;
   classificationModel?: ClassificationModel;
   outbox?: Pick<TrackerOutboxOptions, 'leaseMs' | 'backoffMs' | 'maxBackoffMs' | 'batchSize'>;
   clock?: Clock;
@@ -99,6 +102,7 @@ export function createWorkTracking(o: WorkTrackingOptions): WorkTracking {
       engine: o.engine,
       audit: o.audit,
       onWrites: () => outbox.kick(),
+      ...(o.directory ? { directory: o.directory } : {}),
     }),
     standup: new StandupService({ store: o.store, ...(o.timeZoneOf ? { timeZoneOf: o.timeZoneOf } : {}) }),
     tasks: new TaskService({ ...clock, store: o.tasks, counters: o.store }),

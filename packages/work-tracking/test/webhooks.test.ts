@@ -1,6 +1,8 @@
 import { GovernanceError } from '@agentgov/core';
 import { describe, expect, it } from 'vitest';
+import { staticIntegrations } from '../src/integrations';
 import { signBody } from '../src/signature';
+import { WebhookService } from '../src/webhooks';
 import { SECRET, setup, TENANT } from './helpers';
 import {
   branchPush,
@@ -113,6 +115,43 @@ describe('WebhookService (real @octokit/webhooks-examples payloads)', () => {
     ]);
     expect(await s.store.listWrites(TENANT, { state: 'delivered' })).toHaveLength(4);
     expect(await s.outbox.drain()).toEqual({ delivered: 0, retrying: 0, failed: 0 });
+  });
+
+  it('decides under the merger’s policy when they are a known user, else under the tenant’s', async () => {
+    const s = setup();
+    const integrations = staticIntegrations({
+      [TENANT]: { codehost: { webhookSecretRef: 'codehost-webhook' }, tracker: { projectKeys: ['ENG'] } },
+    });
+    let known: string[] = [];
+    const svc = new WebhookService({
+      store: s.store,
+      secrets: s.secrets,
+      integrations,
+      engine: s.engine,
+      audit: s.audit,
+      directory: { users: async () => known },
+    });
+    const send = (delivery: string) => {
+      const raw = new TextEncoder().encode(JSON.stringify(mergedPullRequest()));
+      const headers = new Headers({
+        'content-type': 'application/json',
+        'x-github-event': 'pull_request',
+        'x-github-delivery': delivery,
+        'x-hub-signature-256': signBody(SECRET, raw),
+      });
+      return svc.receive('codehost', {
+        tenantId: TENANT,
+        headers,
+        rawBody: raw,
+        payload: mergedPullRequest(),
+        requestId: 'r',
+      });
+    };
+    await send('unknown-merger');
+    expect(s.engine.requests.at(-1)?.userId).toBeUndefined();
+    known = ['Codertocat'];
+    await send('known-merger');
+    expect(s.engine.requests.at(-1)?.userId).toBe('Codertocat');
   });
 
   it('without defaultMergeTransition only comments are written', async () => {

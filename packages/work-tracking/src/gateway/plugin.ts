@@ -42,6 +42,7 @@ export function workTrackingRoutes(options: WorkTrackingRoutesOptions): WorkTrac
   const directory = guardPort(options.directory, 'org directory');
   const services = createWorkTracking({
     ...options,
+    directory,
     store,
     tasks: guardPort(options.tasks, 'task store'),
     briefings: guardPort(options.briefings, 'briefing store'),
