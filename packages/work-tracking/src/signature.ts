@@ -3,21 +3,28 @@
  * time, against every currently valid secret (two during a rotation).
  *
  * Accepted signature headers, first present wins:
- * - `X-Hub-Signature-256: sha256=<hex>` — GitHub, Gitea ≥ 1.19, Forgejo, Jira (secret webhooks);
+ * - `X-Hub-Signature-256: sha256=<hex>` — GitHub, Gitea ≥ 1.19, Forgejo;
  * - `X-Gitea-Signature: <hex>` — Gitea (also sent by Forgejo);
- * - `X-Forgejo-Signature: <hex>` — Forgejo.
- * The SHA-1 `X-Hub-Signature` is not accepted.
+ * - `X-Forgejo-Signature: <hex>` — Forgejo;
+ * - `X-Hub-Signature: sha256=<hex>` — Jira (WebSub `method=signature` form). GitHub's SHA-1
+ *   `X-Hub-Signature: sha1=<hex>` is refused.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-export const SIGNATURE_HEADERS = ['x-hub-signature-256', 'x-gitea-signature', 'x-forgejo-signature'] as const;
+export const SIGNATURE_HEADERS = [
+  'x-hub-signature-256',
+  'x-gitea-signature',
+  'x-forgejo-signature',
+  'x-hub-signature',
+] as const;
 
 /** The signature the request carries, as 32 raw bytes; undefined when absent or malformed. */
 export function signatureFrom(headers: Headers): Uint8Array | undefined {
   for (const name of SIGNATURE_HEADERS) {
     const value = headers.get(name)?.trim();
     if (value === undefined || value === '') continue;
-    const hex = name === 'x-hub-signature-256' ? /^sha256=([0-9a-fA-F]{64})$/.exec(value)?.[1] : value;
+    const prefixed = name === 'x-hub-signature-256' || name === 'x-hub-signature';
+    const hex = prefixed ? /^sha256=([0-9a-fA-F]{64})$/.exec(value)?.[1] : value;
     if (hex === undefined || !/^[0-9a-fA-F]{64}$/.test(hex)) return undefined;
     return Buffer.from(hex, 'hex');
   }

@@ -25,6 +25,21 @@ describe('webhook signatures', () => {
     );
   });
 
+  it('accepts Jira’s `X-Hub-Signature: sha256=…` and refuses GitHub’s SHA-1 form there', () => {
+    expect(verifySignature(enc(body), new Headers({ 'x-hub-signature': signBody('s', body) }), ['s'])).toBe(
+      true,
+    );
+    expect(
+      verifySignature(enc(body), new Headers({ 'x-hub-signature': `sha1=${'a'.repeat(40)}` }), ['s']),
+    ).toBe(false);
+    // With both, X-Hub-Signature-256 is the one checked.
+    const both = new Headers({
+      'x-hub-signature-256': signBody('s', body),
+      'x-hub-signature': signBody('other', body),
+    });
+    expect(verifySignature(enc(body), both, ['s'])).toBe(true);
+  });
+
   it('accepts the Gitea and Forgejo headers (bare hex), upper-case hex too', () => {
     const hex = signBody('s', body).slice('sha256='.length);
     expect(verifySignature(enc(body), new Headers({ 'x-gitea-signature': hex }), ['s'])).toBe(true);
