@@ -54,7 +54,7 @@ const skipped = (v: unknown): boolean => v === undefined || typeof v === 'symbol
  * representation are omitted from objects and become `null` in arrays, a cycle throws
  * `Circular reference detected`; undefined when the value itself has no JSON representation.
  */
-export function generalCanonicalJson(value: unknown, seen: Set<object> = new Set()): string | undefined {
+function generalCanonicalJson(value: unknown, seen: Set<object> = new Set()): string | undefined {
   const wrappers: object[] = [];
   let v = value;
   try {
