@@ -7,6 +7,9 @@
  * entries actually written (one pass, no separate count that could disagree with the rows).
  * CSV: RFC 4180 (CRLF, quotes doubled, quoted when a cell holds `"` `,` CR or LF) with the spec's
  * header; cells starting with = + - @ TAB or CR get a leading `'` (formula-injection guard).
+ * A failure mid-stream (the database goes away) ends the body with an error marker instead of
+ * resetting it: JSON gets an `error` member (`{error, message}`, the spec's error body) after
+ * `total`; CSV gets a last line starting `#ERROR,`. A complete export has neither.
  */
 import type { AuditEntry, AuditRecord } from '@agentgov/core';
 
@@ -85,9 +88,15 @@ export function exportStream(
             else text += (count > 0 ? ',' : '') + JSON.stringify(entry);
             count++;
           }
-        } catch (error) {
-          controller.error(error);
-          return;
+        } catch {
+          // Never a reset or a silently short body that looks complete: what was read goes out,
+          // then a marker no complete export has, then the stream ends normally.
+          done = true;
+          const message = `the export failed after ${count} entries; it is incomplete`;
+          text +=
+            format === 'csv'
+              ? `#ERROR,${csvCell(message)}\r\n`
+              : `],"total":${count},"error":${JSON.stringify({ error: 'service_unavailable', message })}}`;
         }
         if (text) controller.enqueue(encoder.encode(text));
         if (done) controller.close();
