@@ -22,7 +22,7 @@ import { type WorkTrackingPlugin, workTrackingRoutes } from '../src/gateway/inde
 import { staticIntegrations } from '../src/integrations';
 import { signBody } from '../src/signature';
 import { type LoopbackTracker, startLoopbackTracker } from '../src/testing/index';
-import { example, mergedPullRequest } from './payloads';
+import { example, jiraIssueUpdated, mergedPullRequest } from './payloads';
 
 const T = 'acme';
 let idp: TestIssuer;
@@ -46,6 +46,7 @@ beforeAll(async () => {
   const secrets = new InMemorySecretStore({
     'codehost-webhook': 'gh-secret',
     'tracker-api': 'tracker-token',
+    'tracker-hook': 'tracker-hook-secret',
   });
   const policy = policyRoutes({ store: new InMemoryPolicyStore(), directory, audit });
   plugin = workTrackingRoutes({
@@ -57,7 +58,13 @@ beforeAll(async () => {
     integrations: staticIntegrations({
       [T]: {
         codehost: { webhookSecretRef: 'codehost-webhook', users: { Codertocat: 'alice' } },
-        tracker: { projectKeys: ['ENG'], baseUrl: tracker.url, defaultMergeTransition: 'Done' },
+        tracker: {
+          projectKeys: ['ENG'],
+          baseUrl: tracker.url,
+          defaultMergeTransition: 'Done',
+          webhookSecretRef: 'tracker-hook',
+          users: { 'acc-alice': 'alice' },
+        },
         trackerCredentialsRef: 'tracker-api',
       },
     }),
@@ -256,6 +263,32 @@ describe('work-tracking plugin over HTTP', () => {
     expect((await store.listWrites(T)).length).toBe(before.writes);
     expect(audit.entries.length).toBe(before.audit);
     expect(tracker.tracker.tickets.get('ENG-12')?.comments.length).toBe(before.comments);
+  });
+
+  it('tracker webhook (Jira-style, X-Hub-Signature: sha256=…): issue updated recorded; unsigned → 401', async () => {
+    const body = JSON.stringify(jiraIssueUpdated('ENG-12', 'acc-alice'));
+    const send = (headers: Record<string, string>) =>
+      fetch(`${base}/webhooks/tracker`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body,
+      });
+    const ok = await send({
+      'x-hub-signature': signBody('tracker-hook-secret', body),
+      'x-atlassian-webhook-identifier': 'jira-1',
+    });
+    expect([ok.status, (await ok.json()).status]).toEqual([200, 'processed']);
+    const again = await send({
+      'x-hub-signature': signBody('tracker-hook-secret', body),
+      'x-atlassian-webhook-identifier': 'jira-1',
+    });
+    expect((await again.json()).status).toBe('duplicate');
+    const unsigned = await send({});
+    expect([unsigned.status, (await unsigned.json()).error]).toEqual([401, 'invalid_webhook_secret']);
+    const [activity] = await store
+      .activities(T, { userId: 'alice', from: '2019-05-15T00:00:00Z', to: '2019-05-16T00:00:00Z' })
+      .then((a) => a.filter((x) => x.kind === 'ticket_updated'));
+    expect(activity).toMatchObject({ subject: 'ENG-12', deliveryId: 'jira-1' });
   });
 
   it('ping → 200 pong; a tenant with no webhook secret → 401', async () => {
