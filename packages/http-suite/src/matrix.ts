@@ -180,6 +180,7 @@ export function describeAccessMatrix(name: string, startServer: ServerFactory): 
         }
       }
       expect(checked).toBeGreaterThan(100);
+      console.info(`access matrix (${name}): ${checked} route × caller cells checked`);
     }, 240_000);
   });
 }
