@@ -10,7 +10,7 @@
  */
 import { ValidationError } from '@agentgov/core';
 
-export const INPUT_BOUNDS = { depth: 16, values: 5_000, stringChars: 65_536 } as const;
+const INPUT_BOUNDS = { depth: 16, values: 5_000, stringChars: 65_536 } as const;
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const ISO_DATE = /^([+-]\d{6}|\d{4})-\d{2}-\d{2}(?:$|[T ])/;

@@ -52,7 +52,7 @@ const roleOf = (c: Caller): string | undefined =>
   c === 'anonymous' ? undefined : (ACCOUNTS[c].roles[0] as string);
 const otherOrg = (c: Caller): boolean => c === 'orgAdminSales' || c === 'userSales';
 
-export interface MatrixResources {
+interface MatrixResources {
   policyId: string;
   connectorId: string;
   auditId: string;

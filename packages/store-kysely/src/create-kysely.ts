@@ -40,7 +40,7 @@ function connectionLost(error: unknown): boolean {
  * new connection instead of getting the dead one back. The failed call still rejects (→ 503).
  * Pools without `on` (structural fakes) are returned as they are.
  */
-export function absorbConnectionErrors(pool: PgPoolLike): PgPoolLike {
+function absorbConnectionErrors(pool: PgPoolLike): PgPoolLike {
   if (typeof pool.on !== 'function') return pool;
   if (!absorbed.has(pool)) {
     absorbed.add(pool);
