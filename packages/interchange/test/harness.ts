@@ -70,6 +70,8 @@ export interface WorldOptions {
   answer?: Partial<Record<AgentName, NodeOptions['answer']>>;
   extra?: Partial<Omit<NodeOptions, 'agentId' | 'userId' | 'tenantId' | 'orgUnit'>>;
   clock?: Clock;
+  /** The exchange store of each agent (default: in-memory, per `stores`). */
+  storeFor?: (name: AgentName) => ExchangeStore;
 }
 
 export async function makeWorld(options: WorldOptions = {}): Promise<World> {
@@ -130,8 +132,8 @@ export async function makeWorld(options: WorldOptions = {}): Promise<World> {
   for (const [name, a] of Object.entries(AGENTS) as [AgentName, (typeof AGENTS)[AgentName]][]) {
     const pair = await generateAgentKeys(a.tenantId, `agent-${name}`);
     keys.add(pair.publicJwk);
-    let store = tenantStores.get(a.tenantId);
-    if (!store || options.stores === 'separate') {
+    let store = options.storeFor?.(name) ?? tenantStores.get(a.tenantId);
+    if (!store || (options.stores === 'separate' && !options.storeFor)) {
       store = new InMemoryExchangeStore();
       tenantStores.set(a.tenantId, store);
     }
