@@ -371,6 +371,13 @@ describe('hostile client', () => {
       );
       expect(other.body.error?.code).toBe(-32001);
     }
+    // the owner may cancel its own waiting task
+    const cancel = await rpc(
+      'bob',
+      { jsonrpc: '2.0', id: 1, method: 'CancelTask', params: { id: taskId } },
+      await governed('alice', 'bob', 'CancelTask'),
+    );
+    expect(cancel.body.result?.status?.state ?? cancel.body.error).toBe('TASK_STATE_CANCELED');
     const carolList = await rpc(
       'bob',
       { jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} },
