@@ -325,7 +325,14 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
       if (tasks.get(taskId)?.owner !== owner)
         return fail(200, id, { code: A2A_TASK_NOT_FOUND, message: 'Task not found' });
     }
-    const out = await transport.handle({ ...body, params }, context);
+    let out: Awaited<ReturnType<typeof transport.handle>>;
+    try {
+      out = await transport.handle({ ...body, params }, context);
+    } finally {
+      // The executor takes its outcome; one the SDK never handed over must not stay behind.
+      if (method === 'SendMessage')
+        outcomes.delete(String((params.message as { messageId?: unknown }).messageId ?? ''));
+    }
     if (isAsyncIterable(out)) {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       for await (const event of out) res.write(formatSSEEvent(event));
