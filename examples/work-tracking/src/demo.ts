@@ -174,6 +174,7 @@ export async function runDemo(log: (line: string) => void = console.log): Promis
       ['unknown event', body, { 'x-github-event': 'deployment', 'x-hub-signature-256': sign(secret, body) }],
     ];
     const badInput: DemoResult['badInput'] = [];
+    log('Bad input (each must change nothing):');
     for (const [name, b, h] of cases) {
       const r = await hook(b, h);
       const j = await r.json();
