@@ -100,9 +100,13 @@ export interface VerifiedCheckpointNote {
  * cosigners) are ignored.
  */
 export function openNote(note: string, verifierKey: string): Result<string, NoteVerificationError> {
-  const parts = verifierKey.split('+');
-  if (parts.length !== 3) return err({ reason: 'the verifier key is not <name>+<id>+<key>' });
-  const [name, idHex, keyB64] = parts as [string, string, string];
+  // The key is standard base64, which may itself contain '+': split at the first two only.
+  const first = verifierKey.indexOf('+');
+  const second = first < 0 ? -1 : verifierKey.indexOf('+', first + 1);
+  if (first <= 0 || second < 0) return err({ reason: 'the verifier key is not <name>+<id>+<key>' });
+  const name = verifierKey.slice(0, first);
+  const idHex = verifierKey.slice(first + 1, second);
+  const keyB64 = verifierKey.slice(second + 1);
   const keyBytes = Buffer.from(keyB64, 'base64');
   if (keyBytes.length !== 33 || keyBytes[0] !== ED25519)
     return err({ reason: 'the verifier key is not an Ed25519 note key' });
