@@ -22,7 +22,7 @@ import { WebhookService } from '../src/webhooks';
  * work-tracking, tracker_transition needs trigger pr_merged; everything else denied), with
  * switches to deny everything or be unreachable. The HTTP tests use the real built-in engine.
  */
-class Rule7Engine implements DecisionEngine {
+export class Rule7Engine implements DecisionEngine {
   readonly name = 'rule7';
   mode: 'rules' | 'deny-all' | 'down' = 'rules';
   readonly requests: DecisionRequest[] = [];
