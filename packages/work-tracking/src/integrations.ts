@@ -28,6 +28,12 @@ export const TrackerIntegrationSchema = z.object({
   defaultMergeTransition: z.string().min(1).max(255).optional(),
   /** Base URL of the tracker's REST API (Jira-compatible); needed for writes. */
   baseUrl: z.url().optional(),
+  /**
+   * With a username, the API token (the connector's `credentialsRef`) is sent as HTTP Basic
+   * `username:token` (Jira Cloud: the account's e-mail); without, as a bearer token (Jira Data
+   * Center personal access tokens).
+   */
+  username: z.string().min(1).max(255).optional(),
   /** Secret reference of the tracker's own webhooks (`POST /webhooks/tracker`). */
   webhookSecretRef: z.string().min(1).optional(),
   previousWebhookSecretRef: z.string().min(1).optional(),

@@ -74,10 +74,13 @@ export function createWorkTracking(o: WorkTrackingOptions): WorkTracking {
     (async (t: TenantIntegrations) => {
       if (!t.tracker?.baseUrl) return undefined;
       const token = t.trackerCredentialsRef ? await o.secrets.get(t.trackerCredentialsRef) : undefined;
-      return new HttpTrackerClient({
-        baseUrl: t.tracker.baseUrl,
-        ...(token ? { auth: { type: 'bearer' as const, token } } : {}),
-      });
+      const username = t.tracker.username;
+      const auth = !token
+        ? undefined
+        : username
+          ? { type: 'basic' as const, username, token }
+          : { type: 'bearer' as const, token };
+      return new HttpTrackerClient({ baseUrl: t.tracker.baseUrl, ...(auth ? { auth } : {}) });
     });
   const outbox = new TrackerOutbox({
     ...o.outbox,

@@ -1,8 +1,20 @@
 /** HttpTrackerClient against the loopback Jira-compatible server: faults, Retry-After, hangs, auth. */
-import { TrackerRequestError } from '@agentgov/core';
+import {
+  InMemoryAuditSink,
+  InMemoryBriefingStore,
+  InMemoryClassificationStore,
+  InMemorySecretStore,
+  InMemoryTaskStore,
+  InMemoryWorkTrackingStore,
+  ok,
+  TrackerRequestError,
+} from '@agentgov/core';
+import { makeTrackerWrite } from '@agentgov/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HttpTrackerClient, parseRetryAfter } from '../src/http-tracker';
+import { staticIntegrations } from '../src/integrations';
 import { type LoopbackTracker, startLoopbackTracker } from '../src/testing/index';
+import { createWorkTracking } from '../src/work-tracking';
 
 let server: LoopbackTracker;
 let waits: number[];
@@ -115,5 +127,55 @@ describe('HttpTrackerClient', () => {
     expect(parseRetryAfter(new Date(10_000 + 5_000).toUTCString(), 10_000)).toBe(5_000);
     expect(parseRetryAfter('soon')).toBeUndefined();
     expect(parseRetryAfter(null)).toBeUndefined();
+  });
+});
+
+describe('the default tracker client of createWorkTracking', () => {
+  it('uses the tracker connector’s token: bearer, or Basic with config.username', async () => {
+    const make = (username?: string) =>
+      createWorkTracking({
+        store: new InMemoryWorkTrackingStore(),
+        tasks: new InMemoryTaskStore(),
+        briefings: new InMemoryBriefingStore(),
+        classifications: new InMemoryClassificationStore(),
+        secrets: new InMemorySecretStore({ 'tracker-token': 'tok' }),
+        integrations: staticIntegrations({
+          acme: {
+            tracker: { projectKeys: ['ENG'], baseUrl: server.url, ...(username ? { username } : {}) },
+            trackerCredentialsRef: 'tracker-token',
+          },
+        }),
+        engine: {
+          name: 'x',
+          health: async () => true,
+          decide: async () => ok({ allow: true, deny: false, reason: 'x', constraints: {} }),
+        },
+        audit: new InMemoryAuditSink(),
+      });
+    for (const [username, expected] of [
+      [undefined, 'Bearer tok'],
+      ['me@acme.test', `Basic ${Buffer.from('me@acme.test:tok').toString('base64')}`],
+    ] as const) {
+      const wt = make(username);
+      const w = makeTrackerWrite({ tenantId: 'acme', ticketId: 'ENG-12' });
+      await wt.store.recordDelivery({
+        delivery: {
+          tenantId: 'acme',
+          source: 'codehost',
+          deliveryId: w.id,
+          event: 'x',
+          receivedAt: w.createdAt,
+        },
+        activities: [],
+        writes: [w],
+      });
+      const report = await wt.outbox.drain();
+      expect([username, report.delivered, server.requests.at(-1)?.authorization]).toEqual([
+        username,
+        username ? 0 : 1,
+        expected,
+      ]);
+      // (the loopback server accepts only `Bearer tok`: the Basic request reached it and was refused)
+    }
   });
 });
