@@ -1,0 +1,105 @@
+/**
+ * Issue 12 item 2, on the real stores: a policy whose `policy_change` entry cannot be written (a
+ * lone UTF-16 surrogate in its name — the policy schema accepts it, the audit validator does not)
+ * must not be stored, on PGlite and on PostgreSQL. Before the unit of work the policy stayed,
+ * active and unaudited, behind a 503. Also a GDPR erasure and a connector stay all-or-nothing.
+ */
+import { randomBytes } from 'node:crypto';
+import { createAuditLog, createAuditService, ensureAuditKeys, verifyTenant } from '@agentgov/audit';
+import { auditedTransactions, InMemorySecretStore } from '@agentgov/core';
+import { servicesRequired } from '@agentgov/core/testing';
+import { PolicyService } from '@agentgov/policy';
+import { openStore, type SqlStores, sql } from '@agentgov/store-kysely';
+import { describe, expect, it } from 'vitest';
+
+const databaseUrl = process.env.TEST_DATABASE_URL;
+if (!databaseUrl && servicesRequired())
+  throw new Error('TEST_DATABASE_URL required (AGENTGOV_REQUIRE_SERVICES=1)');
+
+const backends: { name: string; open: () => Promise<SqlStores & { drop?: () => Promise<void> }> }[] = [
+  { name: 'PGlite', open: () => openStore({ database: 'memory://' }) },
+];
+if (databaseUrl)
+  backends.push({
+    name: 'PostgreSQL',
+    open: async () => {
+      const schema = `agentgov_atomic_${randomBytes(5).toString('hex')}`;
+      const stores = await openStore({ database: databaseUrl, schema });
+      return Object.assign(stores, {
+        drop: async () => {
+          await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(stores.db);
+        },
+      });
+    },
+  });
+
+describe.each(backends)('audited writes commit with their entry on $name', ({ open }) => {
+  it('a policy whose audit entry is refused is not stored; a good one is, with its entry', async () => {
+    const stores = await open();
+    try {
+      const secrets = new InMemorySecretStore();
+      await ensureAuditKeys(secrets);
+      const audit = createAuditLog({ store: stores.audit, secrets });
+      const service = new PolicyService({
+        store: stores.policies,
+        directory: stores.directory,
+        audit,
+        transaction: auditedTransactions(stores.unitOfWork, (store) => createAuditLog({ store, secrets })),
+      });
+      const root = { userId: 'root', tenantId: 'acme', roles: ['enterprise_admin' as const] };
+      const body = (name: string) => ({
+        scope: 'enterprise',
+        scopeId: 'acme',
+        domain: 'features',
+        name,
+        version: '1.0.0',
+        content: '{}',
+        changeReason: 'atomic',
+      });
+      const refused = await service.create(root, body('bad \uD800 name'));
+      expect(refused.isErr()).toBe(true);
+      expect(await stores.policies.count('acme')).toBe(0);
+      expect(await stores.audit.count('acme')).toBe(0);
+      const ok = await service.create(root, body('good name'));
+      expect(ok.isOk()).toBe(true);
+      expect(await stores.policies.count('acme')).toBe(1);
+      expect(await stores.audit.count('acme')).toBe(1);
+
+      // a GDPR erasure whose rewrite fails leaves no erasure entry behind
+      const erasure = createAuditService({
+        store: stores.audit,
+        secrets,
+        log: audit,
+        transaction: auditedTransactions(
+          {
+            transaction: (work, options) =>
+              stores.unitOfWork.transaction(
+                (tx) =>
+                  work({
+                    ...tx,
+                    audit: Object.assign(Object.create(tx.audit), {
+                      append: tx.audit.append.bind(tx.audit),
+                      anonymize: async () => {
+                        throw new Error('rewrite failed');
+                      },
+                    }),
+                  }),
+                options,
+              ),
+          },
+          (store) => createAuditLog({ store, secrets }),
+        ),
+      });
+      const erased = await erasure.anonymizeUser(
+        { tenantId: 'acme', userId: 'dpo', requestId: 'r1' },
+        'root',
+      );
+      expect(erased.isErr()).toBe(true);
+      expect(await stores.audit.count('acme')).toBe(1);
+      expect((await verifyTenant(stores.audit, 'acme', { secrets })).ok).toBe(true);
+    } finally {
+      await stores.drop?.();
+      await stores.close();
+    }
+  }, 60_000);
+});
