@@ -1,4 +1,7 @@
 /**
+ * (Over 300 lines on purpose: extraction, the workspace linking, type-check, run and the
+ * extractor's own test are one pipeline, read top to bottom; splitting it would only scatter it.)
+ *
  * READMEs that cannot drift: every ```ts / ```js block of every package README (and of the root
  * and example READMEs) is extracted, type-checked (`tsc`, `module: nodenext`, strict) and run as
  * ESM (`node`, in a fresh working directory) against the BUILT packages (`dist`, as an installed

@@ -141,6 +141,73 @@ describe('agentgov policy decide', () => {
   };
   const input = (name: string) => join(examples, 'inputs', name);
 
+  it('decides the models, actions, data and features domains too', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'agentgov-cli-'));
+    try {
+      const file = async (name: string, value: unknown) => {
+        await writeFile(join(dir, name), JSON.stringify(value));
+        return join(dir, name);
+      };
+      // The example: send_mail needs approval for the enterprise; the platform team blocks it.
+      const carol = await decide([
+        '--domain',
+        'actions',
+        '--input',
+        await file('a.json', { tool: 'send_mail' }),
+        '--user',
+        'carol',
+      ]);
+      expect(carol.decision).toMatchObject({ allow: true, constraints: { autonomy: 'approve' } });
+      expect(carol.decision.policyIds.length).toBeGreaterThan(0);
+      const alice = await decide([
+        '--domain',
+        'actions',
+        '--input',
+        join(dir, 'a.json'),
+        '--user',
+        'alice',
+        '--fail-on-deny',
+      ]);
+      expect(alice.code).toBe(1);
+      expect(alice.decision).toMatchObject({ allow: false, constraints: { autonomy: 'block' } });
+      const feature = await decide([
+        '--domain',
+        'features',
+        '--input',
+        await file('f.json', { feature: 'briefings' }),
+        '--user',
+        'bob',
+      ]);
+      expect(feature.decision.allow).toBe(true);
+      for (const [domain, input] of [
+        ['models', { provider: 'azure', model: 'gpt-4o', classification_level: 'internal' }],
+        ['data', { classification_level: 'restricted' }],
+      ] as const) {
+        const r = await decide([
+          '--domain',
+          domain,
+          '--input',
+          await file(`${domain}.json`, input),
+          '--user',
+          'bob',
+        ]);
+        expect(r.code, r.io.err).toBe(0);
+        expect(typeof r.decision.allow).toBe('boolean');
+      }
+      const bad = await decide([
+        '--domain',
+        'features',
+        '--input',
+        await file('bad.json', { feature: 'teleport' }),
+      ]);
+      expect(bad.code).toBe(2);
+      expect(bad.io.err).toContain('input.feature');
+      expect((await decide(['--domain', 'weather', '--input', join(dir, 'a.json')])).code).toBe(2);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('allows an internal information_query within one org, with the user’s round limit', async () => {
     const r = await decide([
       '--domain',
