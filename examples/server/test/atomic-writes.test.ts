@@ -103,3 +103,54 @@ describe.each(backends)('audited writes commit with their entry on $name', ({ op
     }
   }, 60_000);
 });
+
+/**
+ * Two processes (two pools, two services) writing conflicting policies into the same tenants at
+ * once: the enterprise policy caps sharing at `internal`, the org policy asks for `confidential`.
+ * Serialised in the database (the advisory lock of the unit of work), exactly one of the two
+ * writes wins in every tenant; an in-process mutex per service would let both through.
+ */
+describe.skipIf(!databaseUrl)('policy writes of two processes are serialised in PostgreSQL', () => {
+  it('exactly one of two conflicting writes per tenant succeeds', async () => {
+    const schema = `agentgov_race_${randomBytes(5).toString('hex')}`;
+    const a = await openStore({ database: databaseUrl as string, schema });
+    const b = await openStore({ database: databaseUrl as string, schema, migrate: false });
+    try {
+      const secrets = new InMemorySecretStore();
+      await ensureAuditKeys(secrets);
+      const serviceOf = (stores: SqlStores) =>
+        new PolicyService({
+          store: stores.policies,
+          directory: stores.directory,
+          audit: createAuditLog({ store: stores.audit, secrets }),
+          transaction: auditedTransactions(stores.unitOfWork, (store) => createAuditLog({ store, secrets })),
+        });
+      const [sa, sb] = [serviceOf(a), serviceOf(b)];
+      const tenants = Array.from({ length: 12 }, (_, i) => `race-${i}`);
+      const results = await Promise.all(
+        tenants.map(async (tenant) => {
+          const root = { userId: 'root', tenantId: tenant, roles: ['enterprise_admin' as const] };
+          const policy = (scope: string, scopeId: string, level: string) => ({
+            scope,
+            scopeId,
+            domain: 'agent-to-agent',
+            name: `${scope} cap`,
+            version: '1.0.0',
+            content: `enabled: true\nmax_classification_shared: ${level}\n`,
+            changeReason: 'race',
+          });
+          const [x, y] = await Promise.all([
+            sa.create(root, policy('enterprise', tenant, 'internal')),
+            sb.create(root, policy('org', 'eng', 'confidential')),
+          ]);
+          return [x.isOk(), y.isOk()].filter(Boolean).length;
+        }),
+      );
+      expect(results).toEqual(tenants.map(() => 1));
+    } finally {
+      await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(a.db);
+      await b.close();
+      await a.close();
+    }
+  }, 120_000);
+});
