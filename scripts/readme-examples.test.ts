@@ -3,7 +3,7 @@
  * extractor's own test are one pipeline, read top to bottom; splitting it would only scatter it.)
  *
  * READMEs that cannot drift: every ```ts / ```js block of every package README (and of the root
- * and example READMEs) is extracted, type-checked (`tsc`, `module: nodenext`, strict) and run as
+ * and example READMEs) is extracted, type-checked (`tsc`, strict, `nodenext` and `bundler`) and run as
  * ESM (`node`, in a fresh working directory) against the BUILT packages (`dist`, as an installed
  * package would be) — `pnpm build` first.
  *
@@ -199,28 +199,34 @@ beforeAll(() => {
   }
   expect(n).toBeGreaterThan(0);
   const checked = blocks.filter((b) => b.mode !== 'skip' && b.lang === 'ts');
-  writeFileSync(
-    join(work, 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: {
-        module: 'nodenext',
-        moduleResolution: 'nodenext',
-        target: 'es2022',
-        lib: ['es2023'],
-        types: ['node'],
-        strict: true,
-        noEmit: true,
-        skipLibCheck: true,
-        isolatedModules: true,
-      },
-      files: checked.map((b) => basename(b.file)),
-    }),
-  );
   typeErrors = new Map(checked.map((b) => [b.file, []]));
-  if (checked.length > 0) {
+  // Both resolutions an application uses: Node's (`nodenext`) and a bundler's.
+  const modes = {
+    nodenext: { module: 'nodenext', moduleResolution: 'nodenext' },
+    bundler: { module: 'esnext', moduleResolution: 'bundler' },
+  };
+  for (const [mode, resolution] of Object.entries(modes)) {
+    if (checked.length === 0) break;
+    const config = join(work, `tsconfig.${mode}.json`);
+    writeFileSync(
+      config,
+      JSON.stringify({
+        compilerOptions: {
+          ...resolution,
+          target: 'es2022',
+          lib: ['es2023'],
+          types: ['node'],
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          isolatedModules: true,
+        },
+        files: checked.map((b) => basename(b.file)),
+      }),
+    );
     const tsc = spawnSync(
       process.execPath,
-      [require.resolve('typescript/bin/tsc'), '-p', work, '--pretty', 'false'],
+      [require.resolve('typescript/bin/tsc'), '-p', config, '--pretty', 'false'],
       {
         encoding: 'utf8',
         cwd: work,
@@ -229,8 +235,7 @@ beforeAll(() => {
     for (const line of `${tsc.stdout}${tsc.stderr}`.split('\n')) {
       const m = /^(.*?\.mts)\((\d+),\d+\): (error .*)$/.exec(line);
       if (!m) continue;
-      const file = join(work, m[1] ?? '');
-      typeErrors.get(file)?.push(`line ${m[2]}: ${m[3]}`);
+      typeErrors.get(join(work, m[1] ?? ''))?.push(`${mode}, line ${m[2]}: ${m[3]}`);
     }
   }
 }, 180_000);
@@ -294,7 +299,7 @@ describe('README examples', () => {
         }
         const block = () => blocks.find((x) => x.readme === rel && x.line === b.line) as Block;
         if (b.lang === 'ts') {
-          it(`${name} type-checks`, () => {
+          it(`${name} type-checks (nodenext and bundler)`, () => {
             expect(typeErrors.get(block().file)).toEqual([]);
           });
         }
