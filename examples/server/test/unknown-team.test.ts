@@ -1,0 +1,65 @@
+/**
+ * Issue 12 item 6: a team that exists only in another tenant is answered exactly as a team that
+ * exists nowhere (same status, same body but for the name), on the SQL org directory (PGlite and
+ * PostgreSQL). Not reproduced as a leak in this code; this pins the behaviour.
+ */
+import { randomBytes } from 'node:crypto';
+import { InMemoryAuditSink } from '@agentgov/core';
+import { PolicyService } from '@agentgov/policy';
+import { openStore, type SqlStores, sql } from '@agentgov/store-kysely';
+import { describe, expect, it } from 'vitest';
+
+const databaseUrl = process.env.TEST_DATABASE_URL;
+const backends: { name: string; open: () => Promise<SqlStores & { drop?: () => Promise<void> }> }[] = [
+  { name: 'PGlite', open: () => openStore({ database: 'memory://' }) },
+];
+if (databaseUrl)
+  backends.push({
+    name: 'PostgreSQL',
+    open: async () => {
+      const schema = `agentgov_team_${randomBytes(5).toString('hex')}`;
+      const stores = await openStore({ database: databaseUrl, schema });
+      return Object.assign(stores, {
+        drop: async () => {
+          await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(stores.db);
+        },
+      });
+    },
+  });
+
+describe.each(backends)('unknown team on $name', ({ open }) => {
+  it("another tenant's team is answered like a team that exists nowhere", async () => {
+    const stores = await open();
+    try {
+      await stores.directory.place('globex', 'gx-user', { orgUnit: 'gx', team: 'secret-team' });
+      await stores.directory.place('acme', 'alice', { orgUnit: 'eng', team: 'platform' });
+      const service = new PolicyService({
+        store: stores.policies,
+        directory: stores.directory,
+        audit: new InMemoryAuditSink(),
+      });
+      const root = { userId: 'root', tenantId: 'acme', roles: ['enterprise_admin' as const] };
+      const attempt = async (team: string) => {
+        const r = await service.create(root, {
+          scope: 'team',
+          scopeId: team,
+          domain: 'features',
+          name: 'n',
+          version: '1.0.0',
+          content: '{}',
+          changeReason: 'r',
+        });
+        const e = r._unsafeUnwrapErr();
+        return JSON.stringify({ code: e.code, message: e.message, detail: e.detail }).replaceAll(
+          team,
+          '<team>',
+        );
+      };
+      expect(await attempt('secret-team')).toBe(await attempt('no-such-team'));
+      expect(await stores.policies.count('acme')).toBe(0);
+    } finally {
+      await stores.drop?.();
+      await stores.close();
+    }
+  }, 60_000);
+});
