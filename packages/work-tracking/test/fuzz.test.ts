@@ -44,6 +44,11 @@ beforeAll(async () => {
       },
     }),
     engine: new Rule7Engine(),
+    // Without a model, every valid reclassify body is 503 by design; with one, the parser is what is fuzzed.
+    classificationModel: {
+      name: 'fuzz-model',
+      classify: async () => ({ level: 'confidential', reason: 'fuzz' }),
+    },
     audit,
     directory,
     defaultTenant: T,
