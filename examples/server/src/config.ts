@@ -20,6 +20,10 @@ const EnvSchema = z.object({
   OIDC_CLIENT_SECRET: z.string().min(1).optional(),
   OIDC_REDIRECT_URI: z.url().optional(),
   AGENTGOV_SECRETS: z.enum(['env']).default('env'),
+  /** Not in DESIGN.md's table: the scopes GET /auth/login asks for. */
+  OIDC_SCOPES: z.string().min(1).optional(),
+  /** Not in DESIGN.md's table: seconds between signed audit checkpoints (0: none). */
+  AGENTGOV_CHECKPOINT_INTERVAL: z.coerce.number().int().min(0).max(86_400).default(60),
 });
 
 type Database = { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string } | { kind: 'memory' };
@@ -36,15 +40,29 @@ export interface ServerConfig {
     issuer: string | undefined;
     clientId: string;
     clientSecret: string;
-    redirectUri: string;
+    /**
+     * Default `http://HOST:PORT/api/v1/auth/callback`, the route a browser comes back to
+     * (undefined with PORT=0: derived from the port actually bound).
+     */
+    redirectUri: string | undefined;
+    /** Undefined: `openid email agentgov` with the development issuer, else `openid email profile`. */
+    scope: string | undefined;
   };
   secrets: 'env';
+  /** Seconds between signed checkpoints of each tenant's audit log that had appends (0: none). */
+  checkpointIntervalSeconds: number;
 }
 
 /** Development values of the OIDC client, used with the in-process development issuer. */
 export const DEV_OIDC_CLIENT = { clientId: 'agentgov-dev', clientSecret: 'agentgov-dev-secret' } as const;
 
 export class ConfigError extends Error {}
+
+/** The host a browser on this machine reaches a server listening on `host` at (not 0.0.0.0 or ::). */
+export function browserHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '[::]') return '127.0.0.1';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
 
 export function loadConfig(
   env: Record<string, string | undefined> = process.env,
@@ -81,8 +99,12 @@ export function loadConfig(
       issuer: e.OIDC_ISSUER,
       clientId: e.OIDC_CLIENT_ID ?? DEV_OIDC_CLIENT.clientId,
       clientSecret: e.OIDC_CLIENT_SECRET ?? DEV_OIDC_CLIENT.clientSecret,
-      redirectUri: e.OIDC_REDIRECT_URI ?? `http://${e.HOST}:${e.PORT}/callback`,
+      redirectUri:
+        e.OIDC_REDIRECT_URI ??
+        (e.PORT === 0 ? undefined : `http://${browserHost(e.HOST)}:${e.PORT}/api/v1/auth/callback`),
+      scope: e.OIDC_SCOPES,
     },
     secrets: e.AGENTGOV_SECRETS,
+    checkpointIntervalSeconds: e.AGENTGOV_CHECKPOINT_INTERVAL,
   };
 }

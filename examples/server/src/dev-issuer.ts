@@ -5,11 +5,12 @@
  * for those accounts — so a new user gets a working token the moment the server starts.
  * Never used when `OIDC_ISSUER` is set.
  */
-import { once } from 'node:events';
+import { randomBytes } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
-import Provider, { type Configuration } from 'oidc-provider';
+import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from 'jose';
+import type { Configuration } from 'oidc-provider';
 
 export interface DevAccount {
   sub: string;
@@ -75,16 +76,22 @@ export async function startDevIssuer(options: {
   host?: string;
   port?: number;
   accounts?: readonly DevAccount[];
+  /**
+   * Where the signing key is kept (a private JWK, mode 0600), so tokens printed by an earlier run
+   * still verify after a restart. Without it, a new key per start.
+   */
+  keyFile?: string;
 }): Promise<DevIssuer> {
   const accounts = new Map((options.accounts ?? DEV_ACCOUNTS).map((a) => [a.sub, a]));
   const server = http.createServer();
-  server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
+  const kept = await readKept(options.keyFile);
+  // The issuer URL is part of every token (`iss`): the port of the last run is taken again when free.
+  const port = await listenOn(server, options.host ?? '127.0.0.1', options.port ?? kept?.port ?? 0).catch(
+    () => listenOn(server, options.host ?? '127.0.0.1', 0),
+  );
   const issuer = `http://${options.host ?? '127.0.0.1'}:${port}`;
 
-  const { privateKey } = await generateKeyPair('ES256', { extractable: true });
-  const jwk: JWK = { ...(await exportJWK(privateKey)), kid: 'dev-es256', alg: 'ES256', use: 'sig' };
+  const { privateKey, jwk } = await signingKey(options.keyFile, kept, port);
 
   const configuration: Configuration = {
     clients: [
@@ -133,7 +140,10 @@ export async function startDevIssuer(options: {
       return grant;
     },
   };
-  const provider = new Provider(issuer, configuration);
+  const provider = await quietly(async () => {
+    const { default: Provider } = await import('oidc-provider');
+    return new Provider(issuer, configuration);
+  });
   provider.on('server_error', (_ctx, error) => console.error('dev issuer error:', error));
   server.on('request', provider.callback());
 
@@ -163,6 +173,72 @@ export async function startDevIssuer(options: {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * oidc-provider warns, once per process, that Node 20 is not its supported runtime and that its
+ * in-memory adapter and login form are for development: all true and expected for this issuer,
+ * which the server explains in one line of its start-up banner (`DEV_ISSUER_NOTE`).
+ */
+async function quietly<T>(fn: () => Promise<T>): Promise<T> {
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => {
+    if (!/oidc-provider WARNING/.test(String(args[0]))) warn(...args);
+  };
+  try {
+    return await fn();
+  } finally {
+    console.warn = warn;
+  }
+}
+
+export const DEV_ISSUER_NOTE =
+  'development mode: state in memory, a built-in sign-in form (any password)' +
+  (Number(process.versions.node.split('.')[0]) < 22
+    ? "; oidc-provider's 'use Node 22' notice is about its support policy and harmless here"
+    : '');
+
+interface Kept {
+  jwk: JWK;
+  port: number;
+}
+
+async function readKept(keyFile: string | undefined): Promise<Kept | undefined> {
+  if (!keyFile) return undefined;
+  const saved = await readFile(keyFile, 'utf8').catch(() => undefined);
+  if (saved === undefined) return undefined;
+  const kept = JSON.parse(saved) as Partial<Kept>;
+  return kept.jwk && typeof kept.port === 'number' ? (kept as Kept) : undefined;
+}
+
+function listenOn(server: http.Server, host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const fail = (error: Error) => reject(error);
+    server.once('error', fail);
+    server.listen(port, host, () => {
+      server.off('error', fail);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** The issuer's ES256 key: the kept one (with the port, in `keyFile`), else a new one, then kept. */
+async function signingKey(
+  keyFile: string | undefined,
+  kept: Kept | undefined,
+  port: number,
+): Promise<{ privateKey: CryptoKey; jwk: JWK }> {
+  let jwk = kept?.jwk;
+  let privateKey: CryptoKey;
+  if (jwk) privateKey = (await importJWK(jwk, 'ES256')) as CryptoKey;
+  else {
+    ({ privateKey } = await generateKeyPair('ES256', { extractable: true }));
+    const kid = `dev-es256-${randomBytes(4).toString('hex')}`;
+    jwk = { ...(await exportJWK(privateKey)), kid, alg: 'ES256', use: 'sig' };
+  }
+  if (keyFile && kept?.port !== port)
+    await writeFile(keyFile, JSON.stringify({ jwk, port }), { mode: 0o600 });
+  return { privateKey, jwk };
 }
 
 /** Drives oidc-provider's dev login form like a browser would, following redirects by hand. */

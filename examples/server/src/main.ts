@@ -1,15 +1,22 @@
 /**
  * `pnpm start`: the agentgov reference governance server. Configuration comes from the
- * environment (DESIGN.md's table; see examples/server/README.md).
+ * environment (DESIGN.md's table; see examples/server/README.md). A failure to start is one line
+ * saying what is wrong and what to do (the stack with `--verbose` or `DEBUG=1`); SIGTERM and
+ * SIGINT drain in-flight requests, close the stores and exit 0.
  */
-import { ConfigError, loadConfig } from './config';
-import { DEV_ACCOUNTS } from './dev-issuer';
+import { loadConfig } from './config';
+import { DEV_ACCOUNTS, DEV_ISSUER_NOTE } from './dev-issuer';
+import { explain } from './explain';
 import { type RunningServer, startServer } from './server';
+
+const verbose = process.argv.includes('--verbose') || /^(1|true|\*|agentgov)/.test(process.env.DEBUG ?? '');
 
 async function main(): Promise<void> {
   // Relative paths (AGENTGOV_DATA_DIR) are relative to where `pnpm start` was typed, not to this package.
   const config = loadConfig(process.env, process.env.INIT_CWD ?? process.cwd());
-  const server: RunningServer = await startServer(config);
+  const log = process.env.AGENTGOV_REQUEST_LOG === 'off' ? undefined : (line: string) => console.log(line);
+  const server: RunningServer = await startServer(config, log ? { log } : {});
+  running = server;
   const api = `${server.url}/api/v1`;
   const database =
     config.database.kind === 'pglite'
@@ -22,6 +29,7 @@ async function main(): Promise<void> {
     `  database: ${database}`,
     `  rate limits and sessions: ${config.redisUrl ? 'Redis' : 'in-process'}`,
     `  decision engine: ${config.opaUrl ? `OPA at ${config.opaUrl}` : 'built-in'}`,
+    `  audit checkpoints: ${config.checkpointIntervalSeconds > 0 ? `every ${config.checkpointIntervalSeconds} s when there were appends` : 'off'}`,
     `  OpenAPI: ${api}/openapi.json   status: ${api}/status`,
   ];
   if (server.generatedSecrets.length > 0) {
@@ -34,7 +42,8 @@ async function main(): Promise<void> {
     const issuer = server.devIssuer;
     lines.push(
       '',
-      `Development OIDC issuer: ${issuer.issuer} (client ${issuer.clientId}); ID tokens valid for 12 hours:`,
+      `Development OIDC issuer: ${issuer.issuer} (client ${issuer.clientId}); ${DEV_ISSUER_NOTE}.`,
+      'ID tokens valid for 12 hours (they survive restarts with the embedded database):',
     );
     for (const account of DEV_ACCOUNTS) {
       lines.push(
@@ -51,29 +60,50 @@ async function main(): Promise<void> {
       `    -d '{"scope":"enterprise","scopeId":"acme","domain":"agent-to-agent","name":"a2a baseline","version":"1.0.0","changeReason":"first policy","content":"enabled: true\\nmax_classification_shared: internal\\nmax_rounds:\\n  information_query: 3\\n"}'`,
       `  curl -s -H "Authorization: Bearer $TOKEN" '${api}/audit?page_size=5'`,
       '',
-      `A browser login: open ${api}/auth/login and sign in as any dev account (any password).`,
+      `A browser login: open ${api}/auth/login and sign in as any dev account (any password);`,
+      `  you land on ${api}/auth/userinfo with a session cookie.`,
     );
   }
   console.log(lines.join('\n'));
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`\n${signal}: finishing in-flight requests and shutting down…`);
-    server.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error(error);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  if (stopRequested) stop(stopRequested);
 }
 
+let running: RunningServer | undefined;
+let stopRequested: string | undefined;
+let stopping = false;
+function stop(signal: string): void {
+  if (stopping) {
+    // A second signal while draining: leave now.
+    process.exit(1);
+  }
+  stopRequested = signal;
+  const server = running;
+  if (!server) {
+    console.log(`${signal}: stopping as soon as the start-up completes…`);
+    return;
+  }
+  stopping = true;
+  console.log(`${signal}: finishing in-flight requests and shutting down…`);
+  server.close().then(
+    () => {
+      console.log('stopped');
+      process.exit(0);
+    },
+    (error: unknown) => {
+      console.error(`agentgov: shutdown failed: ${explain(error, process.env)}`);
+      if (verbose) console.error(error);
+      process.exit(1);
+    },
+  );
+}
+// Registered before anything starts: a signal during start-up is honoured once it completes.
+process.on('SIGTERM', () => stop('SIGTERM'));
+process.on('SIGINT', () => stop('SIGINT'));
+
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? `agentgov: ${error.message}` : error);
+  console.error(`agentgov: ${explain(error, process.env)}`);
+  if (verbose) console.error(error);
+  else console.error('  (details: run again with --verbose or DEBUG=1)');
   process.exit(1);
 });

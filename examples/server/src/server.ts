@@ -4,10 +4,14 @@
  * the in-process development issuer), the gateway kernel with the domain plugins it serves
  * (policy, audit, work tracking), and the chosen framework adapter. `startServer` is what
  * `main.ts` runs and what the tests start in-process.
+ *
+ * Over 300 lines on purpose: the whole assembly reads top to bottom in one place; the parts with
+ * logic of their own (request log, checkpoints, data-directory lock, secrets) are modules.
  */
 import { mkdir } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { mount as mountExpress } from '@agentgov/adapter-express';
 import { mount as mountKoa } from '@agentgov/adapter-koa';
 import { type AuditService, createAuditLog, DEFAULT_COMMITMENT_KEY_REF } from '@agentgov/audit';
@@ -53,9 +57,12 @@ import { connectorIntegrations } from '@agentgov/work-tracking';
 import { workTrackingRoutes } from '@agentgov/work-tracking/gateway';
 import express from 'express';
 import Koa from 'koa';
-import type { ServerConfig } from './config';
+import { scheduleCheckpoints } from './checkpoints';
+import { browserHost, type ServerConfig } from './config';
+import { lockDataDir } from './data-lock';
 import { DEV_ACCOUNTS, type DevIssuer, startDevIssuer } from './dev-issuer';
 import { serverSecrets } from './dev-secrets';
+import { withRequestLog } from './request-log';
 
 export interface RunningServer {
   /** Base URL, e.g. http://127.0.0.1:8080 */
@@ -80,11 +87,30 @@ export async function startServer(
   const cleanup = async () => {
     for (const fn of cleanups.reverse()) await fn().catch(() => {});
   };
+  const log = options.log ?? (() => {});
   try {
+    // --- listen first: a taken port is reported before anything is opened; requests that
+    // arrive before the service is assembled get 503.
+    let ready: http.RequestListener = (_req, res) => {
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
+      res.end('{"error":"service_unavailable","message":"The server is starting"}');
+    };
+    const server = http.createServer(withRequestLog((req, res) => ready(req, res), log));
+    server.listen(config.port, config.host);
+    await new Promise<void>((resolve, reject) => {
+      server.once('listening', resolve);
+      server.once('error', reject);
+    });
+    cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const { port } = server.address() as AddressInfo;
+    const url = `http://${browserHost(config.host)}:${port}`;
+    const redirectUri = config.oidc.redirectUri ?? `${url}/api/v1/auth/callback`;
+
     // --- database
     let sqlStores: SqlStores | undefined;
     if (config.database.kind === 'pglite') {
       await mkdir(config.database.dataDir, { recursive: true });
+      cleanups.push(await lockDataDir(config.database.dataDir));
       sqlStores = await openStore({ database: config.database.dataDir });
     } else if (config.database.kind === 'postgres') {
       sqlStores = await openStore({ database: config.database.url });
@@ -135,8 +161,11 @@ export async function startServer(
       devIssuer = await startDevIssuer({
         clientId: config.oidc.clientId,
         clientSecret: config.oidc.clientSecret,
-        redirectUri: config.oidc.redirectUri,
+        redirectUri,
         host: '127.0.0.1',
+        ...(config.database.kind === 'pglite'
+          ? { keyFile: path.join(config.database.dataDir, 'dev-issuer-key.json') }
+          : {}),
       });
       cleanups.push(() => (devIssuer as DevIssuer).close());
     }
@@ -206,7 +235,9 @@ export async function startServer(
         issuer,
         clientId: config.oidc.clientId,
         clientSecret: config.oidc.clientSecret,
-        redirectUri: config.oidc.redirectUri,
+        redirectUri,
+        // The development issuer puts tenant_id and the roles under its `agentgov` scope.
+        scope: config.oidc.scope ?? (devIssuer ? 'openid email agentgov' : 'openid email profile'),
         // Plain HTTP is accepted only for an issuer on loopback (the development issuer, tests).
         ...(isLoopbackHttp(issuer) ? { allowInsecureRequests: true } : {}),
       },
@@ -225,6 +256,8 @@ export async function startServer(
     });
     await governance.start();
     cleanups.push(() => governance.close());
+    const checkpoints = scheduleCheckpoints(auditStore, audit, config.checkpointIntervalSeconds, log);
+    cleanups.push(() => checkpoints.tick().then(() => checkpoints.stop()));
 
     // --- HTTP: the chosen framework; everything outside /api/v1 is answered by the gateway too,
     // so unknown paths get the spec's 404 body rather than a framework page.
@@ -254,14 +287,7 @@ export async function startServer(
       app.use((req, res) => fallback(req, res));
       listener = app;
     }
-    const server = http.createServer(listener);
-    server.listen(config.port, config.host);
-    await new Promise<void>((resolve, reject) => {
-      server.once('listening', resolve);
-      server.once('error', reject);
-    });
-    const { port } = server.address() as AddressInfo;
-    const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+    ready = listener;
 
     let closing: Promise<void> | undefined;
     return {

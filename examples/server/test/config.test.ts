@@ -15,9 +15,11 @@ describe('reference server configuration', () => {
       oidc: {
         issuer: undefined,
         clientId: DEV_OIDC_CLIENT.clientId,
-        redirectUri: 'http://127.0.0.1:8080/callback',
+        redirectUri: 'http://127.0.0.1:8080/api/v1/auth/callback',
+        scope: undefined,
       },
       secrets: 'env',
+      checkpointIntervalSeconds: 60,
     });
   });
 
@@ -35,6 +37,8 @@ describe('reference server configuration', () => {
         OIDC_CLIENT_SECRET: 's3cret',
         OIDC_REDIRECT_URI: 'https://gov.example/callback',
         AGENTGOV_SECRETS: 'env',
+        OIDC_SCOPES: 'openid email groups',
+        AGENTGOV_CHECKPOINT_INTERVAL: '300',
       },
       '/srv',
     );
@@ -50,9 +54,18 @@ describe('reference server configuration', () => {
         clientId: 'gov',
         clientSecret: 's3cret',
         redirectUri: 'https://gov.example/callback',
+        scope: 'openid email groups',
       },
       secrets: 'env',
+      checkpointIntervalSeconds: 300,
     });
+  });
+
+  it('points the default redirect URI at the callback route a browser can reach', () => {
+    expect(loadConfig({ HOST: '0.0.0.0', PORT: '9000' }).oidc.redirectUri).toBe(
+      'http://127.0.0.1:9000/api/v1/auth/callback',
+    );
+    expect(loadConfig({ PORT: '0' }).oidc.redirectUri).toBeUndefined();
   });
 
   it('understands memory: and AGENTGOV_DATA_DIR', () => {

@@ -1,0 +1,60 @@
+/**
+ * The embedded database directory belongs to one process at a time (PGlite opens it
+ * exclusively): `agentgov.pid` in it names the holder. A second server, or `agentgov audit
+ * verify`, is told "in use by process N" instead of a WebAssembly abort. A lock left by a process
+ * that no longer runs is taken over.
+ */
+import { open, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+
+export const LOCK_FILE = 'agentgov.pid';
+
+/** Directories this process holds (its own PID in a lock file is stale unless listed here). */
+const held = new Set<string>();
+
+export class DataDirInUseError extends Error {
+  readonly pid: number;
+  constructor(dir: string, pid: number) {
+    super(
+      `the data directory ${dir} is in use by process ${pid}; stop it (kill -TERM ${pid}) or use another AGENTGOV_DATA_DIR`,
+    );
+    this.name = 'DataDirInUseError';
+    this.pid = pid;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Takes the directory's lock for this process; resolves to its release. */
+export async function lockDataDir(dir: string): Promise<() => Promise<void>> {
+  const file = path.join(dir, LOCK_FILE);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const handle = await open(file, 'wx', 0o644);
+      await handle.writeFile(`${process.pid}\n`);
+      await handle.close();
+      held.add(file);
+      return async () => {
+        held.delete(file);
+        const holder = Number((await readFile(file, 'utf8').catch(() => '')).trim());
+        if (holder === process.pid) await rm(file, { force: true });
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const pid = Number((await readFile(file, 'utf8').catch(() => '')).trim());
+      const live = pid === process.pid ? held.has(file) : alive(pid);
+      if (Number.isInteger(pid) && pid > 0 && live) {
+        throw new DataDirInUseError(dir, pid);
+      }
+      await rm(file, { force: true }); // stale: its process is gone
+    }
+  }
+  throw new Error(`cannot lock the data directory ${dir}`);
+}

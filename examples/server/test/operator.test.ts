@@ -1,0 +1,216 @@
+/**
+ * Operator experience (issue 14): one request log line per request with nothing secret in it;
+ * dev tokens that survive a restart; the data directory held by one process; checkpoints made by
+ * the server; start-up failures in one line; `pnpm start` stopped by SIGTERM or Ctrl-C with exit 0.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config';
+import { DataDirInUseError } from '../src/data-lock';
+import { explain } from '../src/explain';
+import { startServer } from '../src/server';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+const cleanEnv = { REDIS_URL: '', OPA_URL: '', OIDC_ISSUER: '', DATABASE_URL: '', AGENTGOV_DATA_DIR: '' };
+
+describe('request log', () => {
+  it('writes one line per request (method, path, status, duration, id) and never a credential', async () => {
+    const lines: string[] = [];
+    const server = await startServer(loadConfig({ DATABASE_URL: 'memory:', PORT: '0' }), {
+      env: {},
+      log: (l) => lines.push(l),
+    });
+    try {
+      const token = await server.devIssuer!.mintIdToken('alice');
+      const res = await fetch(`${server.url}/api/v1/auth/userinfo?code=the-secret-code`, {
+        headers: {
+          authorization: `Bearer ${token}`,
+          cookie: 'session=cookie-value-123',
+          'x-request-id': 'req-42',
+        },
+      });
+      expect(res.status).toBe(200);
+      await new Promise((r) => setTimeout(r, 50));
+      const mine = lines.filter((l) => l.includes('/auth/userinfo'));
+      expect(mine).toHaveLength(1);
+      expect(mine[0]).toMatch(/^\S+Z GET \/api\/v1\/auth\/userinfo 200 \d+\.\dms id=req-42$/);
+      for (const secret of [token, token.split('.')[2]!, 'cookie-value-123', 'the-secret-code']) {
+        expect(lines.join('\n')).not.toContain(secret);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('embedded database directory', () => {
+  it('keeps dev tokens valid across a restart, is held by one process, and gets checkpoints', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'agentgov-operator-'));
+    const config = loadConfig({ AGENTGOV_DATA_DIR: dir, PORT: '0' });
+    try {
+      const first = await startServer(config, { env: {} });
+      const token = await first.devIssuer!.mintIdToken('alice');
+      const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      const created = await fetch(`${first.url}/api/v1/policies`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({
+          scope: 'enterprise',
+          scopeId: 'acme',
+          domain: 'features',
+          name: 'checkpointed',
+          version: '1.0.0',
+          changeReason: 'operator test',
+          content: '{}',
+        }),
+      });
+      expect(created.status).toBe(201);
+      // A second process (here: a second server) on the same directory is refused in words.
+      const refused = await startServer(config, { env: {} }).then(
+        async (s) => {
+          await s.close();
+          return undefined;
+        },
+        (error: unknown) => error,
+      );
+      expect(refused).toBeInstanceOf(DataDirInUseError);
+      expect(String((refused as Error).message)).toContain(`in use by process ${process.pid}`);
+      await first.close();
+
+      const second = await startServer(config, { env: {} });
+      try {
+        const res = await fetch(`${second.url}/api/v1/auth/userinfo`, { headers: auth });
+        expect(res.status).toBe(200); // the token printed by the first run
+        const report = await second.auditService.verify('acme');
+        expect(report.ok).toBe(true);
+        expect(report.checkpoints.length).toBeGreaterThanOrEqual(1); // written at the first run's stop
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+describe('start-up failures in one line', () => {
+  it('explains a taken port, an unreachable database, a bad config and a locked directory', () => {
+    const inUse = Object.assign(new Error('listen EADDRINUSE'), { code: 'EADDRINUSE' });
+    expect(explain(inUse, { PORT: '9000' })).toBe(
+      'port 9000 on 127.0.0.1 is already in use; stop what holds it or set PORT to another port',
+    );
+    const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+    expect(explain(refused, { DATABASE_URL: 'postgres://u:pw@db:5432/gov' })).toBe(
+      'cannot reach the database at postgres://u:***@db:5432/gov (ECONNREFUSED); start PostgreSQL, or fix DATABASE_URL (unset it for the embedded database)',
+    );
+    expect(explain(new ConfigError('invalid configuration: PORT: too big'), {})).toBe(
+      'invalid configuration: PORT: too big',
+    );
+    expect(explain(new DataDirInUseError('/d', 77), {})).toMatch(/in use by process 77/);
+  });
+
+  const run = async (env: Record<string, string>, args: string[] = []) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'examples/server/src/main.ts', ...args], {
+      cwd: root,
+      env: { ...process.env, ...cleanEnv, DEBUG: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (c: string) => {
+      err += c;
+    });
+    child.stdout.resume();
+    const [code] = await once(child, 'exit');
+    return { code, err };
+  };
+
+  it('a real process: the port in use, then a bad variable — no stack trace unless --verbose', async () => {
+    const holder = createServer();
+    await new Promise<void>((r) => holder.listen(0, '127.0.0.1', r));
+    const port = String((holder.address() as { port: number }).port);
+    try {
+      const taken = await run({ PORT: port, DATABASE_URL: 'memory:' });
+      expect(taken.code).toBe(1);
+      expect(taken.err).toContain(`agentgov: port ${port} on 127.0.0.1 is already in use`);
+      expect(taken.err).not.toMatch(/^\s+at /m);
+      const verbose = await run({ PORT: port, DATABASE_URL: 'memory:' }, ['--verbose']);
+      expect(verbose.err).toMatch(/^\s+at /m);
+    } finally {
+      holder.close();
+    }
+    const bad = await run({ AGENTGOV_FRAMEWORK: 'fastify' });
+    expect(bad.code).toBe(1);
+    expect(bad.err.split('\n')[0]).toMatch(/^agentgov: invalid configuration: AGENTGOV_FRAMEWORK/);
+    expect(bad.err).not.toMatch(/^\s+at /m);
+  }, 90_000);
+});
+
+describe('`pnpm start` from the repository root', () => {
+  const start = (port: number): { child: ChildProcess; output: () => string } => {
+    const child = spawn('pnpm', ['start'], {
+      cwd: root,
+      env: { ...process.env, ...cleanEnv, DATABASE_URL: 'memory:', PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true, // its own process group, as a terminal's foreground job
+    });
+    let out = '';
+    child.stdout?.setEncoding('utf8').on('data', (c: string) => {
+      out += c;
+    });
+    child.stderr?.setEncoding('utf8').on('data', (c: string) => {
+      out += c;
+    });
+    return { child, output: () => out };
+  };
+  const up = async (port: number, output: () => string) => {
+    for (let i = 0; i < 600; i++) {
+      const ok = await fetch(`http://127.0.0.1:${port}/api/v1/status`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
+      if (ok) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`server did not start:\n${output()}`);
+  };
+  const gone = async (port: number) => {
+    for (let i = 0; i < 100; i++) {
+      const answered = await fetch(`http://127.0.0.1:${port}/api/v1/status`).then(
+        () => true,
+        () => false,
+      );
+      if (!answered) return true;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return false;
+  };
+
+  it('SIGTERM to the pnpm process stops the server (no orphan) and exits 0', async () => {
+    const port = 23000 + Math.floor(Math.random() * 900);
+    const { child, output } = start(port);
+    await up(port, output);
+    child.kill('SIGTERM');
+    const [code] = await once(child, 'exit');
+    expect(code, output()).toBe(0);
+    expect(await gone(port)).toBe(true);
+    expect(output()).not.toContain('ELIFECYCLE');
+  }, 90_000);
+
+  it('Ctrl-C (SIGINT to the foreground process group) exits 0 without ELIFECYCLE', async () => {
+    const port = 23000 + Math.floor(Math.random() * 900) + 900;
+    const { child, output } = start(port);
+    await up(port, output);
+    process.kill(-(child.pid as number), 'SIGINT');
+    const [code] = await once(child, 'exit');
+    expect(code, output()).toBe(0);
+    expect(await gone(port)).toBe(true);
+    expect(output()).toContain('SIGINT: finishing in-flight requests');
+    expect(output()).not.toContain('ELIFECYCLE');
+  }, 90_000);
+});
