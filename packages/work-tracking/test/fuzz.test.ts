@@ -210,3 +210,49 @@ describe('fuzz: work-tracking parsers answer 4xx/2xx, never 5xx', () => {
     });
   }
 });
+
+describe('webhook rate limit', () => {
+  it('the webhooks category limits per source address: 429 with Retry-After past the limit', async () => {
+    const limited = createTestGovernance(idp, {
+      plugins: [
+        workTrackingRoutes({
+          store: new InMemoryWorkTrackingStore(),
+          tasks: new InMemoryTaskStore(),
+          briefings: new InMemoryBriefingStore(),
+          classifications: new InMemoryClassificationStore(),
+          secrets: new InMemorySecretStore({ hook: 'k' }),
+          integrations: staticIntegrations({ [T]: { codehost: { webhookSecretRef: 'hook' } } }),
+          engine: new Rule7Engine(),
+          audit: new InMemoryAuditSink(),
+          directory: new InMemoryOrgDirectory(),
+          defaultTenant: T,
+        }),
+      ],
+      limits: { rateLimits: { webhooks: { points: 2, durationSeconds: 60 } } },
+    });
+    try {
+      const ping = (remoteAddress: string) =>
+        limited.handle(
+          new Request('http://gw/api/v1/webhooks/codehost', {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              'x-github-event': 'ping',
+              'x-hub-signature-256': signBody('k', '{"zen":"x"}'),
+            },
+            body: '{"zen":"x"}',
+          }),
+          { remoteAddress },
+        );
+      expect((await ping('10.0.0.1')).status).toBe(200);
+      expect((await ping('10.0.0.1')).status).toBe(200);
+      const third = await ping('10.0.0.1');
+      expect(third.status).toBe(429);
+      expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await third.json()).error).toBe('rate_limit_exceeded');
+      expect((await ping('10.0.0.2')).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});
