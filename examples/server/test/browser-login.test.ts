@@ -1,0 +1,76 @@
+/**
+ * The browser login, in a real headless Chromium (Debian's `chromium`, driven by playwright-core):
+ * GET /api/v1/auth/login → the development issuer's sign-in form → back to GET
+ * /api/v1/auth/callback → the landing page (/api/v1/auth/userinfo) with the session cookie; a call
+ * with the cookie; logout. Skipped with the reason when /usr/bin/chromium is missing; under
+ * AGENTGOV_REQUIRE_SERVICES=1 (CI, which installs it) a missing browser fails the run.
+ */
+import { existsSync } from 'node:fs';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config';
+import { type RunningServer, startServer } from '../src/server';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const available = existsSync(CHROMIUM);
+const required = process.env.AGENTGOV_REQUIRE_SERVICES === '1';
+
+if (!available && required) {
+  describe('browser login (real Chromium)', () => {
+    it('needs Chromium at /usr/bin/chromium (AGENTGOV_REQUIRE_SERVICES=1): apt-get install -y chromium', () => {
+      throw new Error(`${CHROMIUM} is missing`);
+    });
+  });
+} else {
+  describe.skipIf(!available)(
+    `browser login (real Chromium)${available ? '' : ` — skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`}`,
+    () => {
+      let server: RunningServer;
+      let browser: Browser;
+      beforeAll(async () => {
+        server = await startServer(loadConfig({ DATABASE_URL: 'memory:', PORT: '0' }), { env: {} });
+        browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+      }, 60_000);
+      afterAll(async () => {
+        await browser?.close();
+        await server?.close();
+      });
+
+      it('logs in through the dev issuer, calls the API with the cookie, and logs out', async () => {
+        const api = `${server.url}/api/v1`;
+        const context = await browser.newContext();
+        const page = await context.newPage();
+        await page.goto(`${api}/auth/login`);
+        await page.fill('input[name="login"]', 'carol');
+        await page.fill('input[name="password"]', 'any');
+        await Promise.all([
+          page.waitForURL(`${api}/auth/userinfo`, { timeout: 30_000 }),
+          page.click('button[type="submit"]'),
+        ]);
+        // The landing page is the session's userinfo: signed in as carol.
+        const me = JSON.parse((await page.textContent('body')) ?? '{}') as Record<string, unknown>;
+        expect(me).toMatchObject({ userId: 'carol', tenantId: 'acme', roles: ['team_lead'] });
+        const cookie = (await context.cookies()).find((c) => c.name === 'session');
+        expect(cookie).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Strict' });
+
+        // A call with the cookie, from the page (same origin, as an app would make it).
+        const listed = await page.evaluate(async (url) => {
+          const res = await fetch(url);
+          return { status: res.status, body: await res.json() };
+        }, `${api}/policies`);
+        expect(listed.status).toBe(200);
+        expect(Array.isArray(listed.body)).toBe(true);
+
+        const out = await page.evaluate(
+          async (url) => (await fetch(url, { method: 'POST' })).status,
+          `${api}/auth/logout`,
+        );
+        expect(out).toBe(200);
+        const after = await page.evaluate(async (url) => (await fetch(url)).status, `${api}/auth/userinfo`);
+        expect(after).toBe(401);
+        expect((await context.cookies()).find((c) => c.name === 'session')).toBeUndefined();
+        await context.close();
+      }, 90_000);
+    },
+  );
+}
