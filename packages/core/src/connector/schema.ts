@@ -27,11 +27,48 @@ export const ConnectorSchema = z.object({
 });
 export type Connector = z.infer<typeof ConnectorSchema>;
 
-/** Body of POST /connectors (snake_case `credentials_secret_ref`, as the spec's API form). */
+/** Field names that hold a secret unless they are references (`…Ref`, `…_ref`). */
+const SECRET_KEY_RE = /(secret|passw(or)?d|token|api[_-]?key|private[_-]?key|credential|client[_-]?secret)/i;
+const REF_KEY_RE = /(ref|_ref|Ref)$/;
+/** Values that look like a secret whatever their field: PEM keys, JWTs, well-known token prefixes. */
+const SECRET_VALUE_RE =
+  /-----BEGIN [A-Z ]*PRIVATE KEY-----|^eyJ[\w-]{8,}\.[\w-]{8,}\.|^(ghp|gho|ghs|github_pat|glpat|xox[abpr]|sk|sk_live|rk_live)[-_][A-Za-z0-9_-]{10,}|^AKIA[0-9A-Z]{16}$/;
+
+/** Where a plain config field carries something that looks like a secret (path, why), if anywhere. */
+function plaintextSecretIn(value: unknown, path: string[] = [], depth = 0): string[] | undefined {
+  if (depth > 16) return undefined;
+  if (typeof value === 'string') return SECRET_VALUE_RE.test(value) ? path : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [k, v] of Object.entries(value)) {
+    if (SECRET_KEY_RE.test(k) && !REF_KEY_RE.test(k) && typeof v === 'string' && v !== '')
+      return [...path, k];
+    const found = plaintextSecretIn(v, [...path, k], depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * Body of POST /connectors (snake_case `credentials_secret_ref`, as the spec's API form). Secrets
+ * enter only as references to the secret store: a plain config field that looks like one (named
+ * like a password or token, or holding a private key, a JWT, a well-known token format) is refused.
+ */
 export const ConnectorCreateSchema = z.object({
   type: ConnectorTypeSchema,
   credentials_secret_ref: z.string().min(1).max(255),
-  config: z.record(z.string(), z.unknown()).default({}),
+  config: z
+    .record(z.string(), z.unknown())
+    .default({})
+    .superRefine((config, issue) => {
+      const at = plaintextSecretIn(config);
+      if (at)
+        issue.addIssue({
+          code: 'custom',
+          path: at,
+          message:
+            'looks like a secret in plain text; store it in the secret store and pass its reference (a field ending in Ref, or credentials_secret_ref)',
+        });
+    }),
 });
 export type ConnectorCreate = z.infer<typeof ConnectorCreateSchema>;
 

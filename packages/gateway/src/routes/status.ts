@@ -8,6 +8,7 @@ import { type AnyRoute, defineRoute, json } from '@agentgov/core';
 import { z } from 'zod';
 import { authenticate } from '../auth/authenticate';
 import type { KernelServices } from '../services';
+import { connectorReporter } from './connector-health';
 import { pluginHealth, pluginMetrics, within } from './plugin-reports';
 
 const ComponentStatus = z.object({ status: z.enum(['healthy', 'unhealthy']) });
@@ -16,7 +17,12 @@ const StatusOut = z.object({
   components: z.looseObject({
     gateway: ComponentStatus,
     database: ComponentStatus,
-    connectors: z.record(z.string(), ComponentStatus),
+    connectors: z.record(
+      z.string(),
+      ComponentStatus.extend({
+        lastFailure: z.object({ reason: z.string(), at: z.string() }).optional(),
+      }),
+    ),
   }),
   timestamp: z.string(),
 });
@@ -37,32 +43,6 @@ const MetricsOut = z.object({
 
 const s = (ok: boolean) => ({ status: ok ? ('healthy' as const) : ('unhealthy' as const) });
 
-/**
- * Health of the connectors of one tenant by type. `/status` needs no authentication: an anonymous
- * caller gets no connector entries at all (listing them told anyone which connector types the
- * tenants use); a caller presenting valid credentials sees its own tenant's connectors only.
- */
-async function connectorHealth(
-  ctx: KernelServices,
-  tenantId: string | undefined,
-): Promise<Record<string, { status: 'healthy' | 'unhealthy' }>> {
-  const connectors: Record<string, { status: 'healthy' | 'unhealthy' }> = {};
-  if (tenantId === undefined) return connectors;
-  await within(
-    async () => {
-      for (const c of await ctx.stores.connectors.list(tenantId, { status: 'active' })) {
-        const ok = await within(() => ctx.probeConnector(c), false);
-        const prev = connectors[c.type];
-        connectors[c.type] = s(ok && prev?.status !== 'unhealthy');
-      }
-      return true;
-    },
-    false,
-    5000,
-  );
-  return connectors;
-}
-
 /** The caller's tenant when the request carries valid credentials (never an error: /status is public). */
 async function callerTenant(ctx: KernelServices, request: Request): Promise<string | undefined> {
   if (!request.headers.has('authorization') && !request.headers.has('cookie')) return undefined;
@@ -74,6 +54,9 @@ async function callerTenant(ctx: KernelServices, request: Request): Promise<stri
 }
 
 export function statusRoutes(ctx: KernelServices): AnyRoute[] {
+  // `/status` needs no authentication: an anonymous caller gets no connector entries at all; a
+  // caller presenting valid credentials sees its own tenant's connectors, by name, with reasons.
+  const connectorHealth = connectorReporter(ctx);
   return [
     defineRoute({
       method: 'GET',
@@ -92,7 +75,7 @@ export function statusRoutes(ctx: KernelServices): AnyRoute[] {
           pluginHealth(ctx.plugins, signal),
           callerTenant(ctx, request),
         ]);
-        const connectors = database ? await connectorHealth(ctx, tenantId) : {};
+        const connectors = database ? await within(() => connectorHealth(tenantId), {}, 5000) : {};
         const healthy = database && Object.values(plugins).every(Boolean);
         const components: Record<string, unknown> = { gateway: s(true) };
         for (const [name, ok] of Object.entries(plugins)) components[name] = s(ok);
