@@ -33,6 +33,10 @@ export const ERROR_CODES = {
   EXCHANGE_ROUND_LIMIT: { status: 409, message: 'The exchange reached its round limit and was escalated' },
   COMMITMENT_REQUIRES_HUMAN: { status: 403, message: 'Commitments always need human approval' },
   POLICY_ENGINE_UNREACHABLE: { status: 503, message: 'The policy decision engine is unreachable' },
+  POLICY_ALREADY_ACTIVE: {
+    status: 409,
+    message: 'An identical policy is already active at this scope',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

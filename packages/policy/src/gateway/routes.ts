@@ -159,8 +159,23 @@ export function policyRoutes(options: PolicyRoutesOptions): PolicyPlugin {
           201: { description: 'The created policy', schema: PolicyOut },
           400: err('missing_type, invalid_type or POLICY_HIERARCHY_VIOLATION'),
           403: err('forbidden'),
+          409: err('POLICY_ALREADY_ACTIVE (detail.id: the active identical policy)'),
         },
         async handler({ body }, rc) {
+          // A re-POST of the same policy (a retry after a lost response) creates nothing: 409
+          // names the active policy with the same scope, domain, name, version and content.
+          const active = await store.list(rc.principal.tenantId, { domain: body.domain, status: 'active' });
+          const same = active.find(
+            (p) =>
+              p.scope === body.scope &&
+              p.scopeId === body.scopeId &&
+              p.name === body.name &&
+              p.version === body.version &&
+              p.content === body.content,
+          );
+          // Only told to a caller who may read that policy (others go on to the service's 403).
+          if (same && (await service.get(rc.principal, same.id)).isOk())
+            throw errorOf('POLICY_ALREADY_ACTIVE', undefined, { id: same.id });
           return { status: 201, body: unwrapOrThrow(await service.create(rc.principal, body, rc)) };
         },
       }),
