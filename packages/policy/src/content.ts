@@ -47,7 +47,19 @@ export function schemaOf(node: LatticeNode): z.ZodType {
       return z.enum(node.order as [string, ...string[]]);
     case 'map': {
       const child = schemaOf(node.child);
-      if (node.keys) return z.strictObject(Object.fromEntries(node.keys.map((k) => [k, child.optional()])));
+      if (node.keys) {
+        const keys = node.keys;
+        const map = z.strictObject(Object.fromEntries(keys.map((k) => [k, child.optional()])));
+        if (!node.shorthand) return map;
+        // One value for every key, expanded before validation (so errors name the key's rule).
+        return z.preprocess(
+          (v) =>
+            v !== null && typeof v !== 'object' && v !== undefined
+              ? Object.fromEntries(keys.map((k) => [k, v]))
+              : v,
+          map,
+        );
+      }
       return z
         .record(FreeKey, child)
         .refine((m) => Object.keys(m).length <= MAX_CONTENT_ITEMS, `at most ${MAX_CONTENT_ITEMS} entries`);

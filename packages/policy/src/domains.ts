@@ -37,7 +37,7 @@ export const AGENT_TO_AGENT = object({
   enabled: grant(),
   allowed_exchange_types: allowList(EXCHANGE_TYPES),
   max_classification_shared: level(),
-  max_rounds: mapOf('exchange type', EXCHANGE_TYPES, numericMax(1, MAX_ROUNDS_LIMIT)),
+  max_rounds: mapOf('exchange type', EXCHANGE_TYPES, numericMax(1, MAX_ROUNDS_LIMIT), { shorthand: true }),
   cross_org: mapOf('classification level', CLASSIFICATION_LEVELS, ordinal(CROSS_ORG_RULES)),
 });
 

@@ -43,6 +43,12 @@ export interface MapNode<K extends string = string, C extends LatticeNode = Latt
   /** What a key names, for messages ("exchange type", "tool"). */
   readonly keyLabel: string;
   readonly child: C;
+  /**
+   * A closed map may be written as one value that applies to every key (`max_rounds: 2` means
+   * `max_rounds: {information_query: 2, commitment_request: 2, meeting_scheduling: 2}`); the
+   * content schema expands it, so everything after parsing sees the map.
+   */
+  readonly shorthand?: boolean;
 }
 export interface ObjectNode<F extends Record<string, LatticeNode> = Record<string, LatticeNode>> {
   readonly kind: 'object';
@@ -102,7 +108,14 @@ export const mapOf = <const K extends string, C extends LatticeNode>(
   keyLabel: string,
   keys: readonly K[] | undefined,
   child: C,
-): MapNode<K, C> => (keys ? { kind: 'map', keyLabel, keys, child } : { kind: 'map', keyLabel, child });
+  options: { shorthand?: boolean } = {},
+): MapNode<K, C> => ({
+  kind: 'map',
+  keyLabel,
+  ...(keys ? { keys } : {}),
+  child,
+  ...(keys && options.shorthand ? { shorthand: true } : {}),
+});
 export const object = <F extends Record<string, LatticeNode>>(fields: F): ObjectNode<F> => ({
   kind: 'object',
   fields,
