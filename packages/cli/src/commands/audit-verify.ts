@@ -9,6 +9,7 @@
  * Read-only: it never migrates or writes the database.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   DEFAULT_COMMITMENT_KEY_REF,
@@ -16,12 +17,14 @@ import {
   type VerifyReport,
   verifyTenant,
 } from '@agentgov/audit';
-import { type AuditStore, EnvSecretStore } from '@agentgov/core';
+import { type AuditStore, EnvSecretStore, type SecretStore } from '@agentgov/core';
 import { type CliIo, EXIT, UsageError } from '../io';
 
 /** The part of an opened store bundle the command uses. */
 export interface OpenedAuditStore {
   audit: AuditStore;
+  /** Audit keys the reference server generated for development and kept in this database. */
+  devSecrets?: Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -49,15 +52,51 @@ export function redactDatabase(database: string): string {
   return database.replace(/^([a-z]+:\/\/[^:/@]*:)[^@]*@/i, '$1***@');
 }
 
+/** The PID in the reference server's lock file of a PGlite directory, when that process runs. */
+function holderOf(dir: string): number | undefined {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(join(dir, 'agentgov.pid'), 'utf8').trim());
+  } catch {
+    return undefined;
+  }
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return undefined;
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined;
+  }
+}
+
+interface RawDb {
+  selectFrom(table: string): {
+    select(columns: string[]): { execute(): Promise<{ ref: string; value: string }[]> };
+  };
+}
+
 async function defaultOpenStore(database: string): Promise<OpenedAuditStore> {
   const { databaseKind, openStore } = await import('@agentgov/store-kysely');
-  if (
-    databaseKind(database) === 'pglite-dir' &&
-    (!existsSync(database) || !statSync(database).isDirectory())
-  ) {
-    throw new UsageError(`no PGlite database directory at ${database}`);
+  if (databaseKind(database) === 'pglite-dir') {
+    if (!existsSync(database) || !statSync(database).isDirectory()) {
+      throw new UsageError(`no PGlite database directory at ${database}`);
+    }
+    // PGlite opens its directory exclusively: opening it under a running server would abort.
+    const pid = holderOf(database);
+    if (pid !== undefined) {
+      throw new UsageError(
+        `${database} is in use by process ${pid}; stop it (kill -TERM ${pid}) or verify through the server (GET /api/v1/audit/checkpoint and the proof routes)`,
+      );
+    }
   }
-  return openStore({ database, migrate: false });
+  const stores = await openStore({ database, migrate: false });
+  // The reference server keeps generated development keys in its database: the same keys here.
+  const rows = await (stores.db as unknown as RawDb)
+    .selectFrom('agentgov_dev_secrets')
+    .select(['ref', 'value'])
+    .execute()
+    .catch(() => []);
+  return { ...stores, devSecrets: Object.fromEntries(rows.map((r) => [r.ref, r.value])) };
 }
 
 async function defaultProgress(io: CliIo): Promise<Progress | undefined> {
@@ -149,13 +188,20 @@ export function createAuditVerify(deps: Partial<AuditVerifyDeps> = {}) {
 
   return async function auditVerify(args: string[], io: CliIo): Promise<number> {
     const values = parse(args);
-    const database = values.database;
-    if (!database) throw new UsageError(`--database is required\n${USAGE}`);
+    // The reference server's configuration when --database is not given: DATABASE_URL, else
+    // AGENTGOV_DATA_DIR, else ./.agentgov.
+    const database =
+      values.database ??
+      io.env.DATABASE_URL ??
+      io.env.AGENTGOV_DATA_DIR ??
+      (existsSync('.agentgov') ? '.agentgov' : undefined);
+    if (!database)
+      throw new UsageError(`--database is required (or DATABASE_URL / AGENTGOV_DATA_DIR)\n${USAGE}`);
     if (values.tenant === '') throw new UsageError('--tenant must not be empty');
     const publicJwk = readPublicKey(values['public-key']);
-    const secrets = new EnvSecretStore(io.env);
-    const commitmentKey = await secrets.get(DEFAULT_COMMITMENT_KEY_REF);
-    if (commitmentKey !== undefined && commitmentKey.length < MIN_COMMITMENT_KEY_LENGTH) {
+    const env = new EnvSecretStore(io.env);
+    const envKey = await env.get(DEFAULT_COMMITMENT_KEY_REF);
+    if (envKey !== undefined && envKey.length < MIN_COMMITMENT_KEY_LENGTH) {
       throw new UsageError(
         `${EnvSecretStore.variableName(DEFAULT_COMMITMENT_KEY_REF)} is shorter than ${MIN_COMMITMENT_KEY_LENGTH} characters`,
       );
@@ -168,6 +214,9 @@ export function createAuditVerify(deps: Partial<AuditVerifyDeps> = {}) {
       if (error instanceof UsageError) throw error;
       throw new UsageError(`cannot open ${redactDatabase(database)}: ${(error as Error).message}`);
     }
+    // Keys as the server finds them: the environment first, then the database's development keys.
+    const kept = opened.devSecrets ?? {};
+    const secrets: SecretStore = { get: async (ref) => (await env.get(ref)) ?? kept[ref] };
     const progress = await makeProgress(io);
     const reports: VerifyReport[] = [];
     try {
