@@ -1,52 +1,167 @@
-import { type CliIo, EXIT, processIo, UsageError } from './io';
+/**
+ * The `agentgov` command tree on commander: every command and group answers `--help`,
+ * `agentgov --version` prints the version, an unknown command or flag is an error (exit 2) with a
+ * suggestion. Commander checks the command line; each command module then reads its own
+ * arguments (node:util parseArgs, strict) and does the work, loaded lazily to keep start-up fast.
+ */
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError, Option } from 'commander';
+import { type CliIo, EXIT, processIo } from './io';
 
 export { type CliIo, EXIT, UsageError } from './io';
 
-const USAGE = `agentgov — policy-as-code and audit tooling
+// The build defines the version (tsup.config.ts); run from source, it is read from package.json.
+declare const __AGENTGOV_CLI_VERSION__: string | undefined;
+function version(): string {
+  if (typeof __AGENTGOV_CLI_VERSION__ === 'string') return __AGENTGOV_CLI_VERSION__;
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    return pkg.version;
+  } catch {
+    return 'unknown';
+  }
+}
 
-Usage:
-  agentgov policy validate DIR [--json]
-  agentgov policy decide DIR --domain agent-to-agent|integrations --input FILE [--user ID] [--fail-on-deny]
-  agentgov audit verify --database URL|DIR [--tenant ID] [--public-key FILE] [--json]
-  agentgov db migrate --database URL|DIR [--schema NAME] [--json]
+type Run = (args: string[], io: CliIo) => Promise<number>;
 
-Exit codes: 0 ok, 1 violations or a broken audit chain, 2 unusable input.
-`;
+interface Spec {
+  group: string;
+  verb: string;
+  summary: string;
+  args?: string;
+  options: Option[];
+  load: () => Promise<Run>;
+  after?: string;
+}
 
-type Command = (args: string[], io: CliIo) => Promise<number>;
+const opt = (flags: string, description: string) => new Option(flags, description);
 
-/**
- * Command table: `<group> <verb>` → lazily loaded implementation (keeps start-up fast).
- * Each command module exports `default: Command`.
- */
-const COMMANDS: Record<string, () => Promise<Command>> = {
-  'audit verify': async () => (await import('./commands/audit-verify')).default,
-  'db migrate': async () => (await import('./commands/db-migrate')).default,
-  'policy validate': async () => (await import('./commands/policy-validate')).default,
-  'policy decide': async () => (await import('./commands/policy-decide')).default,
+const COMMANDS: Spec[] = [
+  {
+    group: 'policy',
+    verb: 'validate',
+    summary: 'validate a policy-as-code directory (schemas and hierarchy)',
+    args: '<dir>',
+    options: [opt('--json', 'machine-readable report')],
+    load: async () => (await import('./commands/policy-validate')).default,
+    after: '\nExit codes: 0 valid, 1 violations, 2 unusable input.',
+  },
+  {
+    group: 'policy',
+    verb: 'decide',
+    summary: 'decide one request against a policy-as-code directory',
+    args: '<dir>',
+    options: [
+      opt(
+        '--domain <domain>',
+        'decision domain (agent-to-agent, integrations, models, actions, data, features)',
+      ),
+      opt('--input <file>', 'the decision input (JSON)'),
+      opt('--user <id>', 'the user deciding (default: from the input)'),
+      opt('--fail-on-deny', 'exit 1 when the decision is a deny'),
+    ],
+    load: async () => (await import('./commands/policy-decide')).default,
+  },
+  {
+    group: 'audit',
+    verb: 'verify',
+    summary: 'verify the audit hash chain, identifier commitments and signed checkpoints',
+    options: [
+      opt(
+        '--database <url|dir>',
+        'postgres://… or a PGlite directory (default: DATABASE_URL, else AGENTGOV_DATA_DIR)',
+      ),
+      opt('--tenant <id>', 'only this tenant'),
+      opt('--public-key <file>', 'JWK that verifies the checkpoints (default: from the signing key)'),
+      opt('--json', 'machine-readable report'),
+    ],
+    load: async () => (await import('./commands/audit-verify')).default,
+    after:
+      '\nKeys: AGENTGOV_SECRET_AUDIT_COMMITMENT_KEY / _SIGNING_KEY, else the development keys the reference\nserver kept in the database. Exit codes: 0 intact, 1 broken, 2 unusable input.',
+  },
+  {
+    group: 'db',
+    verb: 'migrate',
+    summary: 'apply the migrations and prepare the monthly audit partitions',
+    options: [
+      opt('--database <url|dir>', 'postgres://… or a PGlite directory'),
+      opt('--schema <name>', 'PostgreSQL schema (default agentgov)'),
+      opt('--json', 'machine-readable report'),
+    ],
+    load: async () => (await import('./commands/db-migrate')).default,
+  },
+];
+
+const GROUPS: Record<string, string> = {
+  policy: 'policy-as-code: validate a directory, decide a request',
+  audit: 'audit log: verify it offline',
+  db: 'database: migrations and audit partitions',
 };
+
+/** The command tree; `chosen` receives the command to run and its own arguments. */
+function program(io: CliIo, chosen: (spec: Spec) => void): Command {
+  const root = new Command('agentgov')
+    .description('policy-as-code and audit tooling for agentgov')
+    .version(version(), '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .addHelpCommand(false)
+    .showSuggestionAfterError(true)
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .exitOverride();
+  for (const [name, description] of Object.entries(GROUPS)) {
+    const group = root
+      .command(name)
+      .description(description)
+      .showSuggestionAfterError(true)
+      .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+      .exitOverride();
+    for (const spec of COMMANDS.filter((c) => c.group === name)) {
+      const cmd = group
+        .command(spec.args ? `${spec.verb} ${spec.args}` : spec.verb)
+        .description(spec.summary)
+        .showSuggestionAfterError(true)
+        .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+        .exitOverride()
+        .action(() => chosen(spec));
+      for (const o of spec.options) cmd.addOption(o);
+      if (spec.after) cmd.addHelpText('after', spec.after);
+    }
+  }
+  return root;
+}
 
 /** Runs the CLI with `argv` (without node and script); resolves to the exit code. */
 export async function run(argv: string[], io: CliIo = processIo()): Promise<number> {
-  const [group, verb, ...rest] = argv;
-  if (!group || group === '--help' || group === '-h' || group === 'help') {
-    io.stdout(USAGE);
-    return group ? EXIT.ok : EXIT.usage;
-  }
-  const load = COMMANDS[`${group} ${verb ?? ''}`];
-  if (!load) {
-    io.stderr(`agentgov: unknown command '${[group, verb].filter(Boolean).join(' ')}'\n\n${USAGE}`);
+  let picked: Spec | undefined;
+  const root = program(io, (spec) => {
+    picked = spec;
+  });
+  if (argv.length === 0) {
+    io.stderr(root.helpInformation());
     return EXIT.usage;
   }
   try {
-    const command = await load();
-    return await command(rest, io);
+    await root.parseAsync(argv, { from: 'user' });
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr(`agentgov ${group} ${verb}: ${error.message}\n`);
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT.ok;
+      // A group without its verb (`agentgov audit`): commander printed the group's help.
       return EXIT.usage;
     }
-    io.stderr(`agentgov ${group} ${verb}: ${error instanceof Error ? error.message : String(error)}\n`);
+    throw error;
+  }
+  if (!picked) return EXIT.usage;
+  const spec: Spec = picked;
+  // The command reads its own arguments: everything after `<group> <verb>`.
+  const args = argv.slice(argv.indexOf(spec.verb, argv.indexOf(spec.group)) + 1);
+  try {
+    const command = await spec.load();
+    return await command(args, io);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr(`agentgov ${spec.group} ${spec.verb}: ${message}\n`);
     return EXIT.usage;
   }
 }

@@ -189,12 +189,8 @@ export function createAuditVerify(deps: Partial<AuditVerifyDeps> = {}) {
   return async function auditVerify(args: string[], io: CliIo): Promise<number> {
     const values = parse(args);
     // The reference server's configuration when --database is not given: DATABASE_URL, else
-    // AGENTGOV_DATA_DIR, else ./.agentgov.
-    const database =
-      values.database ??
-      io.env.DATABASE_URL ??
-      io.env.AGENTGOV_DATA_DIR ??
-      (existsSync('.agentgov') ? '.agentgov' : undefined);
+    // AGENTGOV_DATA_DIR.
+    const database = values.database ?? io.env.DATABASE_URL ?? io.env.AGENTGOV_DATA_DIR;
     if (!database)
       throw new UsageError(`--database is required (or DATABASE_URL / AGENTGOV_DATA_DIR)\n${USAGE}`);
     if (values.tenant === '') throw new UsageError('--tenant must not be empty');

@@ -53,14 +53,17 @@ export default async function dbMigrate(args: string[], io: CliIo): Promise<numb
     if (values.json) {
       io.stdout(`${JSON.stringify({ database: redact(database), schema, ...result })}\n`);
     } else {
+      const n = result.applied.length;
+      const now = new Date();
+      const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 12, 1));
+      const through = `${last.getUTCFullYear()}-${String(last.getUTCMonth() + 1).padStart(2, '0')}`;
+      const created = result.partitions.created.length;
       const lines = [
         `database: ${redact(database)} (schema ${schema})`,
-        result.applied.length > 0
-          ? `migrations applied: ${result.applied.join(', ')}`
-          : 'migrations: up to date',
-        `partitions created: ${result.partitions.created.length}${
-          result.partitions.created.length > 0 ? ` (${result.partitions.created.join(', ')})` : ''
-        }`,
+        n === 0
+          ? 'no migrations to apply: the schema is up to date'
+          : `${n} migration${n === 1 ? '' : 's'} applied (${result.applied.join(', ')})`,
+        `audit partitions ready through ${through}${created > 0 ? ` (${created} created: ${result.partitions.created.join(', ')})` : ''}`,
       ];
       if (result.partitions.blocked.length > 0) {
         lines.push(
