@@ -7,7 +7,7 @@
 import { open, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 
-export const LOCK_FILE = 'agentgov.pid';
+const LOCK_FILE = 'agentgov.pid';
 
 /** Directories this process holds (its own PID in a lock file is stale unless listed here). */
 const held = new Set<string>();

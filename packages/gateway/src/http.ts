@@ -20,7 +20,7 @@ export function requestIdFrom(request: Request): string {
  * were presented, `error="invalid_token"` when they were presented and refused. A webhook's 401
  * is not a Bearer challenge.
  */
-export function bearerChallenge(code: string): string | undefined {
+function bearerChallenge(code: string): string | undefined {
   if (code === 'authentication_required' || code === 'no_session') return 'Bearer realm="agentgov"';
   if (code === 'invalid_token' || code === 'session_expired') {
     const why = code === 'session_expired' ? 'The session has expired' : 'The token is not valid';
