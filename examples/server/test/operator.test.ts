@@ -144,6 +144,11 @@ describe('start-up failures in one line', () => {
     } finally {
       holder.close();
     }
+    const db = await run({ PORT: '0', DATABASE_URL: 'postgres://u:pw@127.0.0.1:1/x' });
+    expect(db.code).toBe(1);
+    expect(db.err.split('\n')[0]).toBe(
+      'agentgov: cannot reach the database at postgres://u:***@127.0.0.1:1/x (ECONNREFUSED); start PostgreSQL, or fix DATABASE_URL (unset it for the embedded database)',
+    );
     const bad = await run({ AGENTGOV_FRAMEWORK: 'fastify' });
     expect(bad.code).toBe(1);
     expect(bad.err.split('\n')[0]).toMatch(/^agentgov: invalid configuration: AGENTGOV_FRAMEWORK/);
@@ -174,7 +179,7 @@ describe('`pnpm start` from the repository root', () => {
         (r) => r.status === 200,
         () => false,
       );
-      if (ok) return;
+      if (ok && output().includes('A browser login')) return; // served, and the banner is out
       await new Promise((r) => setTimeout(r, 100));
     }
     throw new Error(`server did not start:\n${output()}`);
@@ -200,6 +205,9 @@ describe('`pnpm start` from the repository root', () => {
     expect(code, output()).toBe(0);
     expect(await gone(port)).toBe(true);
     expect(output()).not.toContain('ELIFECYCLE');
+    // oidc-provider's warnings are replaced by one line of explanation in the banner.
+    expect(output()).not.toContain('oidc-provider WARNING');
+    expect(output()).toContain('development mode: state in memory');
   }, 90_000);
 
   it('Ctrl-C (SIGINT to the foreground process group) exits 0 without ELIFECYCLE', async () => {
