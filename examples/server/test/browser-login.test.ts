@@ -22,13 +22,16 @@ if (!available && required) {
     });
   });
 } else {
-  describe.skipIf(!available)(
-    `browser login (real Chromium)${available ? '' : ` — skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`}`,
-    () => {
+  describe.skipIf(!available).each(['express', 'koa'] as const)(
+    `browser login (real Chromium) on %s${available ? '' : ` — skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`}`,
+    (framework) => {
       let server: RunningServer;
       let browser: Browser;
       beforeAll(async () => {
-        server = await startServer(loadConfig({ DATABASE_URL: 'memory:', PORT: '0' }), { env: {} });
+        server = await startServer(
+          loadConfig({ DATABASE_URL: 'memory:', PORT: '0', AGENTGOV_FRAMEWORK: framework }),
+          { env: {} },
+        );
         browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
       }, 60_000);
       afterAll(async () => {
