@@ -49,6 +49,23 @@ describe('agentgov db migrate: PGlite directory and bad input', () => {
     }
   });
 
+  it('shows progress on a terminal and nothing extra when piped', { timeout: 60_000 }, async () => {
+    const data = join(dir, 'tty');
+    const tty = { ...captureIo(), isTTY: true };
+    const io = Object.assign(tty, {
+      stderr: (t: string) => {
+        tty.err += t;
+      },
+      stdout: (t: string) => {
+        tty.out += t;
+      },
+    });
+    expect(await run(['db', 'migrate', '--database', data], io)).toBe(0);
+    expect(io.err).toContain(`migrating ${data} (schema agentgov)…`);
+    const piped = await migrate('--database', data);
+    expect(piped.err).toBe('');
+  });
+
   it('exit 2 without --database, with an unknown option, or with a file instead of a directory', async () => {
     const none = await migrate();
     expect(none.code).toBe(2);

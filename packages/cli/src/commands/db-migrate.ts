@@ -48,8 +48,11 @@ export default async function dbMigrate(args: string[], io: CliIo): Promise<numb
     io.stderr(`agentgov db migrate: cannot open ${redact(database)}: ${(error as Error).message}\n`);
     return EXIT.usage;
   }
+  // Progress on a terminal only; piped output stays exactly the report.
+  if (io.isTTY) io.stderr(`migrating ${redact(database)} (schema ${schema})…`);
   try {
     const result = await stores.migrate();
+    if (io.isTTY) io.stderr('\r\x1b[2K');
     if (values.json) {
       io.stdout(`${JSON.stringify({ database: redact(database), schema, ...result })}\n`);
     } else {
