@@ -4,6 +4,9 @@
  * agent-to-agent decision (fail closed), the envelope, the classification filter, the audit entry —
  * and only then is anything sent. Follow-up rounds re-run the checks; the round limit fixed at
  * the start is never raised.
+ *
+ * Over 300 lines on purpose: as on the receiving side, the steps run in the spec's order, and the
+ * order is what is reviewed; keeping them in one file keeps it visible.
  */
 import {
   CommitmentRequiresHumanError,

@@ -5,6 +5,10 @@
  * record decide what it accepts and returns — never a field the sender sets. Only then may the
  * agent answer automatically (information queries, when its identity and its human's availability
  * allow); everything else waits for a human.
+ *
+ * Over 300 lines on purpose: the receiving checks are one ordered sequence (envelope, signer,
+ * identity, policy, rounds, filtering, audit) whose order is the security property; split across
+ * files it could no longer be read, and reviewed, top to bottom.
  */
 import {
   CommitmentRequiresHumanError,

@@ -2,6 +2,9 @@
  * OIDC: ID-token verification with jose against the issuer's discovery document and JWKS, and the
  * authorization-code exchange at the token endpoint with oauth4webapi (confidential client,
  * client secret). Both fail closed with the spec's error codes.
+ *
+ * Over 300 lines on purpose: verification and the code exchange share the issuer discovery, the
+ * JWKS cache and the error mapping; one class keeps every path that accepts a credential together.
  */
 import { GovernanceError } from '@agentgov/core';
 import { createRemoteJWKSet, type JWTPayload, errors as joseErrors, jwtVerify } from 'jose';
