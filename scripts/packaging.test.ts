@@ -47,27 +47,34 @@ describe('packaging', () => {
     expect(`${r.stdout}${r.stderr}`.trim()).toBe('ok');
   });
 
-  it.each(['core', 'policy', 'audit', 'cli', 'gateway'])(
-    '@agentgov/%s: no runtime dependency requires Node newer than 20',
-    (name) => {
-      const manifest = JSON.parse(readFileSync(join(pkg(name), 'package.json'), 'utf8'));
-      const require = createRequire(join(pkg(name), 'package.json'));
-      const tooNew: string[] = [];
-      for (const dep of Object.keys(manifest.dependencies ?? {})) {
-        if (dep.startsWith('@agentgov/')) continue;
-        let dir = require.resolve
-          .paths(dep)
-          ?.map((p) => join(p, dep))
-          .find((p) => existsSync(join(p, 'package.json')));
-        if (!dir) continue;
-        dir = join(dir, 'package.json');
-        const engines: string | undefined = JSON.parse(readFileSync(dir, 'utf8')).engines?.node;
-        const min = engines && /^\s*>=?\s*v?(\d+)/.exec(engines);
-        if (min && Number(min[1]) > 20) tooNew.push(`${dep} (engines.node ${engines})`);
-      }
-      expect(tooNew).toEqual([]);
-    },
-  );
+  it.each([
+    'core',
+    'policy',
+    'audit',
+    'interchange',
+    'work-tracking',
+    'store-kysely',
+    'store-redis',
+    'cli',
+    'gateway',
+  ])('@agentgov/%s: no runtime dependency requires Node newer than 20', (name) => {
+    const manifest = JSON.parse(readFileSync(join(pkg(name), 'package.json'), 'utf8'));
+    const require = createRequire(join(pkg(name), 'package.json'));
+    const tooNew: string[] = [];
+    for (const dep of Object.keys(manifest.dependencies ?? {})) {
+      if (dep.startsWith('@agentgov/')) continue;
+      let dir = require.resolve
+        .paths(dep)
+        ?.map((p) => join(p, dep))
+        .find((p) => existsSync(join(p, 'package.json')));
+      if (!dir) continue;
+      dir = join(dir, 'package.json');
+      const engines: string | undefined = JSON.parse(readFileSync(dir, 'utf8')).engines?.node;
+      const min = engines && /^\s*>=?\s*v?(\d+)/.exec(engines);
+      if (min && Number(min[1]) > 20) tooNew.push(`${dep} (engines.node ${engines})`);
+    }
+    expect(tooNew).toEqual([]);
+  });
 
   it('agentgov policy validate runs without pg, PGlite or @agentgov/store-kysely', () => {
     const blocked = ['pg', '@electric-sql/pglite', '@agentgov/store-kysely'];

@@ -18,6 +18,7 @@ export * from './classification/memory';
 export * from './classification/port';
 export * from './classification/schema';
 // Shared vocabulary
+export * from './canonical-json';
 export * from './classification-lattice';
 export * from './clock';
 export * from './connector/memory';

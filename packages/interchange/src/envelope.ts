@@ -9,13 +9,13 @@
 import { createHash } from 'node:crypto';
 import {
   ClassificationLevelSchema,
+  canonicalJson,
   type Envelope,
   EnvelopeSchema,
   ExchangeTypeSchema,
   INTERCHANGE_PROTOCOL_VERSION,
   newId,
 } from '@agentgov/core';
-import canonicalize from 'canonicalize';
 import { CompactSign, compactVerify, decodeProtectedHeader } from 'jose';
 import { z } from 'zod';
 import { type KeyResolver, keyId, parseKeyId, type SigningKey } from './keys';
@@ -61,7 +61,7 @@ export type EnvelopeClaims = z.infer<typeof EnvelopeClaimsSchema>;
 /** base64url SHA-256 of the RFC 8785 canonical JSON of `content`. */
 export function contentDigest(content: unknown): string {
   return createHash('sha256')
-    .update(canonicalize(content) ?? 'null')
+    .update(canonicalJson(content ?? null))
     .digest('base64url');
 }
 
@@ -85,7 +85,7 @@ export async function signEnvelope(
     iat: Math.floor(options.nowMs / 1000),
     exp: Math.floor((options.nowMs + options.ttlMs) / 1000),
   };
-  const jws = await new CompactSign(new TextEncoder().encode(canonicalize(full)))
+  const jws = await new CompactSign(new TextEncoder().encode(canonicalJson(full)))
     .setProtectedHeader({ alg: key.alg, kid: keyId(key.tenantId, key.agentId), typ: ENVELOPE_JWS_TYPE })
     .sign(key.privateKey);
   return { jws, claims: full };
