@@ -162,7 +162,6 @@ async function builtinEngine(): Promise<{
   return { engine: new BuiltinDecisionEngine(resolver), resolver };
 }
 
-let sink: unknown;
 const suites: BenchSuite[] = [
   {
     name: 'built-in engine vs Cedar (agent-to-agent, 4-level hierarchy, Cedar pre-parsed with only the requester’s entities)',
@@ -205,19 +204,13 @@ const suites: BenchSuite[] = [
       const [a, b, c] = [cursor(), cursor(), cursor()];
       const rows = [
         ...(await measure({
-          'cedar-wasm statefulIsAuthorized': () => {
-            sink = cedarDecide(a());
-          },
+          'cedar-wasm statefulIsAuthorized': () => cedarDecide(a()),
         })),
         ...(await measure({
-          'built-in evaluate (requester’s effective policy precomputed, sync)': () => {
-            sink = precomputed(b());
-          },
+          'built-in evaluate (requester’s effective policy precomputed, sync)': () => precomputed(b()),
         })),
         ...(await measure({
-          'built-in engine.decide (resolver cache hit, async)': async () => {
-            sink = await builtin(c());
-          },
+          'built-in engine.decide (resolver cache hit, async)': () => builtin(c()),
         })),
       ];
       for (const r of rows) r.note = `${r.note}; same 1,000 answers checked first (${allowed} allow)`;

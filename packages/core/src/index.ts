@@ -13,12 +13,12 @@ export * from './audit/schema';
 export * from './briefing/memory';
 export * from './briefing/port';
 export * from './briefing/schema';
+// Shared vocabulary
+export * from './canonical-json';
 export * from './classification/assignment';
 export * from './classification/memory';
 export * from './classification/port';
 export * from './classification/schema';
-// Shared vocabulary
-export * from './canonical-json';
 export * from './classification-lattice';
 export * from './clock';
 export * from './connector/memory';

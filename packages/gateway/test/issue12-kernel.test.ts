@@ -13,7 +13,6 @@ import {
   InMemoryInstanceRegistry,
   InMemoryOrgDirectory,
   InMemoryPolicyStore,
-  InMemorySecretStore,
   InMemorySessionStore,
   InMemoryTenantStore,
   InMemoryUnitOfWork,
