@@ -43,14 +43,6 @@ const EXCLUDED_READMES: Record<string, string> = {
   // Written by the analytics-client engineer (not edited here); left for them to mark.
   'packages/analytics-client/README.md':
     'its example talks to a running Session Analytics server on 127.0.0.1:3000 (needs a `typecheck-only` marker or a loopback server)',
-  // Being written by the interchange engineer: its built dist had no type declarations (TS7016) when
-  // this list was made; remove the entry once `pnpm build` emits them.
-  'packages/interchange/README.md':
-    'in progress by another engineer: dist without type declarations (TS7016)',
-  // Being written by the work-tracking engineer: its wiring example uses `sql`, `directory`, `audit`
-  // and `secrets` without declaring them (a sketch: needs a `not-executed` marker or a full program).
-  'packages/work-tracking/README.md':
-    'in progress by another engineer: the wiring example is a sketch (undeclared sql, directory, audit, secrets)',
 };
 
 interface Block {
