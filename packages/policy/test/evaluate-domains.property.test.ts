@@ -10,38 +10,11 @@
 import { CLASSIFICATION_LEVELS, type DecisionRequest, FEATURE_NAMES } from '@agentgov/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DOMAIN_LATTICES, evaluate, type LatticeNode, meet, normalize } from '../src/index';
+import { DOMAIN_LATTICES, evaluate, type LatticeNode, meet } from '../src/index';
+import { contentArb } from './content-arb';
 
-function arb(node: LatticeNode): fc.Arbitrary<unknown> {
-  const raw = ((): fc.Arbitrary<unknown> => {
-    switch (node.kind) {
-      case 'level':
-        return fc.constantFrom(...CLASSIFICATION_LEVELS);
-      case 'allowList':
-      case 'denyList':
-        return node.values
-          ? fc.subarray([...node.values])
-          : fc.uniqueArray(fc.constantFrom('a', 'b', 'c', 'd'), { maxLength: 4 });
-      case 'numericMax':
-        return fc.integer({ min: node.min, max: Math.min(node.max, node.min + 8) });
-      case 'numericMin':
-        return fc.integer({ min: node.floor, max: node.floor + 8 });
-      case 'grant':
-        return fc.boolean();
-      case 'ordinal':
-        return fc.constantFrom(...node.order);
-      case 'map':
-        return node.keys
-          ? fc.record(Object.fromEntries(node.keys.map((k) => [k, arb(node.child)])), { requiredKeys: [] })
-          : fc.dictionary(fc.constantFrom('a', 'b', 'c'), arb(node.child), { maxKeys: 3 });
-      case 'object':
-        return fc.record(Object.fromEntries(Object.entries(node.fields).map(([k, n]) => [k, arb(n)])), {
-          requiredKeys: [],
-        });
-    }
-  })();
-  return raw.map((v) => normalize(node, v));
-}
+/** Free map keys are the tool / feature names the inputs use. */
+const arb = (node: LatticeNode) => contentArb(node, ['a', 'b', 'c']);
 
 /** Keys a decision of the domain needs explicitly (unset = default deny). */
 const DECISIVE: Record<keyof typeof INPUTS_KEYS, readonly string[]> = {

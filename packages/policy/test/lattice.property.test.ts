@@ -7,44 +7,14 @@ import {
   type LatticeNode,
   leq,
   meet,
-  normalize,
   parsePolicyContent,
   toYaml,
   validateChain,
   violationsAgainst,
 } from '../src/index';
+import { contentArb } from './content-arb';
 
-/** Random (normalized) content of a lattice node; absent keys are common. */
-function arb(node: LatticeNode): fc.Arbitrary<unknown> {
-  const raw = ((): fc.Arbitrary<unknown> => {
-    switch (node.kind) {
-      case 'level':
-        return fc.constantFrom(...CLASSIFICATION_LEVELS);
-      case 'allowList':
-      case 'denyList':
-        return node.values
-          ? fc.subarray([...node.values])
-          : fc.uniqueArray(fc.constantFrom('a', 'b', 'c', 'd'), { maxLength: 4 });
-      case 'numericMax':
-        return fc.integer({ min: node.min, max: Math.min(node.max, node.min + 8) });
-      case 'numericMin':
-        return fc.integer({ min: node.floor, max: node.floor + 8 });
-      case 'grant':
-        return fc.boolean();
-      case 'ordinal':
-        return fc.constantFrom(...node.order);
-      case 'map':
-        return node.keys
-          ? fc.record(Object.fromEntries(node.keys.map((k) => [k, arb(node.child)])), { requiredKeys: [] })
-          : fc.dictionary(fc.constantFrom('t1', 't2', 't3'), arb(node.child), { maxKeys: 3 });
-      case 'object':
-        return fc.record(Object.fromEntries(Object.entries(node.fields).map(([k, n]) => [k, arb(n)])), {
-          requiredKeys: [],
-        });
-    }
-  })();
-  return raw.map((v) => normalize(node, v));
-}
+const arb = contentArb;
 
 type Dict = Record<string, unknown>;
 const isDict = (v: unknown): v is Dict => typeof v === 'object' && v !== null && !Array.isArray(v);
