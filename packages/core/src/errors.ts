@@ -33,6 +33,16 @@ export const ERROR_CODES = {
   EXCHANGE_ROUND_LIMIT: { status: 409, message: 'The exchange reached its round limit and was escalated' },
   COMMITMENT_REQUIRES_HUMAN: { status: 403, message: 'Commitments always need human approval' },
   POLICY_ENGINE_UNREACHABLE: { status: 503, message: 'The policy decision engine is unreachable' },
+  // Idempotency-Key (draft-ietf-httpapi-idempotency-key-header): a key reused with another
+  // request (422), a key whose first request is still being processed (409).
+  idempotency_key_reused: {
+    status: 422,
+    message: 'This Idempotency-Key was already used with a different request',
+  },
+  idempotency_key_in_use: {
+    status: 409,
+    message: 'A request with this Idempotency-Key is still being processed',
+  },
   POLICY_ALREADY_ACTIVE: {
     status: 409,
     message: 'An identical policy is already active at this scope',

@@ -15,6 +15,7 @@ export * from '../classification/suite';
 export * from '../connector/suite';
 export * from '../decision/suite';
 export * from '../exchange/suite';
+export * from '../idempotency/suite';
 export * from '../instance/suite';
 export * from '../org-directory/suite';
 export * from '../policy/suite';
