@@ -8,6 +8,7 @@
  * Over 300 lines on purpose: the whole assembly reads top to bottom in one place; the parts with
  * logic of their own (request log, checkpoints, data-directory lock, secrets) are modules.
  */
+
 import { mkdir } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -57,6 +58,7 @@ import { connectorIntegrations } from '@agentgov/work-tracking';
 import { workTrackingRoutes } from '@agentgov/work-tracking/gateway';
 import express from 'express';
 import Koa from 'koa';
+import { apiReference } from './api-reference';
 import { scheduleCheckpoints } from './checkpoints';
 import { browserHost, type ServerConfig } from './config';
 import { lockDataDir } from './data-lock';
@@ -225,7 +227,7 @@ export async function startServer(
       retention: { tenants: async () => (await stores.tenants.list()).map((t) => t.id) },
     });
     const governance = createGovernance({
-      plugins: [policyPlugin, auditPlugin, workTrackingPlugin, interchangePlugin],
+      plugins: [policyPlugin, auditPlugin, workTrackingPlugin, interchangePlugin, await apiReference()],
       stores,
       directory,
       secrets,

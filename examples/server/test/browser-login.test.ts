@@ -2,7 +2,7 @@
  * The browser login, in a real headless Chromium (Debian's `chromium`, driven by playwright-core):
  * GET /api/v1/auth/login → the development issuer's sign-in form → back to GET
  * /api/v1/auth/callback → the landing page (/api/v1/auth/userinfo) with the session cookie; a call
- * with the cookie; logout. Skipped with the reason when /usr/bin/chromium is missing; under
+ * with the cookie; logout. And the rendered API reference page (`/api/v1/docs`). Skipped with the reason when /usr/bin/chromium is missing; under
  * AGENTGOV_REQUIRE_SERVICES=1 (CI, which installs it) a missing browser fails the run.
  */
 import { existsSync } from 'node:fs';
@@ -72,6 +72,35 @@ if (!available && required) {
         const after = await page.evaluate(async (url) => (await fetch(url)).status, `${api}/auth/userinfo`);
         expect(after).toBe(401);
         expect((await context.cookies()).find((c) => c.name === 'session')).toBeUndefined();
+        await context.close();
+      }, 90_000);
+
+      it('renders the API reference page (Redoc over /openapi.json, no network beyond the server)', async () => {
+        const context = await browser.newContext();
+        const page = await context.newPage();
+        // Everything the page loads comes from this server; the one outside URL in Redoc (its
+        // footer logo on a CDN) must be stopped by the page's CSP, not fetched.
+        const outside: string[] = [];
+        const local = (url: string) => url.startsWith(server.url) || /^(data|blob):/.test(url);
+        page.on('response', (r) => {
+          if (!local(r.url())) outside.push(r.url());
+        });
+        const blocked = page.waitForEvent('requestfailed', {
+          predicate: (r) => !local(r.url()),
+          timeout: 30_000,
+        });
+        await page.goto(`${server.url}/api/v1/docs`);
+        // Redoc renders each operation's summary; one from the kernel, one from a domain plugin.
+        await page
+          .locator('h2', { hasText: 'Health of the gateway and its backing services' })
+          .waitFor({ timeout: 30_000 });
+        expect(await page.locator('h2', { hasText: 'Create a policy (hierarchy validated' }).count()).toBe(1);
+        expect(outside).toEqual([]);
+        const refused = await blocked;
+        expect([refused.url(), refused.failure()?.errorText]).toEqual([
+          'https://cdn.redoc.ly/redoc/logo-mini.svg',
+          'csp',
+        ]);
         await context.close();
       }, 90_000);
     },
