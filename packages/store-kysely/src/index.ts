@@ -20,6 +20,7 @@ export {
 export { KyselyConnectorStore } from './connector-store';
 export { createPGliteKysely, createPostgresKysely, type PgPoolLike } from './create-kysely';
 export { KyselyExchangeStore } from './exchange-store';
+export { KyselyIdempotencyStore } from './idempotency-store';
 export { KyselyInstanceRegistry } from './instance-registry';
 export { MIGRATIONS, migrationProvider } from './migrations/index';
 export {

@@ -10,12 +10,16 @@ import type { Migration, MigrationProvider } from 'kysely';
 import { initial } from './0001-initial';
 import { stores } from './0002-stores';
 import { workTracking } from './0003-work-tracking';
+import { idempotency } from './0004-idempotency';
+import { sessionActivity } from './0005-session-activity';
 
 /** Migration names, in order. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
   '0002_stores': stores,
   '0003_work_tracking': workTracking,
+  '0004_idempotency': idempotency,
+  '0005_session_activity': sessionActivity,
 };
 
 /** The migrations as a kysely `MigrationProvider` (code objects, no files). */
