@@ -93,7 +93,7 @@ export async function createTestService(
     plugins: [
       policy,
       auditRoutes({ store: auditStore, secrets, directory, clock, log, transaction }),
-      interchangeRoutes({ store: new InMemoryExchangeStore(), audit: log, clock }),
+      interchangeRoutes({ store: new InMemoryExchangeStore(), audit: log, directory, clock }),
       workTrackingRoutes({
         store: new InMemoryWorkTrackingStore(),
         tasks: new InMemoryTaskStore(),

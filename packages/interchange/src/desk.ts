@@ -1,7 +1,7 @@
 /**
  * What humans do with stored exchanges, independent of any agent runtime: list and read the
- * exchanges they may see (the humans involved; the tenant's admins), and approve or reject a
- * request that waits for a human. A decision is recorded durably (who, when, which request) with
+ * exchanges they may see (the humans involved; the tenant's enterprise_admin; an org_admin, those
+ * of their org), and approve or reject a request that waits for a human. A decision is recorded durably (who, when, which request) with
  * a compare-and-set, so it is single-use; it is only valid before the request's `expiresAt`.
  * The responder's node turns an approval into the signed reply when it is next asked.
  */
@@ -13,46 +13,81 @@ import {
   type ExchangeStore,
   errorOf,
   newId,
+  type OrgDirectory,
   type Role,
 } from '@agentgov/core';
 import { writeAudit } from './audit';
 import { policyDenied } from './context';
 import { appended, casUpdate, ended, pendingApproval } from './record';
 
-/** Roles that read every exchange of their tenant (the tenant's admins); everyone else reads the exchanges they take part in. */
+/** Roles that read every exchange of their tenant; an `org_admin` reads those of their org (see `exchangeVisibility`). */
 export const EXCHANGE_ADMIN_ROLES: readonly Role[] = ['enterprise_admin'];
 
 export interface Viewer {
   tenantId: string;
   userId: string;
   roles: readonly Role[];
+  /** The viewer's org unit (an org_admin reads the exchanges of its users). */
+  orgUnit?: string | null;
 }
 
 export const isExchangeAdmin = (v: Pick<Viewer, 'roles'>): boolean =>
   v.roles.some((r) => EXCHANGE_ADMIN_ROLES.includes(r));
 
-const involves = (x: Exchange, userId: string) =>
-  x.initiatorUserId === userId || x.responderUserId === userId;
+/**
+ * Whose exchanges a viewer reads, as the audit routes scope their reads (spec: roles table):
+ * enterprise_admin the whole tenant (`userIds` absent); org_admin the exchanges in which a user
+ * of their org (its teams included, from the org directory) or they themselves take part; everyone
+ * else the exchanges they take part in. Without a directory an org_admin reads only their own.
+ */
+export async function exchangeVisibility(
+  viewer: Viewer,
+  directory?: Pick<OrgDirectory, 'users'>,
+): Promise<{ userIds?: readonly string[] }> {
+  if (isExchangeAdmin(viewer)) return {};
+  if (directory && viewer.orgUnit && viewer.roles.includes('org_admin')) {
+    const users = await directory.users(viewer.tenantId, { scope: 'org', scopeId: viewer.orgUnit });
+    return { userIds: [...new Set([...users, viewer.userId])] };
+  }
+  return { userIds: [viewer.userId] };
+}
 
-/** A page of the exchanges the viewer may see (admins: the tenant's; others: their own). */
+const visible = (x: Exchange, scope: { userIds?: readonly string[] }): boolean =>
+  scope.userIds === undefined ||
+  scope.userIds.includes(x.initiatorUserId) ||
+  scope.userIds.includes(x.responderUserId);
+
+/**
+ * A page of the exchanges the viewer may see (see `exchangeVisibility`), newest first. For the
+ * admins `filter.userId` narrows to one participant inside their scope; anyone else always gets
+ * the exchanges they take part in (`userId` is ignored, as it would only narrow their own list).
+ */
 export async function listExchanges(
   store: ExchangeStore,
   viewer: Viewer,
-  filter: Omit<ExchangeListFilter, 'userId'> & { userId?: string },
+  filter: Omit<ExchangeListFilter, 'userIds'>,
   page: { offset: number; limit: number },
+  directory?: Pick<OrgDirectory, 'users'>,
 ): Promise<{ exchanges: Exchange[]; total: number }> {
-  const userId = isExchangeAdmin(viewer) ? filter.userId : viewer.userId;
-  return store.list(viewer.tenantId, { ...filter, ...(userId !== undefined ? { userId } : {}) }, page);
+  const scope = await exchangeVisibility(viewer, directory);
+  const own = scope.userIds?.length === 1 && scope.userIds[0] === viewer.userId;
+  const { userId, ...rest } = filter;
+  return store.list(
+    viewer.tenantId,
+    { ...rest, ...scope, ...(userId !== undefined && !own ? { userId } : {}) },
+    page,
+  );
 }
 
-/** One exchange, or NOT_FOUND when it does not exist or the viewer may not see it. */
+/** One exchange, or NOT_FOUND when it does not exist in the viewer's tenant or the viewer may not see it. */
 export async function readExchange(
   store: ExchangeStore,
   viewer: Viewer,
   exchangeId: string,
+  directory?: Pick<OrgDirectory, 'users'>,
 ): Promise<Exchange> {
   const x = await store.get(viewer.tenantId, exchangeId);
-  if (!x || !(isExchangeAdmin(viewer) || involves(x, viewer.userId))) {
+  if (!x || !visible(x, await exchangeVisibility(viewer, directory))) {
     throw errorOf('NOT_FOUND', 'The exchange does not exist');
   }
   return x;

@@ -16,8 +16,8 @@ import {
   INTERCHANGE_PROTOCOL_VERSION,
   newId,
 } from '@agentgov/core';
-import { CompactSign, compactVerify, decodeProtectedHeader } from 'jose';
 import { z } from 'zod';
+import { protectedHeader, signCompact, verifyCompact } from './jws';
 import { type KeyResolver, keyId, parseKeyId, type SigningKey } from './keys';
 
 /** The fixed AI disclosure label every envelope carries. */
@@ -85,9 +85,11 @@ export async function signEnvelope(
     iat: Math.floor(options.nowMs / 1000),
     exp: Math.floor((options.nowMs + options.ttlMs) / 1000),
   };
-  const jws = await new CompactSign(new TextEncoder().encode(canonicalJson(full)))
-    .setProtectedHeader({ alg: key.alg, kid: keyId(key.tenantId, key.agentId), typ: ENVELOPE_JWS_TYPE })
-    .sign(key.privateKey);
+  const jws = await signCompact(
+    { alg: key.alg, kid: keyId(key.tenantId, key.agentId), typ: ENVELOPE_JWS_TYPE },
+    canonicalJson(full),
+    key.privateKey,
+  );
   return { jws, claims: full };
 }
 
@@ -143,22 +145,16 @@ export async function verifyEnvelope(
 ): Promise<EnvelopeClaims> {
   if (typeof jws !== 'string' || jws.length === 0) return reject('envelope_missing', 'no signed envelope');
   if (jws.length > MAX_ENVELOPE_BYTES) return reject('envelope_too_large', 'the envelope exceeds 16 KiB');
-  let kid: string | undefined;
-  try {
-    const header = decodeProtectedHeader(jws);
-    if (header.typ !== ENVELOPE_JWS_TYPE) return reject('envelope_malformed', 'wrong envelope type');
-    kid = header.kid;
-  } catch (error) {
-    if (error instanceof EnvelopeRejectedError) throw error;
-    return reject('envelope_malformed', 'the envelope is not a compact JWS');
-  }
-  const signer = kid ? parseKeyId(kid) : undefined;
+  const header = protectedHeader(jws);
+  if (!header) return reject('envelope_malformed', 'the envelope is not a compact JWS');
+  if (header.typ !== ENVELOPE_JWS_TYPE) return reject('envelope_malformed', 'wrong envelope type');
+  const signer = typeof header.kid === 'string' ? parseKeyId(header.kid) : undefined;
   if (!signer) return reject('envelope_malformed', 'the envelope names no signer');
   const key = await keys.publicKey(signer.tenantId, signer.agentId);
   if (!key) return reject('unknown_signer', 'no key is known for the signing agent');
   let payload: Uint8Array;
   try {
-    ({ payload } = await compactVerify(jws, key as Parameters<typeof compactVerify>[1]));
+    payload = await verifyCompact(jws, key);
   } catch {
     return reject('signature_invalid', 'the envelope signature does not verify');
   }

@@ -8,6 +8,7 @@ export { type ExchangeAuditFacts, type ExchangeEvent, exchangeAuditEntry } from 
 export type { IncomingQuery, NodeOptions } from './context';
 export {
   EXCHANGE_ADMIN_ROLES,
+  exchangeVisibility,
   type HumanDecisionInput,
   isExchangeAdmin,
   listExchanges,

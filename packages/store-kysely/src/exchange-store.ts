@@ -115,6 +115,14 @@ export class KyselyExchangeStore implements ExchangeStore {
     if (filter.userId !== undefined) {
       parts.push(sql`(initiator_user_id = ${filter.userId} OR responder_user_id = ${filter.userId})`);
     }
+    if (filter.userIds !== undefined) {
+      const ids = sql.join(filter.userIds.map((id) => sql`${id}`));
+      parts.push(
+        filter.userIds.length === 0
+          ? sql`FALSE`
+          : sql`(initiator_user_id IN (${ids}) OR responder_user_id IN (${ids}))`,
+      );
+    }
     if (filter.outcome !== undefined) parts.push(sql`outcome = ${filter.outcome}`);
     const where = sql.join(parts, sql` AND `);
     const [list, count] = await Promise.all([

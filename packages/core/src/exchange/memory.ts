@@ -50,6 +50,9 @@ export class InMemoryExchangeStore implements ExchangeStore {
           (filter.userId === undefined ||
             e.initiatorUserId === filter.userId ||
             e.responderUserId === filter.userId) &&
+          (filter.userIds === undefined ||
+            filter.userIds.includes(e.initiatorUserId) ||
+            filter.userIds.includes(e.responderUserId)) &&
           (filter.outcome === undefined || e.outcome === filter.outcome),
       )
       .sort(

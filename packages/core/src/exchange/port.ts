@@ -4,6 +4,11 @@ import type { Exchange, ExchangeOutcome } from './schema';
 export interface ExchangeListFilter {
   /** Exchanges in which this user is the initiator's or the responder's human. */
   userId?: string;
+  /**
+   * Exchanges in which the initiator's or the responder's human is one of these users (a read
+   * scope, e.g. an org admin's org; an empty list matches nothing). Combined with `userId` by AND.
+   */
+  userIds?: readonly string[];
   outcome?: ExchangeOutcome;
 }
 

@@ -215,6 +215,22 @@ const cases = {
       exchanges: [],
       total: 0,
     });
+    // a read scope: either human among the users (an org's), with the other filters
+    expect(await store.list(A, { userIds: ['bob', 'erin'] }, { offset: 0, limit: 10 })).toEqual({
+      exchanges: [d3, b2, a1],
+      total: 3,
+    });
+    expect(
+      await store.list(
+        A,
+        { userIds: ['carol'], userId: 'alice', outcome: 'in_progress' },
+        { offset: 0, limit: 10 },
+      ),
+    ).toEqual({ exchanges: [a3], total: 1 });
+    expect(await store.list(A, { userIds: [] }, { offset: 0, limit: 10 })).toEqual({
+      exchanges: [],
+      total: 0,
+    });
     expect((await store.list(B, {}, { offset: 0, limit: 10 })).total).toBe(1);
     expect(await store.list('tenant-none', {}, { offset: 0, limit: 10 })).toEqual({
       exchanges: [],

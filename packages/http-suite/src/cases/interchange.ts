@@ -1,7 +1,7 @@
 /** biome-ignore-all lint/suspicious/noExplicitAny: JSON bodies of a black-box HTTP suite are read without schemas */
 /**
  * Interchange routes: list and read exchanges (the humans involved; enterprise_admin for the
- * tenant; another tenant's are 404), approve and reject what an exchange waits on (only the human
+ * tenant; org_admin for the users of their org; another tenant's are 404), approve and reject what an exchange waits on (only the human
  * asked; single use; audited), /metrics autoResponsesSent, and the routes in the OpenAPI document.
  */
 import { type Exchange, newId } from '@agentgov/core';
@@ -105,6 +105,44 @@ export function interchangeCases(h: Harness): void {
       h.expectError(await h.call(`/exchanges/${ids.foreign}`, { as: 'enterpriseAdmin' }), 404, 'NOT_FOUND');
       h.expectError(await h.call(`/exchanges/${ids.mine}`, { as: 'otherTenantAdmin' }), 404, 'NOT_FOUND');
       h.expectError(await h.call(`/exchanges/${newId()}`, { as: 'user' }), 404, 'NOT_FOUND');
+    });
+
+    it('GET /exchanges, /exchanges/{id}: an org_admin reads the exchanges of their org’s users, and cannot decide', async () => {
+      // placed by the kernel from their tokens: u-alice in eng, u-bob in sales, ea-1 in hq
+      for (const who of ['user', 'userSales', 'enterpriseAdmin', 'orgAdmin', 'orgAdminSales'] as const)
+        expect((await h.call('/exchanges', { as: who })).status).toBe(200);
+      const salesOnly = pending({ initiatorUserId: 'ea-1', responderUserId: 'u-bob' });
+      await plugin().store.insert(salesOnly);
+      const list = async (who: 'orgAdmin' | 'orgAdminSales' | 'teamLead', query = '') => {
+        const r = await h.call(`/exchanges${query}`, { as: who });
+        expect(r.status).toBe(200);
+        expect(r.body.total).toBe(r.body.exchanges.length);
+        return r.body.exchanges.map((x: any) => x.exchangeId).sort();
+      };
+      // eng: alice's exchanges and their own; not one between hq and sales
+      expect(await list('orgAdmin')).toEqual([ids.mine, ids.auto, ids.other].sort());
+      // sales: bob's exchanges; not one between hq and the eng admin
+      expect(await list('orgAdminSales')).toEqual([ids.mine, ids.auto, salesOnly.exchangeId].sort());
+      // userId narrows inside the scope, never widens it
+      expect(await list('orgAdmin', '?userId=ea-1')).toEqual([ids.other]);
+      expect(await list('orgAdminSales', '?userId=ea-1')).toEqual([salesOnly.exchangeId]);
+      // a team_lead has no exchange scope beyond their own
+      expect(await list('teamLead')).toEqual([]);
+      expect((await h.call(`/exchanges/${salesOnly.exchangeId}`, { as: 'orgAdminSales' })).status).toBe(200);
+      expect((await h.call(`/exchanges/${ids.mine}`, { as: 'orgAdmin' })).status).toBe(200);
+      h.expectError(await h.call(`/exchanges/${salesOnly.exchangeId}`, { as: 'orgAdmin' }), 404, 'NOT_FOUND');
+      h.expectError(await h.call(`/exchanges/${ids.other}`, { as: 'orgAdminSales' }), 404, 'NOT_FOUND');
+      h.expectError(await h.call(`/exchanges/${ids.foreign}`, { as: 'orgAdmin' }), 404, 'NOT_FOUND');
+      // reading is not deciding: only the human asked approves
+      h.expectError(
+        await h.call(`/exchanges/${salesOnly.exchangeId}/approve`, {
+          as: 'orgAdminSales',
+          method: 'POST',
+          body: {},
+        }),
+        403,
+        'forbidden',
+      );
     });
 
     it('POST /exchanges/{id}/approve: only the human asked; bound to the pending request; single use; audited', async () => {

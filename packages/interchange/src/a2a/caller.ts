@@ -5,7 +5,7 @@
  * identity from this token only — never from `params.tenant` or anything else in the request.
  */
 import { newId } from '@agentgov/core';
-import { CompactSign, compactVerify, decodeProtectedHeader } from 'jose';
+import { protectedHeader, signCompact, verifyCompact } from '../jws';
 import { type KeyResolver, keyId, parseKeyId, type SigningKey } from '../keys';
 
 export const CALLER_JWS_TYPE = 'agentgov-caller+jws';
@@ -29,9 +29,11 @@ export async function callerToken(
     iat: Math.floor(nowMs / 1000),
     exp: Math.floor((nowMs + ttlMs) / 1000),
   };
-  return new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
-    .setProtectedHeader({ alg: key.alg, kid: keyId(key.tenantId, key.agentId), typ: CALLER_JWS_TYPE })
-    .sign(key.privateKey);
+  return signCompact(
+    { alg: key.alg, kid: keyId(key.tenantId, key.agentId), typ: CALLER_JWS_TYPE },
+    JSON.stringify(payload),
+    key.privateKey,
+  );
 }
 
 /** Verifies a caller token (no nonce consumed): the caller, its jti and expiry; throws with a reason. */
@@ -45,22 +47,15 @@ export async function verifyCallerToken(
   };
   if (!token) return fail('caller_token_missing');
   if (token.length > 4096) return fail('caller_token_too_large');
-  let kid: string | undefined;
-  try {
-    const h = decodeProtectedHeader(token);
-    if (h.typ !== CALLER_JWS_TYPE) return fail('caller_token_malformed');
-    kid = h.kid;
-  } catch {
-    return fail('caller_token_malformed');
-  }
-  const caller = kid ? parseKeyId(kid) : undefined;
+  const h = protectedHeader(token);
+  if (!h || h.typ !== CALLER_JWS_TYPE) return fail('caller_token_malformed');
+  const caller = typeof h.kid === 'string' ? parseKeyId(h.kid) : undefined;
   if (!caller) return fail('caller_token_malformed');
   const key = await keys.publicKey(caller.tenantId, caller.agentId);
   if (!key) return fail('unknown_caller');
   let payload: { aud?: unknown; method?: unknown; jti?: unknown; iat?: unknown; exp?: unknown };
   try {
-    const verified = await compactVerify(token, key as Parameters<typeof compactVerify>[1]);
-    payload = JSON.parse(new TextDecoder().decode(verified.payload));
+    payload = JSON.parse(new TextDecoder().decode(await verifyCompact(token, key)));
   } catch {
     return fail('caller_signature_invalid');
   }

@@ -149,12 +149,18 @@ export class A2ATransport implements Transport {
     error?: { code: number; message: string; data?: { reason?: string; error?: ErrorBody } };
   }> {
     const clock = this.#o.clock ?? systemClock;
-    const token = await callerToken(
-      this.#o.signingKey,
-      { tenantId: known.peer.tenantId, agentId: known.peer.agentId },
-      method,
-      clock.now().getTime(),
-    );
+    // SendMessage is authenticated by its signed envelope (signer = caller, audience, context,
+    // round, content digest, jti, expiry): a caller token would add a signature and a verification
+    // that prove nothing more. The read methods carry one.
+    const token =
+      method === 'SendMessage'
+        ? undefined
+        : await callerToken(
+            this.#o.signingKey,
+            { tenantId: known.peer.tenantId, agentId: known.peer.agentId },
+            method,
+            clock.now().getTime(),
+          );
     const res = await this.#fetch(known.rpcUrl, {
       method: 'POST',
       headers: {

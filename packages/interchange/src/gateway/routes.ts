@@ -1,8 +1,9 @@
 /**
  * `interchangeRoutes(...)`: the interchange protocol's gateway plugin — what humans need over HTTP.
  * Initiation stays with the assistants (spec: "Initiation is by asking the user's assistant, not
- * by a dedicated endpoint"); these routes list and read stored exchanges (the humans involved,
- * and the tenant's enterprise_admin) and approve or reject the request an exchange waits on (only
+ * by a dedicated endpoint"); these routes list and read stored exchanges (the humans involved;
+ * the tenant's enterprise_admin; an org_admin those of their org's users, as the audit routes
+ * scope their reads) and approve or reject the request an exchange waits on (only
  * the human whose assistant was asked). Another tenant's exchange is 404. The plugin reports
  * `autoResponsesSent` to /metrics from the exchange store (automatic replies in the transcripts).
  */
@@ -18,6 +19,7 @@ import {
   type GatewayPlugin,
   guardPort,
   IdParams,
+  type OrgDirectory,
   systemClock,
 } from '@agentgov/core';
 import { z } from 'zod';
@@ -27,6 +29,11 @@ export interface InterchangeRoutesOptions {
   store: ExchangeStore;
   /** Where the humans' decisions are audited (`agent_exchange` entries). */
   audit: AuditSink;
+  /**
+   * The org tree: an org_admin reads the exchanges of the users of their org. Without it an
+   * org_admin reads only the exchanges they take part in.
+   */
+  directory?: OrgDirectory;
   clock?: Clock;
 }
 
@@ -40,7 +47,7 @@ const Page = z.object({ exchanges: z.array(ExchangeOut), total: z.number().int()
 
 export const ExchangeListQuery = z.object({
   outcome: z.enum(EXCHANGE_OUTCOMES).optional(),
-  /** Admins only: the exchanges of one user. */
+  /** The exchanges of one participant, within what the caller may see. */
   userId: z.string().min(1).max(255).optional(),
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(1000).default(100),
@@ -56,11 +63,13 @@ const viewer = (rc: AuthenticatedContext): Viewer => ({
   tenantId: rc.tenantId,
   userId: rc.principal.userId,
   roles: rc.principal.roles,
+  orgUnit: rc.principal.orgUnit,
 });
 
 export function interchangeRoutes(options: InterchangeRoutesOptions): InterchangePlugin {
   const store = guardPort(options.store, 'exchange store');
   const clock = options.clock ?? systemClock;
+  const directory = options.directory && guardPort(options.directory, 'org directory');
   const decide = (decision: 'approved' | 'rejected') =>
     defineRoute({
       method: 'POST',
@@ -81,7 +90,7 @@ export function interchangeRoutes(options: InterchangeRoutesOptions): Interchang
         404: err('NOT_FOUND (no such exchange for the caller, or nothing awaits a decision)'),
       },
       async handler({ params, body }, rc) {
-        await readExchange(store, viewer(rc), params.id);
+        await readExchange(store, viewer(rc), params.id, directory);
         const x = await recordHumanDecision(
           { store, audit: options.audit, clock },
           {
@@ -114,7 +123,8 @@ export function interchangeRoutes(options: InterchangeRoutesOptions): Interchang
         method: 'GET',
         path: '/exchanges',
         operationId: 'listExchanges',
-        summary: 'Exchanges the caller takes part in (enterprise_admin: the tenant’s), newest first',
+        summary:
+          'Exchanges the caller takes part in (enterprise_admin: the tenant’s; org_admin: their org’s), newest first',
         auth: 'required',
         rateLimit: 'exchange_reads',
         query: ExchangeListQuery,
@@ -131,6 +141,7 @@ export function interchangeRoutes(options: InterchangeRoutesOptions): Interchang
               ...(query.userId ? { userId: query.userId } : {}),
             },
             { offset: (query.page - 1) * query.pageSize, limit: query.pageSize },
+            directory,
           );
           return { status: 200, body: page };
         },
@@ -139,13 +150,14 @@ export function interchangeRoutes(options: InterchangeRoutesOptions): Interchang
         method: 'GET',
         path: '/exchanges/{id}',
         operationId: 'getExchange',
-        summary: 'One exchange with its full transcript (the humans involved, or enterprise_admin)',
+        summary:
+          'One exchange with its full transcript (the humans involved, enterprise_admin, or the org_admin of either human’s org)',
         auth: 'required',
         rateLimit: 'exchange_reads',
         params: IdParams,
         responses: { 200: { description: 'The exchange', schema: ExchangeOut }, 404: err('NOT_FOUND') },
         async handler({ params }, rc) {
-          return { status: 200, body: await readExchange(store, viewer(rc), params.id) };
+          return { status: 200, body: await readExchange(store, viewer(rc), params.id, directory) };
         },
       }),
       decide('approved'),
