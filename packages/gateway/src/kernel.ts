@@ -14,7 +14,9 @@ import {
   defineRoute,
   type GatewayPlugin,
   guardPort,
+  type IdempotencyStore,
   InMemoryActivityTracker,
+  InMemoryIdempotencyStore,
   type Logger,
   type OrgDirectory,
   type Principal,
@@ -29,6 +31,7 @@ import { authenticate } from './auth/authenticate';
 import { OidcClient, type OidcConfig } from './auth/oidc';
 import { SessionManager } from './auth/sessions';
 import { DEFAULT_BODY_LIMIT } from './http';
+import { createIdempotency } from './idempotency';
 import { buildOpenApi, type OpenApiDocument } from './openapi';
 import { createPipeline } from './pipeline';
 import { MemoryRateLimiter, RATE_LIMIT_CATEGORIES } from './rate-limit';
@@ -74,6 +77,8 @@ export interface GovernanceConfig {
   rateLimiter?: RateLimiter;
   /** Who was active recently (default in-process; `@agentgov/store-redis` to share). */
   activity?: ActivityTracker;
+  /** Responses kept for `Idempotency-Key` retries (default in-process; `KyselyIdempotencyStore` to share). */
+  idempotency?: IdempotencyStore;
   clock?: Clock;
   logger?: Logger;
   limits?: GovernanceLimits;
@@ -226,6 +231,10 @@ export function createGovernance(config: GovernanceConfig): Governance {
     logger,
     authenticate: (request, mode) => authenticate(request, mode, oidc, sessions),
     learn,
+    idempotency: createIdempotency(
+      guardPort(config.idempotency ?? new InMemoryIdempotencyStore(), 'idempotency store'),
+      clock,
+    ),
     onError:
       config.onError ??
       ((error) => {

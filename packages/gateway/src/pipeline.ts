@@ -23,6 +23,7 @@ import {
   validationErrorFromZod,
 } from '@agentgov/core';
 import { errorResponse, parseJsonBody, readBodyLimited, requestIdFrom } from './http';
+import type { IdempotencyHook } from './idempotency';
 import { checkInputBounds } from './input-bounds';
 import { AUTH_FAILURES, rateLimitHeaders } from './rate-limit';
 import type { Router } from './router';
@@ -40,6 +41,8 @@ export interface PipelineOptions {
   /** Records what an authenticated principal's claims tell (tenant, org placement, activity). */
   learn(principal: Principal): Promise<void>;
   onError(error: unknown, request: Request): void;
+  /** Idempotency-Key handling around the handler (./idempotency.ts); absent: none. */
+  idempotency?: IdempotencyHook;
 }
 
 export type RequestHandler = (request: Request, remoteAddress?: string) => Promise<Response>;
@@ -151,8 +154,12 @@ export function createPipeline(o: PipelineOptions): RequestHandler {
       body = validate(route.body, raw ?? undefined);
     }
 
-    const result = await route.handler({ request, url, params, query, body, rawBody }, ctx);
-    return result instanceof Response ? result : json(result.status, result.body, result.headers);
+    const run = async (): Promise<Response> => {
+      const result = await route.handler({ request, url, params, query, body, rawBody }, ctx);
+      return result instanceof Response ? result : json(result.status, result.body, result.headers);
+    };
+    // --- Idempotency-Key (./idempotency.ts): replay the stored response of a retried write.
+    return o.idempotency ? o.idempotency(request, url, principal, rawBody, run) : run();
   }
 
   return async function handle(request, remoteAddress) {
