@@ -25,6 +25,7 @@ export type ExchangeEvent =
   | 'escalated'
   | 'expired'
   | 'refused'
+  | 'cancelled'
   | 'blocked';
 
 export interface ExchangeAuditFacts {

@@ -12,6 +12,7 @@ import {
   type Result,
   systemClock,
 } from '@agentgov/core';
+import { type CancelInput, cancelWaiting } from './cancel';
 import { createNodeContext, type NodeContext, type NodeOptions } from './context';
 import { type HumanDecisionInput, recordHumanDecision } from './desk';
 import { followUp, type QueryInput, type RoundResult, startQuery } from './initiator';
@@ -103,6 +104,20 @@ export class InterchangeNode implements Receiver {
       );
       return ok(await materialize(this.#ctx, x, x.currentRound, input.requestId ?? x.exchangeId));
     });
+  }
+
+  /**
+   * Transport entry: the initiator agent (`by`, as the transport authenticated it) withdraws the
+   * round that waits for this agent's human; the exchange ends `denied` (`cancelled by …`) and the
+   * pending approval becomes unusable. `policy_denied` (`already_answered`) once the round was
+   * answered; NOT_FOUND for an exchange `by` did not start with this agent.
+   */
+  cancelWaiting(
+    input: Omit<CancelInput, 'requestId'> & { requestId?: string },
+  ): Promise<Result<Exchange, GovernanceError>> {
+    return guardResult(async () =>
+      ok(await cancelWaiting(this.#ctx, { ...input, requestId: input.requestId ?? input.exchangeId })),
+    );
   }
 
   /** Marks this agent's exchanges that outlived the TTL as expired; returns them. */

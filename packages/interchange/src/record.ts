@@ -57,6 +57,8 @@ export type TranscriptEntry =
       note?: string;
     }
   | { kind: 'refused'; round: number; code: string; reason: string; at: string }
+  /** The initiator withdrew the round (A2A CancelTask); `by` is the agent's key id. */
+  | { kind: 'cancelled'; round: number; by: string; at: string }
   | { kind: 'outcome'; outcome: ExchangeOutcome; reason?: string; at: string };
 
 export const entries = (x: Exchange): TranscriptEntry[] => x.transcript as unknown as TranscriptEntry[];

@@ -183,7 +183,13 @@ export async function materialize(
     };
   }
   const open = pendingApproval(x);
-  if (!open || open.request.round !== round)
+  // Only a rejection is still answered (declined) once the exchange ended; an approval of an
+  // exchange that was cancelled or expired meanwhile is never turned into a reply.
+  if (
+    !open ||
+    open.request.round !== round ||
+    (x.outcome !== 'in_progress' && open.decision?.decision !== 'rejected')
+  )
     return refused(policyDenied(`the exchange is ${x.outcome}`, { outcome: x.outcome }));
   if (!open.decision) {
     if (ctx.clock.now().getTime() >= Date.parse(open.request.expiresAt)) {

@@ -4,7 +4,7 @@
  * TASK_STATE_INPUT_REQUIRED until bob's human approves, and a hostile client that omits the
  * extension, forges, replays, re-addresses, resizes and reads other callers' tasks.
  */
-import { type Logger, newId } from '@agentgov/core';
+import { type Logger, newId, systemClock } from '@agentgov/core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   A2ATransport,
@@ -19,6 +19,7 @@ import {
   contentDigest,
   type ExchangeMessage,
   InterchangeNode,
+  recordHumanDecision,
   signEnvelope,
 } from '../src/index';
 import { AGENTS, type AgentName, answerWith, itemsAt, makeWorld, type World } from './harness';
@@ -215,6 +216,73 @@ describe('governed A2A round trip', () => {
     expect(done.exchange.outcome).toBe('resolved');
   });
 
+  it('CancelTask after a human approved withdraws the round: the approval is never turned into a reply; an answered task is not cancelable', async () => {
+    const r = (
+      await nodes.alice.query({
+        to: 'agent-bob',
+        exchangeType: 'commitment_request',
+        message: { text: 'Friday?' },
+      })
+    )._unsafeUnwrap();
+    expect(r.status).toBe('pending');
+    const decided = await nodes.bob.decide({
+      exchangeId: r.exchange.exchangeId,
+      by: 'bob',
+      decision: 'approved',
+    });
+    // the node's decide makes the reply at once: the round is answered, cancelling is refused
+    expect(decided.isOk()).toBe(true);
+    const list = await rpc(
+      'bob',
+      { jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} },
+      await governed('alice', 'bob', 'ListTasks'),
+    );
+    const taskOf = (exchangeId: string) =>
+      list.body.result.tasks.find(
+        (t: { metadata?: Record<string, { exchangeId: string }> }) =>
+          t.metadata?.[GOVERNANCE_EXTENSION_URI]?.exchangeId === exchangeId,
+      )?.id as string;
+    const answered = await rpc(
+      'bob',
+      { jsonrpc: '2.0', id: 1, method: 'CancelTask', params: { id: taskOf(r.exchange.exchangeId) } },
+      await governed('alice', 'bob', 'CancelTask'),
+    );
+    expect(answered.body.error).toMatchObject({ code: -32002 });
+    expect((await w.stores.bob.get('acme', r.exchange.exchangeId))?.outcome).not.toBe('denied');
+    // a decision recorded through the store (the gateway's route) but not yet collected is withdrawn
+    const q = (
+      await nodes.alice.query({
+        to: 'agent-bob',
+        exchangeType: 'commitment_request',
+        message: { text: 'Monday?' },
+      })
+    )._unsafeUnwrap();
+    await recordHumanDecision(
+      { store: w.stores.bob, audit: w.audits.bob, clock: systemClock },
+      { tenantId: 'acme', exchangeId: q.exchange.exchangeId, by: 'bob', decision: 'approved' },
+    );
+    const list2 = await rpc(
+      'bob',
+      { jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} },
+      await governed('alice', 'bob', 'ListTasks'),
+    );
+    const taskId = list2.body.result.tasks.find(
+      (t: { metadata?: Record<string, { exchangeId: string }> }) =>
+        t.metadata?.[GOVERNANCE_EXTENSION_URI]?.exchangeId === q.exchange.exchangeId,
+    )?.id;
+    const cancel = await rpc(
+      'bob',
+      { jsonrpc: '2.0', id: 1, method: 'CancelTask', params: { id: taskId } },
+      await governed('alice', 'bob', 'CancelTask'),
+    );
+    expect(cancel.body.result?.status?.state).toBe('TASK_STATE_CANCELED');
+    const collected = await nodes.alice.collect(q.exchange.exchangeId);
+    expect(collected._unsafeUnwrapErr().toBody()).toMatchObject({ error: 'policy_denied' });
+    const bobSide = (await w.stores.bob.get('acme', q.exchange.exchangeId))!;
+    expect(bobSide.outcome).toBe('denied');
+    expect(bobSide.transcript.some((t) => t.kind === 'reply')).toBe(false);
+  });
+
   it('cross-tenant: alice → dave is blocked before anything is sent; dave → bob is refused by bob', async () => {
     expect(
       (await nodes.alice.query({ to: 'agent-dave', message: { text: 'hi' } }))._unsafeUnwrapErr().code,
@@ -378,6 +446,37 @@ describe('hostile client', () => {
       await governed('alice', 'bob', 'CancelTask'),
     );
     expect(cancel.body.result?.status?.state ?? cancel.body.error).toBe('TASK_STATE_CANCELED');
+    // … which withdraws the round: bob's record ends denied (who cancelled, when), the pending
+    // approval can no longer be decided, and alice's collect is refused
+    const bobSide = (await w.stores.bob.get('acme', r.exchange.exchangeId))!;
+    expect(bobSide.outcome).toBe('denied');
+    expect(bobSide.transcript).toContainEqual(
+      expect.objectContaining({ kind: 'cancelled', round: 1, by: 'acme/agent-alice' }),
+    );
+    expect(bobSide.transcript.at(-1)).toMatchObject({
+      kind: 'outcome',
+      reason: 'cancelled by acme/agent-alice',
+    });
+    expect(
+      w.audits.bob.entries.some(
+        (e) => e.actionDetail.exchangeId === r.exchange.exchangeId && e.actionDetail.event === 'cancelled',
+      ),
+    ).toBe(true);
+    const late = await nodes.bob.decide({
+      exchangeId: r.exchange.exchangeId,
+      by: 'bob',
+      decision: 'approved',
+    });
+    expect(late._unsafeUnwrapErr().code).toBe('NOT_FOUND');
+    const refusedCollect = await nodes.alice.collect(r.exchange.exchangeId);
+    expect(refusedCollect._unsafeUnwrapErr().toBody()).toMatchObject({
+      error: 'policy_denied',
+      detail: { outcome: 'denied' },
+    });
+    expect((await w.stores.alice.get('acme', r.exchange.exchangeId))?.outcome).toBe('denied');
+    expect(
+      (await w.stores.bob.get('acme', r.exchange.exchangeId))?.transcript.some((t) => t.kind === 'reply'),
+    ).toBe(false);
     const carolList = await rpc(
       'bob',
       { jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} },

@@ -7,7 +7,8 @@
  * token's nonce; only then the interchange node, which verifies the envelope (audience, context,
  * round, content digest, expiry, jti) and re-enforces every rule. Refusals never reach the SDK: no
  * task is created for them. Read methods (GetTask, ListTasks, SubscribeToTask, CancelTask) are
- * answered only for the caller's own tasks.
+ * answered only for the caller's own tasks; CancelTask also ends the exchange the task waits on
+ * (`denied`, cancelled by the caller) before the SDK marks the task canceled.
  *
  * Over 300 lines on purpose: the gate is one pipeline whose order is the security property, kept
  * in one function so it reads top to bottom.
@@ -75,6 +76,7 @@ export interface GovernedA2AServer {
 
 const METHODS = new Set(['SendMessage', 'GetTask', 'ListTasks', 'CancelTask', 'SubscribeToTask']);
 const A2A_TASK_NOT_FOUND = -32001;
+const A2A_TASK_NOT_CANCELABLE = -32002;
 
 class CallerUser implements User {
   readonly #name: string;
@@ -322,8 +324,29 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
       });
     } else if (method !== 'ListTasks') {
       const taskId = String(params.id ?? '');
-      if (tasks.get(taskId)?.owner !== owner)
+      const bound = tasks.get(taskId);
+      if (bound?.owner !== owner)
         return fail(200, id, { code: A2A_TASK_NOT_FOUND, message: 'Task not found' });
+      if (method === 'CancelTask') {
+        // The exchange first: the round is withdrawn (denied, `cancelled by …`) and its pending
+        // approval becomes unusable; a round already answered is not cancelable.
+        const r = await node.cancelWaiting({
+          exchangeId: bound.exchangeId,
+          round: bound.round,
+          by: caller,
+          requestId: newId(),
+        });
+        if (r.isErr()) {
+          const reason = (r.error.detail as { reason?: string } | undefined)?.reason;
+          if (reason === 'already_answered')
+            return fail(200, id, { code: A2A_TASK_NOT_CANCELABLE, message: 'Task cannot be canceled' });
+          return fail(
+            200,
+            id,
+            rpcError(E.refused, r.error.message, reason ?? r.error.code, { error: r.error.toBody() }),
+          );
+        }
+      }
     }
     let out: Awaited<ReturnType<typeof transport.handle>>;
     try {
