@@ -7,31 +7,13 @@
 import { randomBytes } from 'node:crypto';
 import { createAuditLog, createAuditService, ensureAuditKeys, verifyTenant } from '@agentgov/audit';
 import { auditedTransactions, InMemorySecretStore } from '@agentgov/core';
-import { servicesRequired } from '@agentgov/core/testing';
 import { PolicyService } from '@agentgov/policy';
 import { openStore, type SqlStores, sql } from '@agentgov/store-kysely';
 import { describe, expect, it } from 'vitest';
+import { sqlBackends } from './sql-backends';
 
+const backends = sqlBackends('agentgov_atomic');
 const databaseUrl = process.env.TEST_DATABASE_URL;
-if (!databaseUrl && servicesRequired())
-  throw new Error('TEST_DATABASE_URL required (AGENTGOV_REQUIRE_SERVICES=1)');
-
-const backends: { name: string; open: () => Promise<SqlStores & { drop?: () => Promise<void> }> }[] = [
-  { name: 'PGlite', open: () => openStore({ database: 'memory://' }) },
-];
-if (databaseUrl)
-  backends.push({
-    name: 'PostgreSQL',
-    open: async () => {
-      const schema = `agentgov_atomic_${randomBytes(5).toString('hex')}`;
-      const stores = await openStore({ database: databaseUrl, schema });
-      return Object.assign(stores, {
-        drop: async () => {
-          await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(stores.db);
-        },
-      });
-    },
-  });
 
 describe.each(backends)('audited writes commit with their entry on $name', ({ open }) => {
   it('a policy whose audit entry is refused is not stored; a good one is, with its entry', async () => {

@@ -11,25 +11,21 @@
  * `policy_change` entry (no unaudited write), and every tenant's audit chain verifies.
  */
 import { randomBytes } from 'node:crypto';
-import { servicesRequired } from '@agentgov/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DevIssuer, startDevIssuer } from '../src/dev-issuer';
 import {
+  adminAccount,
   adminQuery,
   inspectTenant,
+  missingServices,
+  type ProcessFixture,
+  processFixture,
   type ServerProcess,
   sleep,
   startProcess,
-  withDatabase,
 } from './processes';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy';
 
-const databaseUrl = process.env.TEST_DATABASE_URL;
-const redisUrl = process.env.TEST_REDIS_URL;
-const missing = [!databaseUrl && 'TEST_DATABASE_URL', !redisUrl && 'TEST_REDIS_URL']
-  .filter(Boolean)
-  .join(', ');
-if (missing && servicesRequired()) throw new Error(`${missing} required (AGENTGOV_REQUIRE_SERVICES=1)`);
+const missing = missingServices();
 
 interface Outcome {
   phase: string;
@@ -42,17 +38,15 @@ describe.skipIf(Boolean(missing))(
   `reference server under faults (PostgreSQL + Redis through proxies)${missing ? ` — skipped: ${missing} not set` : ''}`,
   () => {
     const suffix = randomBytes(5).toString('hex');
-    const database = `agentgov_faults_${suffix}`;
     const tenants = ['a', 'b', 'c'].map((t) => `f${t}-${suffix}`);
-    let issuer: DevIssuer;
+    let fixture: ProcessFixture;
     let pgProxy: TcpProxy;
     let redisProxy: TcpProxy;
     let server: ServerProcess;
-    const env: Record<string, string> = {};
     const unexpectedExits: string[] = [];
 
     async function start(): Promise<void> {
-      server = await startProcess(env);
+      server = await startProcess(fixture.env);
       const mine = server;
       mine.child.once('exit', (code, signal) => {
         if (signal !== 'SIGKILL' && signal !== 'SIGTERM')
@@ -61,46 +55,25 @@ describe.skipIf(Boolean(missing))(
     }
 
     beforeAll(async () => {
-      const pg = new URL(databaseUrl as string);
-      const rd = new URL(redisUrl as string);
+      const pg = new URL(process.env.TEST_DATABASE_URL as string);
+      const redis = new URL(process.env.TEST_REDIS_URL as string);
       pgProxy = await startTcpProxy(pg.hostname, Number(pg.port || 5432));
-      redisProxy = await startTcpProxy(rd.hostname, Number(rd.port || 6379));
-      await adminQuery(databaseUrl as string, `CREATE DATABASE ${database}`);
-      issuer = await startDevIssuer({
-        clientId: 'faults',
-        clientSecret: 'faults-secret',
-        redirectUri: 'http://127.0.0.1:9/callback',
-        accounts: tenants.map((tenant, i) => ({
-          sub: `admin-${i}`,
-          email: `admin-${i}@x.example`,
-          roles: ['enterprise_admin'],
-          tenant_id: tenant,
-          org_unit: 'eng',
-        })),
-      });
-      const redis = new URL(redisUrl as string);
+      redisProxy = await startTcpProxy(redis.hostname, Number(redis.port || 6379));
       redis.host = redisProxy.address;
-      Object.assign(env, {
-        DATABASE_URL: withDatabase(databaseUrl as string, database, pgProxy.address),
-        REDIS_URL: redis.href,
-        PORT: '0',
-        OIDC_ISSUER: issuer.issuer,
-        OIDC_CLIENT_ID: issuer.clientId,
-        OIDC_CLIENT_SECRET: issuer.clientSecret,
-        OIDC_REDIRECT_URI: issuer.redirectUri,
-        OPA_URL: '',
+      fixture = await processFixture({
+        name: 'faults',
+        accounts: tenants.map((tenant, i) => adminAccount(`admin-${i}`, tenant)),
+        databaseHost: pgProxy.address,
+        env: { REDIS_URL: redis.href },
       });
       await start();
     }, 120_000);
 
     afterAll(async () => {
       await server?.stop();
-      await issuer?.close();
       await pgProxy?.close();
       await redisProxy?.close();
-      await adminQuery(databaseUrl as string, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(
-        () => {},
-      );
+      await fixture?.close();
     }, 60_000);
 
     async function status(): Promise<{ status: number; body: unknown }> {
@@ -132,7 +105,7 @@ describe.skipIf(Boolean(missing))(
           const i = n++;
           const tenant = tenants[i % tenants.length] as string;
           const at = phase;
-          const token = await issuer.mintIdToken(`admin-${i % tenants.length}`);
+          const token = await fixture.issuer.mintIdToken(`admin-${i % tenants.length}`);
           void fetch(`${server.url}/api/v1/policies`, {
             method: 'POST',
             headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -173,8 +146,8 @@ describe.skipIf(Boolean(missing))(
       // 2. the server's connections terminated mid-load
       phase = 'terminated';
       await adminQuery(
-        databaseUrl as string,
-        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${database}' AND pid <> pg_backend_pid()`,
+        process.env.TEST_DATABASE_URL as string,
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${fixture.database}' AND pid <> pg_backend_pid()`,
       );
       await sleep(2_000);
       phase = 'after-terminate';
@@ -218,7 +191,7 @@ describe.skipIf(Boolean(missing))(
       const acked = outcomes.filter((o) => o.status === 201);
       expect(acked.length).toBeGreaterThan(20);
       for (const tenant of tenants) {
-        const seen = await inspectTenant(env.DATABASE_URL as string, tenant);
+        const seen = await inspectTenant(fixture.databaseUrl, tenant);
         for (const o of acked.filter((x) => x.tenant === tenant))
           expect(seen.policyIds.has(o.body?.id as string)).toBe(true);
         expect(seen.policyChanges).toBe(seen.policyIds.size);

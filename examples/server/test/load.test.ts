@@ -8,25 +8,20 @@
  * a 12 s variant otherwise, so CI on 2 shared cores stays bounded. Rate: 25 requests/s.
  */
 import { randomBytes } from 'node:crypto';
-import { servicesRequired } from '@agentgov/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DevIssuer, startDevIssuer } from '../src/dev-issuer';
 import {
-  adminQuery,
+  adminAccount,
   inspectTenant,
+  missingServices,
+  type ProcessFixture,
   percentile,
+  processFixture,
   type ServerProcess,
   sleep,
   startProcess,
-  withDatabase,
 } from './processes';
 
-const databaseUrl = process.env.TEST_DATABASE_URL;
-const redisUrl = process.env.TEST_REDIS_URL;
-const missing = [!databaseUrl && 'TEST_DATABASE_URL', !redisUrl && 'TEST_REDIS_URL']
-  .filter(Boolean)
-  .join(', ');
-if (missing && servicesRequired()) throw new Error(`${missing} required (AGENTGOV_REQUIRE_SERVICES=1)`);
+const missing = missingServices();
 
 const FULL = process.env.AGENTGOV_LOAD_TEST === '1';
 const SECONDS = Number(process.env.AGENTGOV_LOAD_SECONDS ?? (FULL ? 60 : 12));
@@ -37,53 +32,31 @@ describe.skipIf(Boolean(missing))(
   `two processes under steady load for ${SECONDS} s${missing ? ` — skipped: ${missing} not set` : ''}`,
   () => {
     const suffix = randomBytes(5).toString('hex');
-    const database = `agentgov_load_${suffix}`;
     const tenants = Array.from({ length: TENANTS }, (_, i) => `l${i}-${suffix}`);
     const limited = `lx-${suffix}`;
-    let issuer: DevIssuer;
+    let fixture: ProcessFixture;
     const servers: ServerProcess[] = [];
-    const env: Record<string, string> = {};
 
     beforeAll(async () => {
-      await adminQuery(databaseUrl as string, `CREATE DATABASE ${database}`);
-      issuer = await startDevIssuer({
-        clientId: 'load',
-        clientSecret: 'load-secret',
-        redirectUri: 'http://127.0.0.1:9/callback',
-        accounts: [...tenants, limited].map((tenant, i) => ({
-          sub: `u${i}`,
-          email: `u${i}@x.example`,
-          roles: ['enterprise_admin'],
-          tenant_id: tenant,
-          org_unit: 'eng',
-        })),
+      fixture = await processFixture({
+        name: 'load',
+        accounts: [...tenants, limited].map((tenant, i) => adminAccount(`u${i}`, tenant)),
       });
-      Object.assign(env, {
-        DATABASE_URL: withDatabase(databaseUrl as string, database),
-        REDIS_URL: redisUrl as string,
-        PORT: '0',
-        OIDC_ISSUER: issuer.issuer,
-        OIDC_CLIENT_ID: issuer.clientId,
-        OIDC_CLIENT_SECRET: issuer.clientSecret,
-        OIDC_REDIRECT_URI: issuer.redirectUri,
-        OPA_URL: '',
-      });
-      servers.push(await startProcess(env));
-      servers.push(await startProcess(env));
+      servers.push(await startProcess(fixture.env));
+      servers.push(await startProcess(fixture.env));
     }, 120_000);
 
     afterAll(async () => {
       for (const s of servers) await s.stop();
-      await issuer?.close();
-      await adminQuery(databaseUrl as string, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(
-        () => {},
-      );
+      await fixture?.close();
     }, 60_000);
 
     it(
       'zero 5xx, p99 reported, shared limits exact, every chain valid',
       async () => {
-        const tokens = await Promise.all([...tenants, limited].map((_, i) => issuer.mintIdToken(`u${i}`)));
+        const tokens = await Promise.all(
+          [...tenants, limited].map((_, i) => fixture.issuer.mintIdToken(`u${i}`)),
+        );
         const latencies: number[] = [];
         const statuses = new Map<number, number>();
         const pending: Promise<void>[] = [];
@@ -190,7 +163,7 @@ describe.skipIf(Boolean(missing))(
         expect(mutationStatuses.filter((s) => s === 201)).toHaveLength(60);
         expect(mutationStatuses.filter((s) => s === 429)).toHaveLength(10);
         for (const tenant of [...tenants, limited]) {
-          const seen = await inspectTenant(env.DATABASE_URL as string, tenant);
+          const seen = await inspectTenant(fixture.databaseUrl, tenant);
           expect(seen.chainOk, tenant).toBe(true);
           expect(seen.checked, tenant).toBeGreaterThan(0);
         }

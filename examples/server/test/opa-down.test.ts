@@ -8,24 +8,19 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { servicesRequired } from '@agentgov/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DevIssuer, startDevIssuer } from '../src/dev-issuer';
 import {
-  adminQuery,
+  adminAccount,
   inspectTenant,
+  missingServices,
+  type ProcessFixture,
+  processFixture,
   type ServerProcess,
   sleep,
   startProcess,
-  withDatabase,
 } from './processes';
 
-const databaseUrl = process.env.TEST_DATABASE_URL;
-const redisUrl = process.env.TEST_REDIS_URL;
-const missing = [!databaseUrl && 'TEST_DATABASE_URL', !redisUrl && 'TEST_REDIS_URL']
-  .filter(Boolean)
-  .join(', ');
-if (missing && servicesRequired()) throw new Error(`${missing} required (AGENTGOV_REQUIRE_SERVICES=1)`);
+const missing = missingServices();
 
 /** An OPA stand-in: `/health` 200, every `/v1/data/…` a deny. */
 function startOpa(port = 0): Promise<http.Server> {
@@ -43,54 +38,28 @@ function startOpa(port = 0): Promise<http.Server> {
 describe.skipIf(Boolean(missing))(
   `decision engine away mid-load${missing ? ` — skipped: ${missing} not set` : ''}`,
   () => {
-    const suffix = randomBytes(5).toString('hex');
-    const database = `agentgov_opa_${suffix}`;
-    const tenant = `o-${suffix}`;
-    let issuer: DevIssuer;
+    const tenant = `o-${randomBytes(5).toString('hex')}`;
+    let fixture: ProcessFixture;
     let opa: http.Server;
     let opaPort: number;
     let server: ServerProcess;
-    const env: Record<string, string> = {};
 
     beforeAll(async () => {
-      await adminQuery(databaseUrl as string, `CREATE DATABASE ${database}`);
       opa = await startOpa();
       opaPort = (opa.address() as AddressInfo).port;
-      issuer = await startDevIssuer({
-        clientId: 'opa',
-        clientSecret: 'opa-secret',
-        redirectUri: 'http://127.0.0.1:9/callback',
-        accounts: [
-          {
-            sub: 'ada',
-            email: 'ada@x.example',
-            roles: ['enterprise_admin'],
-            tenant_id: tenant,
-            org_unit: 'eng',
-          },
-        ],
+      fixture = await processFixture({
+        name: 'opa',
+        accounts: [adminAccount('ada', tenant)],
+        env: { OPA_URL: `http://127.0.0.1:${opaPort}` },
       });
-      Object.assign(env, {
-        DATABASE_URL: withDatabase(databaseUrl as string, database),
-        REDIS_URL: redisUrl as string,
-        PORT: '0',
-        OIDC_ISSUER: issuer.issuer,
-        OIDC_CLIENT_ID: issuer.clientId,
-        OIDC_CLIENT_SECRET: issuer.clientSecret,
-        OIDC_REDIRECT_URI: issuer.redirectUri,
-        OPA_URL: `http://127.0.0.1:${opaPort}`,
-      });
-      server = await startProcess(env);
+      server = await startProcess(fixture.env);
     }, 120_000);
 
     afterAll(async () => {
       await server?.stop();
-      await issuer?.close();
       opa?.closeAllConnections();
       await new Promise((r) => opa?.close(r));
-      await adminQuery(databaseUrl as string, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(
-        () => {},
-      );
+      await fixture?.close();
     }, 60_000);
 
     it('fails closed with 503 while it is away, /status 503, recovers by itself', async () => {
@@ -98,7 +67,7 @@ describe.skipIf(Boolean(missing))(
       server.child.once('exit', () => {
         exited = true;
       });
-      const token = await issuer.mintIdToken('ada');
+      const token = await fixture.issuer.mintIdToken('ada');
       const decide = async () => {
         const r = await fetch(`${server.url}/api/v1/decisions`, {
           method: 'POST',
@@ -154,7 +123,7 @@ describe.skipIf(Boolean(missing))(
         `opa: away ${away.length} × 503 POLICY_ENGINE_UNREACHABLE, healthy again ${Date.now() - since} ms after it returned`,
       );
       expect(exited).toBe(false);
-      const seen = await inspectTenant(env.DATABASE_URL as string, tenant);
+      const seen = await inspectTenant(fixture.databaseUrl, tenant);
       expect(seen.chainOk).toBe(true);
       expect(seen.checked).toBeGreaterThanOrEqual(16);
     }, 120_000);

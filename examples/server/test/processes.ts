@@ -3,11 +3,14 @@
  * crash is an exit the test sees), a throwaway database, the dev issuer, and the audit verdict.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { verifyTenant } from '@agentgov/audit';
 import { EnvSecretStore } from '@agentgov/core';
+import { servicesRequired } from '@agentgov/core/testing';
 import { openStore, sql } from '@agentgov/store-kysely';
+import { type DevAccount, type DevIssuer, startDevIssuer } from '../src/dev-issuer';
 
 const serverDir = fileURLToPath(new URL('..', import.meta.url));
 
@@ -71,7 +74,13 @@ export function withDatabase(databaseUrl: string, database: string, hostPort?: s
 export async function inspectTenant(
   databaseUrl: string,
   tenant: string,
-): Promise<{ policyIds: Set<string>; policyChanges: number; chainOk: boolean; checked: number }> {
+): Promise<{
+  policyIds: Set<string>;
+  policyChanges: number;
+  chainOk: boolean;
+  checked: number;
+  identifiers: string;
+}> {
   const store = await openStore({ database: databaseUrl, migrate: false });
   try {
     const { rows } = await sql<{ ref: string; value: string }>`
@@ -91,6 +100,7 @@ export async function inspectTenant(
       policyChanges: total,
       chainOk: report.ok && report.firstBreak === undefined,
       checked: report.checked,
+      identifiers: report.identifiers,
     };
   } finally {
     await store.close();
@@ -105,3 +115,81 @@ export function percentile(values: readonly number[], p: number): number {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The services the process tests need: the missing variable names ('' when both are set). Under
+ * AGENTGOV_REQUIRE_SERVICES=1 a missing one fails the run at import instead of skipping.
+ */
+export function missingServices(): string {
+  const missing = [
+    !process.env.TEST_DATABASE_URL && 'TEST_DATABASE_URL',
+    !process.env.TEST_REDIS_URL && 'TEST_REDIS_URL',
+  ]
+    .filter(Boolean)
+    .join(', ');
+  if (missing && servicesRequired()) throw new Error(`${missing} required (AGENTGOV_REQUIRE_SERVICES=1)`);
+  return missing;
+}
+
+/** A throwaway database and a dev issuer for reference-server processes, with the env that joins them. */
+export interface ProcessFixture {
+  /** `agentgov_<name>_<suffix>` on TEST_DATABASE_URL's server. */
+  database: string;
+  /** The connection URL of that database (direct, not through any proxy). */
+  databaseUrl: string;
+  issuer: DevIssuer;
+  /** The environment of `startProcess`: database, Redis, OIDC, port 0, built-in engine. */
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+export async function processFixture(options: {
+  name: string;
+  accounts: DevAccount[];
+  /** Reach the database through this host:port (a test's TCP proxy). */
+  databaseHost?: string;
+  /** Overrides (e.g. REDIS_URL through a proxy, OPA_URL). */
+  env?: Record<string, string>;
+}): Promise<ProcessFixture> {
+  const server = process.env.TEST_DATABASE_URL as string;
+  const database = `agentgov_${options.name.replace(/\W/g, '_')}_${randomBytes(5).toString('hex')}`;
+  await adminQuery(server, `CREATE DATABASE ${database}`);
+  const issuer = await startDevIssuer({
+    clientId: options.name,
+    clientSecret: `${options.name}-secret`,
+    redirectUri: 'http://127.0.0.1:9/callback',
+    accounts: options.accounts,
+  });
+  return {
+    database,
+    databaseUrl: withDatabase(server, database),
+    issuer,
+    env: {
+      DATABASE_URL: withDatabase(server, database, options.databaseHost),
+      REDIS_URL: process.env.TEST_REDIS_URL as string,
+      PORT: '0',
+      OIDC_ISSUER: issuer.issuer,
+      OIDC_CLIENT_ID: issuer.clientId,
+      OIDC_CLIENT_SECRET: issuer.clientSecret,
+      OIDC_REDIRECT_URI: issuer.redirectUri,
+      OPA_URL: '',
+      ...options.env,
+    },
+    async close() {
+      await issuer.close();
+      await adminQuery(server, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => {});
+    },
+  };
+}
+
+/** An `enterprise_admin` account of the dev issuer in `tenant`. */
+export function adminAccount(sub: string, tenant: string, extra: Partial<DevAccount> = {}): DevAccount {
+  return {
+    sub,
+    email: `${sub}@x.example`,
+    roles: ['enterprise_admin'],
+    tenant_id: tenant,
+    org_unit: 'eng',
+    ...extra,
+  };
+}

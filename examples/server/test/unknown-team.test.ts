@@ -3,29 +3,12 @@
  * exists nowhere (same status, same body but for the name), on the SQL org directory (PGlite and
  * PostgreSQL). Not reproduced as a leak in this code; this pins the behaviour.
  */
-import { randomBytes } from 'node:crypto';
 import { InMemoryAuditSink } from '@agentgov/core';
 import { PolicyService } from '@agentgov/policy';
-import { openStore, type SqlStores, sql } from '@agentgov/store-kysely';
 import { describe, expect, it } from 'vitest';
+import { sqlBackends } from './sql-backends';
 
-const databaseUrl = process.env.TEST_DATABASE_URL;
-const backends: { name: string; open: () => Promise<SqlStores & { drop?: () => Promise<void> }> }[] = [
-  { name: 'PGlite', open: () => openStore({ database: 'memory://' }) },
-];
-if (databaseUrl)
-  backends.push({
-    name: 'PostgreSQL',
-    open: async () => {
-      const schema = `agentgov_team_${randomBytes(5).toString('hex')}`;
-      const stores = await openStore({ database: databaseUrl, schema });
-      return Object.assign(stores, {
-        drop: async () => {
-          await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(stores.db);
-        },
-      });
-    },
-  });
+const backends = sqlBackends('agentgov_team');
 
 describe.each(backends)('unknown team on $name', ({ open }) => {
   it("another tenant's team is answered like a team that exists nowhere", async () => {
