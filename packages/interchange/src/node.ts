@@ -55,6 +55,11 @@ export class InterchangeNode implements Receiver {
     };
   }
 
+  /** This agent's record of an exchange (its store, its tenant), or undefined. */
+  async exchange(exchangeId: string): Promise<Exchange | undefined> {
+    return this.#ctx.options.store.get(this.tenantId, exchangeId);
+  }
+
   /** Starts an exchange (round 1): information query by default. */
   query(input: QueryInput): Promise<Result<RoundResult, GovernanceError>> {
     return guardResult(async () => ok(await startQuery(this.#ctx, input)));

@@ -4,6 +4,9 @@
  * TASK_STATE_INPUT_REQUIRED until bob's human approves, and a hostile client that omits the
  * extension, forges, replays, re-addresses, resizes and reads other callers' tasks.
  */
+
+import { type StreamResponse, TaskState } from '@a2a-js/sdk';
+import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { type Logger, newId, systemClock } from '@agentgov/core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -78,6 +81,7 @@ beforeAll(async () => {
       keys: w.keys,
       logger,
       limits: { bodyBytes: 32 * 1024, metadataBytes: 8 * 1024 },
+      subscription: { pollMs: 20 },
     });
     urls.set(`agent-${name}`, servers[name].url);
   }
@@ -307,6 +311,116 @@ describe('governed A2A round trip', () => {
     expect(w.audits.carol.entries.length).toBe(before);
     expect(consoleDebug).not.toHaveBeenCalled();
     expect(sdkLines.some((l) => l.startsWith('a2a-sdk'))).toBe(true);
+  });
+});
+
+/** A real A2A client (the SDK's, JSON-RPC over HTTP/SSE) that activates the extension and signs a caller token per call. */
+async function sdkClient(from: AgentName, to: AgentName) {
+  const governedFetch: typeof fetch = async (url, init) => {
+    const headers = new Headers(init?.headers);
+    headers.set('a2a-extensions', GOVERNANCE_EXTENSION_URI);
+    if (typeof init?.body === 'string')
+      headers.set('authorization', `Bearer ${await token(from, to, JSON.parse(init.body).method)}`);
+    return fetch(url, { ...init, headers });
+  };
+  const factory = new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      transports: [new JsonRpcTransportFactory({ fetchImpl: governedFetch })],
+    }),
+  );
+  return factory.createFromUrl(servers[to as 'bob'].url);
+}
+
+async function taskOf(from: AgentName, to: AgentName, exchangeId: string): Promise<string> {
+  const list = await rpc(
+    to,
+    { jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} },
+    await governed(from, to, 'ListTasks'),
+  );
+  return list.body.result.tasks.find(
+    (t: { metadata?: Record<string, { exchangeId: string }> }) =>
+      t.metadata?.[GOVERNANCE_EXTENSION_URI]?.exchangeId === exchangeId,
+  )?.id;
+}
+
+describe('SubscribeToTask with the SDK’s A2A client over SSE', () => {
+  it('the owner follows its waiting task: the task, the reply becoming ready, then completed once collected', async () => {
+    const r = (
+      await nodes.alice.query({
+        to: 'agent-bob',
+        exchangeType: 'meeting_scheduling',
+        message: { text: 'Thu 10:00?' },
+      })
+    )._unsafeUnwrap();
+    expect(r.status).toBe('pending');
+    const taskId = await taskOf('alice', 'bob', r.exchange.exchangeId);
+    const client = await sdkClient('alice', 'bob');
+    const events: StreamResponse[] = [];
+    const done = (async () => {
+      for await (const e of client.resubscribeTask({ tenant: '', id: taskId })) events.push(e);
+    })();
+    await vi.waitFor(() => expect(events).toHaveLength(1));
+    const first = events[0]?.payload;
+    expect(first?.$case === 'task' && first.value.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    (
+      await nodes.bob.decide({ exchangeId: r.exchange.exchangeId, by: 'bob', decision: 'approved' })
+    )._unsafeUnwrap();
+    await vi.waitFor(() => expect(events).toHaveLength(2));
+    const ready = events[1]?.payload;
+    expect(ready?.$case).toBe('statusUpdate');
+    if (ready?.$case !== 'statusUpdate') return;
+    expect(ready.value.taskId).toBe(taskId);
+    expect(ready.value.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(ready.value.metadata?.[GOVERNANCE_EXTENSION_URI]).toMatchObject({
+      exchangeId: r.exchange.exchangeId,
+      state: 'reply_ready',
+    });
+    const collected = (await nodes.alice.collect(r.exchange.exchangeId))._unsafeUnwrap();
+    expect(collected.status).toBe('answered');
+    await done;
+    const last = events.at(-1)?.payload;
+    expect(events).toHaveLength(3);
+    expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    // a task in a terminal state cannot be subscribed to
+    await expect(
+      (async () => {
+        for await (const _ of (await sdkClient('alice', 'bob')).resubscribeTask({ tenant: '', id: taskId }))
+          break;
+      })(),
+    ).rejects.toThrow(/terminal/);
+  });
+
+  it('another caller cannot subscribe to the task (not found), nor without a caller token', async () => {
+    const r = (
+      await nodes.alice.query({
+        to: 'agent-bob',
+        exchangeType: 'commitment_request',
+        message: { text: 'sign?' },
+      })
+    )._unsafeUnwrap();
+    const taskId = await taskOf('alice', 'bob', r.exchange.exchangeId);
+    const follow = async (client: Awaited<ReturnType<typeof sdkClient>>) => {
+      for await (const _ of client.resubscribeTask({ tenant: '', id: taskId })) return 'event';
+      return 'ended';
+    };
+    await expect(follow(await sdkClient('carol', 'bob'))).rejects.toThrow(/not found/i);
+    await expect(follow(await sdkClient('dave', 'bob'))).rejects.toThrow(/not found/i);
+    const plain = await new ClientFactory().createFromUrl(servers.bob.url);
+    await expect(follow(plain)).rejects.toThrow(/extension/i);
+    // a cancel ends the owner's subscription with the exchange denied
+    const events: StreamResponse[] = [];
+    const client = await sdkClient('alice', 'bob');
+    const done = (async () => {
+      for await (const e of client.resubscribeTask({ tenant: '', id: taskId })) events.push(e);
+    })();
+    await vi.waitFor(() => expect(events).toHaveLength(1));
+    await client.cancelTask({ tenant: '', id: taskId, metadata: undefined });
+    await done;
+    const last = events.at(-1)?.payload;
+    expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect(last?.$case === 'statusUpdate' && last.value.metadata?.[GOVERNANCE_EXTENSION_URI]).toMatchObject({
+      state: 'denied',
+    });
   });
 });
 

@@ -7,7 +7,8 @@
  * token's nonce; only then the interchange node, which verifies the envelope (audience, context,
  * round, content digest, expiry, jti) and re-enforces every rule. Refusals never reach the SDK: no
  * task is created for them. Read methods (GetTask, ListTasks, SubscribeToTask, CancelTask) are
- * answered only for the caller's own tasks; CancelTask also ends the exchange the task waits on
+ * answered only for the caller's own tasks (SubscribeToTask streams the task and its exchange's
+ * progress, see ./subscribe); CancelTask also ends the exchange the task waits on
  * (`denied`, cancelled by the caller) before the SDK marks the task canceled.
  *
  * Over 300 lines on purpose: the gate is one pipeline whose order is the security property, kept
@@ -41,6 +42,7 @@ import { buildGovernedCard } from './card';
 import { routeSdkConsole } from './console';
 import { type GovernedOutcome, governedExecutor, type TaskBinding } from './executor';
 import { decodeClaims, envelopeSigner, isAsyncIterable, readBody, send } from './http-util';
+import { subscribeToTask } from './subscribe';
 import {
   GOVERNANCE_ERRORS as E,
   fromWireMessage,
@@ -61,6 +63,11 @@ export interface A2AServerOptions {
   /** The URL published in the card (default: http://host:port/). */
   publicUrl?: string;
   limits?: { bodyBytes?: number; metadataBytes?: number };
+  /**
+   * SubscribeToTask streams: how often the task and its exchange are looked at (default 250 ms)
+   * and how long one subscription lasts at most (default 10 minutes).
+   */
+  subscription?: { pollMs?: number; maxMs?: number };
   name?: string;
   description?: string;
   logger?: Logger;
@@ -102,6 +109,7 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
   const outcomes = new Map<string, GovernedOutcome>();
   const tasks = new Map<string, TaskBinding>();
   const unroute = routeSdkConsole(logger);
+  let closing = false;
 
   const executor = governedExecutor({ outcomes, tasks, clock });
 
@@ -348,6 +356,25 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
         }
       }
     }
+    if (method === 'SubscribeToTask') {
+      const taskId = String(params.id ?? '');
+      return subscribeToTask({
+        res,
+        rpcId: id,
+        taskId,
+        binding: tasks.get(taskId) as TaskBinding,
+        readTask: async () =>
+          (await transport.handle(
+            { jsonrpc: '2.0', id, method: 'GetTask', params: { id: taskId } },
+            context,
+          )) as never,
+        readExchange: (exchangeId) => node.exchange(exchangeId),
+        clock,
+        pollMs: options.subscription?.pollMs ?? 250,
+        maxMs: options.subscription?.maxMs ?? 600_000,
+        closing: () => closing,
+      });
+    }
     let out: Awaited<ReturnType<typeof transport.handle>>;
     try {
       out = await transport.handle({ ...body, params }, context);
@@ -424,6 +451,7 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
       return card;
     },
     close: async () => {
+      closing = true;
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
