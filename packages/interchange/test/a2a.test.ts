@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   A2ATransport,
   callerToken,
+  fromWireMessage,
   GOVERNANCE_EXTENSION_URI,
   type GovernedA2AServer,
   startA2AServer,
@@ -24,6 +25,7 @@ import {
   InterchangeNode,
   recordHumanDecision,
   signEnvelope,
+  verifyEnvelope,
 } from '../src/index';
 import { AGENTS, type AgentName, answerWith, itemsAt, makeWorld, type World } from './harness';
 
@@ -285,6 +287,45 @@ describe('governed A2A round trip', () => {
     const bobSide = (await w.stores.bob.get('acme', q.exchange.exchangeId))!;
     expect(bobSide.outcome).toBe('denied');
     expect(bobSide.transcript.some((t) => t.kind === 'reply')).toBe(false);
+  });
+
+  it('SendStreamingMessage is governed like SendMessage: a signed query is answered on the SSE stream with a signed reply; a replay or no envelope is refused', async () => {
+    const q = await signedQuery('alice', 'bob', { text: 'stream?', items: itemsAt('internal') });
+    q.method = 'SendStreamingMessage';
+    const res = await fetch(servers.bob.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-extensions': GOVERNANCE_EXTENSION_URI },
+      body: JSON.stringify(q),
+    });
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    const events = (await res.text())
+      .split('\n\n')
+      .filter((l) => l.startsWith('data: '))
+      .map((l) => JSON.parse(l.slice(6)));
+    expect(events).toHaveLength(1);
+    const reply = fromWireMessage(events[0].result.message);
+    expect(reply?.metadata.kind).toBe('reply');
+    const claims = await verifyEnvelope(reply?.metadata.envelope, w.keys, {
+      audience: { tenantId: 'acme', agentId: 'agent-alice' },
+      content: reply?.content,
+      nowMs: Date.now(),
+    });
+    expect(claims.from.agentId).toBe('agent-bob');
+    expect((await rpc('bob', q, { 'a2a-extensions': GOVERNANCE_EXTENSION_URI })).body.error).toMatchObject({
+      code: -32042,
+      data: { reason: 'replayed' },
+    });
+    const unsigned = await rpc(
+      'bob',
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'SendStreamingMessage',
+        params: { message: { messageId: 'm', contextId: 'c', role: 'ROLE_USER', parts: [{ text: 'hi' }] } },
+      },
+      { 'a2a-extensions': GOVERNANCE_EXTENSION_URI },
+    );
+    expect(unsigned.body.error).toMatchObject({ code: -32040, data: { reason: 'envelope_missing' } });
   });
 
   it('cross-tenant: alice → dave is blocked before anything is sent; dave → bob is refused by bob', async () => {

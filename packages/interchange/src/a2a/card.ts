@@ -40,7 +40,8 @@ export async function buildGovernedCard(input: {
     supportedInterfaces: [{ url: input.url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
     version: '1.0.0',
     capabilities: {
-      streaming: false,
+      // SSE: SendStreamingMessage (governed like SendMessage) and SubscribeToTask
+      streaming: true,
       pushNotifications: false,
       extensions: [
         {

@@ -81,7 +81,14 @@ export interface GovernedA2AServer {
   close(): Promise<void>;
 }
 
-const METHODS = new Set(['SendMessage', 'GetTask', 'ListTasks', 'CancelTask', 'SubscribeToTask']);
+const METHODS = new Set([
+  'SendMessage',
+  'SendStreamingMessage',
+  'GetTask',
+  'ListTasks',
+  'CancelTask',
+  'SubscribeToTask',
+]);
 const A2A_TASK_NOT_FOUND = -32001;
 const A2A_TASK_NOT_CANCELABLE = -32002;
 
@@ -183,6 +190,8 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
     }
     const id = body.id ?? null;
     const method = body.method;
+    // SendStreamingMessage is SendMessage answered as an SSE stream: governed the same way.
+    const sending = method === 'SendMessage' || method === 'SendStreamingMessage';
     // 1. the governance extension is required
     const activated = String(req.headers['a2a-extensions'] ?? '')
       .split(',')
@@ -215,7 +224,7 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
       const params = body.params ?? {};
       if (typeof params !== 'object') return fail(200, id, { code: -32602, message: 'Invalid params' });
       let token: Awaited<ReturnType<typeof verifyCallerToken>> | undefined;
-      if (bearer !== undefined || method !== 'SendMessage') {
+      if (bearer !== undefined || !sending) {
         token = await verifyCallerToken(bearer, keys, { audience: me, method, nowMs: clock.now().getTime() });
         caller = token.caller;
       } else {
@@ -242,7 +251,7 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
           rpcError(E.refused, 'params.tenant is not the caller’s tenant', 'tenant_mismatch'),
         );
       }
-      if (method === 'SendMessage') {
+      if (sending) {
         const early = checkSendMessage(params, caller);
         if (early) return fail(early.status, id, early.error);
       }
@@ -272,7 +281,7 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
       requestedExtensions: [GOVERNANCE_EXTENSION_URI],
     });
     context.addActivatedExtension(GOVERNANCE_EXTENSION_URI);
-    if (method === 'SendMessage') {
+    if (sending) {
       const wire = fromWireMessage(params.message) as NonNullable<ReturnType<typeof fromWireMessage>>;
       const requestId = newId();
       let result: DeliveryResult;
@@ -375,21 +384,17 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
         closing: () => closing,
       });
     }
-    let out: Awaited<ReturnType<typeof transport.handle>>;
     try {
-      out = await transport.handle({ ...body, params }, context);
-    } finally {
-      // The executor takes its outcome; one the SDK never handed over must not stay behind.
-      if (method === 'SendMessage')
-        outcomes.delete(String((params.message as { messageId?: unknown }).messageId ?? ''));
-    }
-    if (isAsyncIterable(out)) {
+      const out = await transport.handle({ ...body, params }, context);
+      if (!isAsyncIterable(out)) return send(res, 200, out);
+      // A stream runs the executor while it is read: the outcome stays until the stream ends.
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       for await (const event of out) res.write(formatSSEEvent(event));
       res.end();
-      return;
+    } finally {
+      // The executor takes its outcome; one the SDK never handed over must not stay behind.
+      if (sending) outcomes.delete(String((params.message as { messageId?: unknown }).messageId ?? ''));
     }
-    return send(res, 200, out);
   }
 
   function sendMessageSize(
