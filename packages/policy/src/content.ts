@@ -14,7 +14,7 @@ import { err, ok, type Result } from 'neverthrow';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import { DOMAIN_LATTICES, type PolicyContentByDomain } from './domains';
-import { type LatticeNode, nodeAt, normalize } from './lattice';
+import { childNode, type LatticeNode, type MapNode, type MapShorthand, normalize } from './lattice';
 
 /** Longest string item (provider, tool, source names…) inside a policy's content. */
 export const MAX_CONTENT_STRING = 255;
@@ -22,52 +22,166 @@ export const MAX_CONTENT_STRING = 255;
 export const MAX_CONTENT_ITEMS = 1000;
 
 const Item = z.string().min(1).max(MAX_CONTENT_STRING);
-const FreeKey = z
-  .string()
-  .max(MAX_CONTENT_STRING)
-  .regex(/^[a-z][a-z0-9_.-]*$/, 'must be a lower-case name (a-z, 0-9, _ . -)');
+/** Free map keys unless a node says otherwise: lower-case names. */
+const DEFAULT_KEY_PATTERN = '^[a-z][a-z0-9_.-]*$';
+
+function freeKey(pattern: string | undefined): z.ZodString {
+  const source = pattern ?? DEFAULT_KEY_PATTERN;
+  return z
+    .string()
+    .min(1)
+    .max(MAX_CONTENT_STRING)
+    .regex(
+      new RegExp(source),
+      pattern === undefined ? 'must be a lower-case name (a-z, 0-9, _ . -)' : `must match ${source}`,
+    );
+}
+
+const maxEntries = (m: object): boolean => Object.keys(m).length <= MAX_CONTENT_ITEMS;
+
+/** The one value a map shorthand accepts, before it is expanded and checked key by key. */
+function shorthandInput(node: MapNode, shorthand: MapShorthand): z.ZodType {
+  if (shorthand.kind === 'threshold') return z.union([z.boolean(), ClassificationLevelSchema]);
+  switch (node.child.kind) {
+    case 'numericMax':
+    case 'numericMin':
+      return z.number();
+    case 'grant':
+    case 'obligation':
+      return z.boolean();
+    case 'map':
+    case 'object':
+      return z.never();
+    default:
+      return z.string();
+  }
+}
+
+/** One value → the map it stands for (see `MapShorthand`). */
+function expandShorthand(node: MapNode, value: unknown): Record<string, unknown> {
+  const shorthand = node.shorthand;
+  const keys = node.keys ?? [];
+  switch (shorthand?.kind) {
+    case 'each':
+      return Object.fromEntries(keys.map((k) => [k, value]));
+    case 'key':
+      return { [shorthand.key]: value };
+    case 'threshold': {
+      if (typeof value === 'boolean') {
+        return Object.fromEntries(keys.map((k) => [k, value ? shorthand.allow : shorthand.deny]));
+      }
+      const limit = keys.indexOf(value as string);
+      return Object.fromEntries(keys.map((k, i) => [k, i <= limit ? shorthand.allow : shorthand.deny]));
+    }
+    default:
+      return {};
+  }
+}
+
+function mapSchema(node: MapNode): z.ZodType {
+  const child = schemaOf(node.child);
+  if (node.keys) return z.strictObject(Object.fromEntries(node.keys.map((k) => [k, child.optional()])));
+  const key = freeKey(node.keyPattern);
+  if (!node.known) {
+    return z.record(key, child).refine(maxEntries, `at most ${MAX_CONTENT_ITEMS} entries`);
+  }
+  // Well-known keys are spelled out (editors complete them); any other key of the pattern is accepted.
+  return z
+    .object(Object.fromEntries(node.known.map((k) => [k, child.optional()])))
+    .catchall(child)
+    .superRefine((m, ctx) => {
+      for (const k of Object.keys(m)) {
+        const checked = key.safeParse(k);
+        if (!checked.success) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [k],
+            message: `${node.keyLabel} name ${checked.error.issues[0]?.message ?? 'is invalid'}`,
+          });
+        }
+      }
+      if (!maxEntries(m)) ctx.addIssue({ code: 'custom', message: `at most ${MAX_CONTENT_ITEMS} entries` });
+    });
+}
+
+const described = (schema: z.ZodType, description: string | undefined): z.ZodType =>
+  description === undefined ? schema : schema.meta({ description });
 
 /** The zod schema of a lattice node (every object key optional; unknown keys rejected). */
 export function schemaOf(node: LatticeNode): z.ZodType {
   switch (node.kind) {
     case 'level':
+    case 'levelFloor':
       return ClassificationLevelSchema;
     case 'allowList':
-    case 'denyList':
-      return z
-        .array(node.values ? z.enum(node.values as [string, ...string[]]) : Item)
-        .max(MAX_CONTENT_ITEMS);
+    case 'denyList': {
+      const item = node.values ? z.enum(node.values as [string, ...string[]]) : Item;
+      const list = z.array(item).max(MAX_CONTENT_ITEMS);
+      return node.single ? z.union([item.transform((v) => [v]), list]) : list;
+    }
     case 'numericMax':
       return z.number().int().min(node.min).max(node.max);
     case 'numericMin':
       return z.number().int().min(node.floor).max(node.max);
-    case 'grant':
+    case 'grant': {
+      const never = node.never;
+      if (never === undefined) return z.boolean();
+      return z.literal(false, {
+        error: (issue) => (issue.input === true ? never : 'expected false (or leave the key out)'),
+      });
+    }
+    case 'obligation':
       return z.boolean();
     case 'ordinal':
       return z.enum(node.order as [string, ...string[]]);
     case 'map': {
-      const child = schemaOf(node.child);
-      if (node.keys) {
-        const keys = node.keys;
-        const map = z.strictObject(Object.fromEntries(keys.map((k) => [k, child.optional()])));
-        if (!node.shorthand) return map;
-        // One value for every key, expanded before validation (so errors name the key's rule).
-        return z.preprocess(
-          (v) =>
-            v !== null && typeof v !== 'object' && v !== undefined
-              ? Object.fromEntries(keys.map((k) => [k, v]))
-              : v,
-          map,
-        );
-      }
-      return z
-        .record(FreeKey, child)
-        .refine((m) => Object.keys(m).length <= MAX_CONTENT_ITEMS, `at most ${MAX_CONTENT_ITEMS} entries`);
+      const map = mapSchema(node);
+      const shorthand = node.shorthand;
+      if (!shorthand) return map;
+      // One value for the whole map, expanded before the map's rules (so errors name the key).
+      return z.union([
+        shorthandInput(node, shorthand)
+          .transform((v) => expandShorthand(node, v))
+          .pipe(map as z.ZodType<unknown, Record<string, unknown>>),
+        map,
+      ]);
     }
-    case 'object':
-      return z.strictObject(
-        Object.fromEntries(Object.entries(node.fields).map(([k, n]) => [k, schemaOf(n).optional()])),
-      );
+    case 'object': {
+      const shape: Record<string, z.ZodType> = {};
+      for (const [k, n] of Object.entries(node.fields)) {
+        shape[k] = described(schemaOf(n), node.docs?.[k]).optional();
+      }
+      const aliases = Object.entries(node.aliases ?? {});
+      for (const [alias, target] of aliases) {
+        const field = node.fields[target];
+        if (!field) continue;
+        shape[alias] = schemaOf(field)
+          .meta({ deprecated: true, description: `Another spelling of \`${target}\` (write \`${target}\`).` })
+          .optional();
+      }
+      const schema = z.strictObject(shape);
+      if (aliases.length === 0) return schema;
+      return schema
+        .superRefine((value, ctx) => {
+          for (const [alias, target] of aliases) {
+            if (value[alias] !== undefined && value[target] !== undefined) {
+              ctx.addIssue({
+                code: 'custom',
+                path: [alias],
+                message: `'${alias}' is another spelling of '${target}'; set only one of them`,
+              });
+            }
+          }
+        })
+        .transform((value) => {
+          const out: Record<string, unknown> = { ...value };
+          for (const [alias, target] of aliases) {
+            if (out[alias] !== undefined) out[target] = out[alias];
+            delete out[alias];
+          }
+          return out;
+        });
+    }
   }
 }
 
@@ -78,18 +192,63 @@ export const DOMAIN_SCHEMAS = Object.fromEntries(
 
 function knownKeys(node: LatticeNode | undefined): string {
   if (!node) return '';
-  if (node.kind === 'object') return Object.keys(node.fields).join(', ');
+  if (node.kind === 'object') {
+    const aliases = Object.entries(node.aliases ?? {}).map(([a, t]) => `${a} (= ${t})`);
+    return [...Object.keys(node.fields), ...aliases].join(', ');
+  }
   if (node.kind === 'map' && node.keys) return node.keys.join(', ');
   return '';
+}
+
+/** The node at a path of the *written* content (aliases resolved), for messages. */
+function writtenNodeAt(root: LatticeNode, path: readonly string[]): LatticeNode | undefined {
+  let cur: LatticeNode | undefined = root;
+  for (const key of path) {
+    if (!cur) return undefined;
+    const alias: string | undefined = cur.kind === 'object' ? cur.aliases?.[key] : undefined;
+    cur = childNode(cur, alias ?? key);
+  }
+  return cur;
+}
+
+type Issue = z.core.$ZodIssue;
+
+const rootTypeMismatch = (branch: readonly Issue[]): boolean =>
+  branch.every((i) => i.path.length === 0 && i.code === 'invalid_type');
+
+/**
+ * zod's issues, with unions resolved: of the alternatives of a union (a value or its shorthand),
+ * the one whose shape the input has explains the failure; when none has, the message lists what
+ * was expected.
+ */
+function flatIssues(issues: readonly Issue[], base: readonly PropertyKey[] = []): Issue[] {
+  const out: Issue[] = [];
+  for (const issue of issues) {
+    const path = [...base, ...issue.path];
+    if (issue.code !== 'invalid_union' || issue.errors.length === 0) {
+      out.push({ ...issue, path } as Issue);
+      continue;
+    }
+    const branch = issue.errors.find((b) => !rootTypeMismatch(b));
+    if (branch) {
+      out.push(...flatIssues(branch, path));
+      continue;
+    }
+    const expected = [
+      ...new Set(issue.errors.flat().map((i) => (i.code === 'invalid_type' ? i.expected : 'another value'))),
+    ];
+    out.push({ ...issue, path, message: `Invalid input: expected ${expected.join(' or ')}` } as Issue);
+  }
+  return out;
 }
 
 function issuesOf(domain: PolicyDomain, error: z.ZodError, prefix: string): FieldIssue[] {
   const root = DOMAIN_LATTICES[domain];
   const out: FieldIssue[] = [];
-  for (const issue of error.issues) {
+  for (const issue of flatIssues(error.issues)) {
     const path = issue.path.map(String);
     if (issue.code === 'unrecognized_keys') {
-      const node = nodeAt(root, path);
+      const node = writtenNodeAt(root, path);
       const where = path.length ? ` under '${path.join('.')}'` : '';
       const label = node?.kind === 'map' ? `${node.keyLabel} ` : 'key ';
       for (const key of issue.keys) {
@@ -101,7 +260,13 @@ function issuesOf(domain: PolicyDomain, error: z.ZodError, prefix: string): Fiel
       continue;
     }
     const field = [prefix, ...path].filter(Boolean).join('.') || prefix || '(content)';
-    out.push({ field, message: `${issue.message} (${domain} policy)` });
+    let message = issue.message;
+    if (issue.code === 'invalid_key') {
+      const node = writtenNodeAt(root, path.slice(0, -1));
+      const label = node?.kind === 'map' ? node.keyLabel : 'key';
+      message = `invalid ${label} name '${path.at(-1) ?? ''}': ${issue.issues[0]?.message ?? issue.message}`;
+    }
+    out.push({ field, message: `${message} (${domain} policy)` });
   }
   return out;
 }

@@ -84,7 +84,7 @@ const stricter = (
 
 /**
  * Actions: the tool's autonomy is `block` when it is in `blocked`, else the stricter of
- * `tools.<tool>` and `default_autonomy` (a tool entry can tighten the default, never loosen it —
+ * `actions.<tool>` (alias `tools.<tool>`) and `default_autonomy` (a tool entry can tighten the default, never loosen it —
  * otherwise a lower scope's tool entry would undo an ancestor's default); with neither set the
  * tool is denied. Allowed iff the autonomy is not `block`; constraint `autonomy` (`notify`: tell
  * the user, `approve`: a human approves each call).
@@ -92,13 +92,13 @@ const stricter = (
 export function evaluateActions(policy: ActionsPolicy, input: ActionsInput): Decision {
   const tool = input.tool;
   if (policy.blocked?.includes(tool)) return deny(`tool ${tool} is blocked by policy`, { autonomy: 'block' });
-  const tools: { readonly [name: string]: ActionAutonomy | undefined } | undefined = policy.tools;
+  const tools: { readonly [name: string]: ActionAutonomy | undefined } | undefined = policy.actions;
   const own = tools?.[tool];
   const autonomy = stricter(own, policy.default_autonomy);
   if (autonomy === undefined) {
     return deny(`no actions policy sets an autonomy for tool ${tool} (default deny)`);
   }
-  const source = own === autonomy ? `tools.${tool}` : 'default_autonomy';
+  const source = own === autonomy ? `actions.${tool}` : 'default_autonomy';
   if (autonomy === 'block') return deny(`tool ${tool} is blocked by policy (${source})`, { autonomy });
   return allow(`tool ${tool} runs with autonomy ${autonomy} (${source})`, { autonomy });
 }

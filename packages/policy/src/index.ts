@@ -54,6 +54,11 @@ export {
   validateChain,
   violationsAgainst,
 } from './hierarchy';
+export {
+  POLICY_FILE_SCHEMA_FILE,
+  policyFileJsonSchema,
+  policyFileJsonSchemaText,
+} from './json-schema';
 export * from './lattice';
 export {
   type DecisionAuditFields,

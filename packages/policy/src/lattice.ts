@@ -84,6 +84,8 @@ export function isTop(node: LatticeNode, value: unknown): boolean {
   switch (node.kind) {
     case 'level':
       return value === CLASSIFICATION_LEVELS[CLASSIFICATION_LEVELS.length - 1];
+    case 'levelFloor':
+      return value === CLASSIFICATION_LEVELS[0];
     case 'allowList':
       return node.values?.every((v) => asList(value).includes(v)) ?? false;
     case 'denyList':
@@ -94,6 +96,8 @@ export function isTop(node: LatticeNode, value: unknown): boolean {
       return (value as number) <= node.floor;
     case 'grant':
       return value === true;
+    case 'obligation':
+      return value === false;
     case 'ordinal':
       return value === node.order[0];
     case 'map':
@@ -120,6 +124,8 @@ export function leq(node: LatticeNode, a: unknown, b: unknown): boolean {
   switch (node.kind) {
     case 'level':
       return levelOrder(a) <= levelOrder(b);
+    case 'levelFloor':
+      return levelOrder(a) >= levelOrder(b);
     case 'allowList': {
       const allowed = asList(b);
       return asList(a).every((v) => allowed.includes(v));
@@ -134,6 +140,8 @@ export function leq(node: LatticeNode, a: unknown, b: unknown): boolean {
       return (a as number) >= (b as number);
     case 'grant':
       return a === false || b === true;
+    case 'obligation':
+      return a === true || b === false;
     case 'ordinal':
       return node.order.indexOf(a as string) >= node.order.indexOf(b as string);
     case 'map':
@@ -161,6 +169,8 @@ export function meet(node: LatticeNode, a: unknown, b: unknown): unknown {
   switch (node.kind) {
     case 'level':
       return levelOrder(a) <= levelOrder(b) ? a : b;
+    case 'levelFloor':
+      return levelOrder(a) >= levelOrder(b) ? a : b;
     case 'allowList': {
       const other = asList(b);
       return canonicalList(
@@ -176,6 +186,8 @@ export function meet(node: LatticeNode, a: unknown, b: unknown): unknown {
       return Math.max(a as number, b as number);
     case 'grant':
       return a === true && b === true;
+    case 'obligation':
+      return a === true || b === true;
     case 'ordinal':
       return node.order.indexOf(a as string) >= node.order.indexOf(b as string) ? a : b;
     case 'map':
@@ -246,6 +258,8 @@ export function violationReason(
   switch (node.kind) {
     case 'level':
       return `${key} ${show(value)} is above the classification limit ${show(parentValue)} ${tail}; a lower scope can only lower it`;
+    case 'levelFloor':
+      return `${key} ${show(value)} is below the classification ${show(parentValue)} ${tail}; a lower scope can only raise it`;
     case 'allowList': {
       const extra = asList(value).filter((v) => !asList(parentValue).includes(v));
       return `${key} allows ${show(extra)}, which the allow-list ${show(parentValue)} ${tail} does not allow`;
@@ -260,6 +274,8 @@ export function violationReason(
       return `${key} ${String(value)} is below the minimum ${String(parentValue)} ${tail}`;
     case 'grant':
       return `${key} grants what is disabled (false) ${tail}`;
+    case 'obligation':
+      return `${key} drops what is required (true) ${tail}`;
     case 'ordinal':
       return `${key} ${show(value)} is less restrictive than ${show(parentValue)} ${tail} (order: ${node.order.join(' < ')})`;
     default:

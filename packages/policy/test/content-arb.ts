@@ -11,6 +11,7 @@ export function contentArb(
   const raw = ((): fc.Arbitrary<unknown> => {
     switch (node.kind) {
       case 'level':
+      case 'levelFloor':
         return fc.constantFrom(...CLASSIFICATION_LEVELS);
       case 'allowList':
       case 'denyList':
@@ -22,6 +23,9 @@ export function contentArb(
       case 'numericMin':
         return fc.integer({ min: node.floor, max: node.floor + 8 });
       case 'grant':
+        // A grant no policy can give (cross_enterprise) only ever holds `false`.
+        return node.never === undefined ? fc.boolean() : fc.constant(false);
+      case 'obligation':
         return fc.boolean();
       case 'ordinal':
         return fc.constantFrom(...node.order);
@@ -30,7 +34,13 @@ export function contentArb(
           ? fc.record(Object.fromEntries(node.keys.map((k) => [k, contentArb(node.child, freeKeys)])), {
               requiredKeys: [],
             })
-          : fc.dictionary(fc.constantFrom(...freeKeys), contentArb(node.child, freeKeys), { maxKeys: 3 });
+          : fc.dictionary(
+              fc.constantFrom(...freeKeys, ...(node.known ?? []).slice(0, 2)),
+              contentArb(node.child, freeKeys),
+              {
+                maxKeys: 3,
+              },
+            );
       case 'object':
         return fc.record(
           Object.fromEntries(Object.entries(node.fields).map(([k, n]) => [k, contentArb(n, freeKeys)])),

@@ -112,8 +112,9 @@ cross_org: {confidential: deny, restricted: deny}
     expect(parsePolicyContent('features', { briefings: false })._unsafeUnwrap()).toEqual({
       briefings: false,
     });
-    expect(errorOf(parsePolicyContent('features', { fly: true })).message).toContain(
-      "unknown key 'fly' in features policy",
-    );
+    // Feature flags are free names (letters, digits, _ . -), but still booleans.
+    expect(parsePolicyContent('features', { fly: true })._unsafeUnwrap()).toEqual({ fly: true });
+    expect(errorOf(parsePolicyContent('features', { fly: 'yes' })).field).toBe('content.fly');
+    expect(errorOf(parsePolicyContent('features', { 'fly away': true })).field).toBe('content.fly away');
   });
 });

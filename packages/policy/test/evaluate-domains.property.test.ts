@@ -13,8 +13,12 @@ import { describe, expect, it } from 'vitest';
 import { DOMAIN_LATTICES, evaluate, type LatticeNode, meet } from '../src/index';
 import { contentArb } from './content-arb';
 
-/** Free map keys are the tool / feature names the inputs use. */
-const arb = (node: LatticeNode) => contentArb(node, ['a', 'b', 'c']);
+/** Free map keys are the tool names the inputs use; feature flags are the known ones plus another. */
+const flags = fc.record(Object.fromEntries([...FEATURE_NAMES, 'beta_search'].map((k) => [k, fc.boolean()])), {
+  requiredKeys: [],
+});
+const arb = (node: LatticeNode) =>
+  node === DOMAIN_LATTICES.features ? flags : contentArb(node, ['a', 'b', 'c']);
 
 /** Keys a decision of the domain needs explicitly (unset = default deny). */
 const DECISIVE: Record<keyof typeof INPUTS_KEYS, readonly string[]> = {
@@ -79,10 +83,10 @@ describe.each(Object.keys(INPUTS) as (keyof typeof INPUTS)[])('%s decisions (pro
       fc.assert(
         fc.property(unsetting(domain, lattice), input, (content, i) => {
           const d = evaluate(content, domain, i);
-          // actions: an explicit tools.<tool> entry decides without default_autonomy.
+          // actions: an explicit actions.<tool> entry decides without default_autonomy.
           const own =
             domain === 'actions' &&
-            (content.tools as Record<string, unknown> | undefined)?.[(i as { tool: string }).tool];
+            (content.actions as Record<string, unknown> | undefined)?.[(i as { tool: string }).tool];
           if (own === undefined || own === 'block') expect(d.allow).toBe(false);
         }),
         { numRuns: 500 },

@@ -117,10 +117,15 @@ describe('hierarchy validation', () => {
     const actions = (y: string) => parsePolicyContent('actions', y)._unsafeUnwrap();
     const v = violationsAgainst(
       'actions',
-      { ref: team, content: actions('tools: {send_mail: notify, deploy: block}') },
-      [{ ref: ent, policies: [{ content: actions('tools: {send_mail: approve, deploy: notify}') }] }],
+      { ref: team, content: actions('actions: {send_mail: notify, deploy: block}') },
+      [{ ref: ent, policies: [{ content: actions('actions: {send_mail: approve, deploy: notify}') }] }],
     );
-    expect(v.map((x) => x.key)).toEqual(['tools.send_mail']);
+    expect(v.map((x) => x.key)).toEqual(['actions.send_mail']);
+    // The older spelling `tools:` is the same key (reported by its canonical name).
+    const old = violationsAgainst('actions', { ref: team, content: actions('tools: {send_mail: notify}') }, [
+      { ref: ent, policies: [{ content: actions('actions: {send_mail: approve}') }] },
+    ]);
+    expect(old.map((x) => [x.key, x.parentScope])).toEqual([['actions.send_mail', 'enterprise']]);
     const audit = (y: string) => parsePolicyContent('audit', y)._unsafeUnwrap();
     const w = violationsAgainst('audit', { ref: org, content: audit('retention_years: 3') }, [
       { ref: ent, policies: [{ content: audit('retention_years: 7') }] },

@@ -21,14 +21,17 @@ const isDict = (v: unknown): v is Dict => typeof v === 'object' && v !== null &&
 
 /**
  * Reference model of "child ⊑ parent for every key the child sets", written from DESIGN.md
- * independently of the library: classification lower is stricter, allow-list subset, deny-list
- * superset, numeric max smaller, numeric min larger, grant false, ordinal later in the order.
+ * independently of the library: classification limit lower is stricter, classification floor
+ * higher, allow-list subset, deny-list superset, numeric max smaller, numeric min larger, grant
+ * false, obligation true, ordinal later in the order.
  */
 function oracle(node: LatticeNode, child: unknown, parent: unknown): boolean {
   if (child === undefined || parent === undefined) return true;
   switch (node.kind) {
     case 'level':
       return CLASSIFICATION_LEVELS.indexOf(child as never) <= CLASSIFICATION_LEVELS.indexOf(parent as never);
+    case 'levelFloor':
+      return CLASSIFICATION_LEVELS.indexOf(child as never) >= CLASSIFICATION_LEVELS.indexOf(parent as never);
     case 'allowList':
       return (child as string[]).every((x) => (parent as string[]).includes(x));
     case 'denyList':
@@ -39,6 +42,8 @@ function oracle(node: LatticeNode, child: unknown, parent: unknown): boolean {
       return (child as number) >= (parent as number);
     case 'grant':
       return child === false || parent === true;
+    case 'obligation':
+      return child === true || parent === false;
     case 'ordinal':
       return node.order.indexOf(child as string) >= node.order.indexOf(parent as string);
     case 'map':
