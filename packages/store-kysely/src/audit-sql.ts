@@ -88,6 +88,35 @@ export function whereFilter(tenantId: string, filter: AuditFilter = {}): RawBuil
   return sql.join(parts, sql` AND `);
 }
 
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const DAY_MS = 24 * 3600 * 1000;
+
+/** The time window (±1 day) around a ULID's timestamp; undefined when `id` is not a ULID. */
+function ulidWindow(id: string): { from: string; to: string } | undefined {
+  if (id.length !== 26) return undefined;
+  let ms = 0;
+  for (let i = 0; i < 10; i++) {
+    const digit = CROCKFORD.indexOf((id[i] as string).toUpperCase());
+    if (digit < 0) return undefined;
+    ms = ms * 32 + digit;
+  }
+  if (ms > 8.64e15 - DAY_MS) return undefined; // beyond what a Date can hold
+  return { from: new Date(ms - DAY_MS).toISOString(), to: new Date(ms + DAY_MS).toISOString() };
+}
+
+/**
+ * The lookup of an entry by id within a day of the id's ULID time (undefined for a non-ULID id):
+ * the time bounds let PostgreSQL read only the partition(s) of that day.
+ */
+export function getByIdNearItsTime(tenantId: string, id: string): RawBuilder<AuditRow> | undefined {
+  const window = ulidWindow(id);
+  if (!window) return undefined;
+  return sql<AuditRow>`SELECT ${SELECT_COLUMNS} FROM audit_entries
+    WHERE tenant_id = ${tenantId} AND id = ${id}
+      AND "timestamp" >= ${window.from}::timestamptz AND "timestamp" < ${window.to}::timestamptz
+    ORDER BY seq LIMIT 1`;
+}
+
 type HeadRow = Pick<StoredRow<AuditChainHeadsTable>, 'seq_text' | 'hash'>;
 
 /** The tenant's head (undefined for an empty chain), read without locking. */

@@ -10,8 +10,10 @@ import {
   KeyedMutex,
 } from '@agentgov/core';
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { AppendGroups } from './audit-append';
 import {
   type AuditRow,
+  getByIdNearItsTime,
   insertRecords,
   lockHead,
   readHead,
@@ -24,26 +26,29 @@ import { isoFromText, isoText, toNumber } from './sql-util';
 
 const DEFAULT_SCAN_BATCH = 500;
 
-/** One per kysely instance: every store over the same database object shares the per-tenant queue. */
-const mutexes = new WeakMap<object, KeyedMutex>();
-function mutexOf(db: object): KeyedMutex {
-  let m = mutexes.get(db);
-  if (!m) {
-    m = new KeyedMutex();
-    mutexes.set(db, m);
+/**
+ * One per kysely instance: every store over the same database object shares the per-tenant
+ * mutex and the group committer (so concurrent appends of one tenant form one group).
+ */
+const shared = new WeakMap<object, { mutex: KeyedMutex; groups: AppendGroups }>();
+function sharedOf(db: Kysely<Database>): { mutex: KeyedMutex; groups: AppendGroups } {
+  let s = shared.get(db);
+  if (!s) {
+    const mutex = new KeyedMutex();
+    s = { mutex, groups: new AppendGroups(db, (tenantId, fn) => mutex.run(tenantId, fn)) };
+    shared.set(db, s);
   }
-  return m;
+  return s;
 }
 
 export interface KyselyAuditStoreOptions {
   /**
    * How appends of one tenant are serialized:
-   * - `row` (default; PostgreSQL): the tenant's `audit_chain_heads` row is locked with
-   *   `SELECT … FOR UPDATE` for the whole append, `build(head)` included — safe across processes;
-   * - `process` (PGlite, whose data directory only one process can open): an in-process per-tenant
-   *   queue; `build` runs outside the transaction so other tenants never wait for it, and the
-   *   short write transaction re-checks the head under the row lock (and builds again on the new
-   *   head when a transaction of the unit of work appended in between);
+   * - `row` (default; PostgreSQL) and `process` (PGlite): appends of one tenant are grouped in
+   *   memory (group commit) and each group is written by one statement that compare-and-sets the
+   *   tenant's `audit_chain_heads` row and inserts the records (see `audit-append.ts`): the row
+   *   lock that statement takes serializes writers across processes; a writer whose head was stale
+   *   writes nothing and retries with `SELECT … FOR UPDATE` held across `build(head)`;
    * - `transaction`: the kysely instance is already a transaction (`KyselyUnitOfWork`): the head
    *   row lock alone serializes, held until that transaction ends; no in-process queue (waiting on
    *   it while holding the transaction's connection could deadlock).
@@ -57,21 +62,26 @@ export interface KyselyAuditStoreOptions {
  * `AuditStore` on PostgreSQL / PGlite. The kysely instance must run its queries in the schema the
  * migrations created (see `createPostgresKysely` / `createPGliteKysely`, which set `search_path`).
  *
- * Appends: one transaction per call — lock the tenant's row in `audit_chain_heads`
- * (`SELECT … FOR UPDATE`, created on first use), call `build(head)` inside the lock, check the
- * batch links to the head, insert all records with multi-row INSERTs and move the head. The row
- * lock serializes appends of one tenant across every process sharing the database; appends of one
- * process are first queued per tenant in memory so waiting appends do not hold pool connections.
+ * Appends: concurrent appends of one tenant in this process form one group; `build(head)` of each
+ * caller runs in turn on the head the previous one produced, the batch is checked to link to it,
+ * and the group is written by one autocommit statement that moves the tenant's head in
+ * `audit_chain_heads` only from the head the records were built on and inserts them in the same
+ * statement. A stale head (another process appended) writes nothing; the append is then redone
+ * under `SELECT … FOR UPDATE`, `build` called again on the locked head. Callers are resolved only
+ * after their statement committed. Waiting appends hold no pool connection.
  */
 export class KyselyAuditStore implements AuditStore {
   readonly #db: Kysely<Database>;
   readonly #mutex: KeyedMutex;
+  readonly #groups: AppendGroups;
   readonly #scanBatch: number;
   readonly #lockMode: 'row' | 'process' | 'transaction';
 
   constructor(db: Kysely<Database>, options: KyselyAuditStoreOptions = {}) {
     this.#db = db;
-    this.#mutex = mutexOf(db);
+    const { mutex, groups } = sharedOf(db);
+    this.#mutex = mutex;
+    this.#groups = groups;
     this.#lockMode = options.lockMode ?? 'row';
     this.#scanBatch = options.scanBatchSize ?? DEFAULT_SCAN_BATCH;
   }
@@ -82,31 +92,8 @@ export class KyselyAuditStore implements AuditStore {
     options?: CallOptions,
   ): Promise<AuditRecord[]> {
     if (this.#lockMode === 'transaction') return this.#appendIn(this.#db, tenantId, build, options);
-    return this.#mutex.run(tenantId, async () => {
-      options?.signal?.throwIfAborted();
-      if (this.#lockMode === 'process') {
-        // PGlite: one session for the whole process, so holding a transaction open during `build`
-        // would stall every other tenant. The per-tenant in-process lock (shared by every store
-        // over this kysely instance) serializes the plain appends; the write re-checks the head,
-        // and builds again when a unit-of-work transaction appended in between.
-        for (let attempt = 1; ; attempt++) {
-          const head = await this.head(tenantId);
-          const records = await this.#built(tenantId, head, build, options);
-          if (records.length === 0) return [];
-          const written = await this.#db.transaction().execute(async (trx) => {
-            const current = await lockHead(trx, tenantId);
-            if (current?.seq !== head?.seq || current?.hash !== head?.hash) return false;
-            await insertRecords(trx, tenantId, records);
-            return true;
-          });
-          if (written) return structuredClone(records);
-          if (attempt >= 5) {
-            throw new Error(`audit chain head of tenant ${tenantId} moved during append (another writer)`);
-          }
-        }
-      }
-      return this.#db.transaction().execute((trx) => this.#appendIn(trx, tenantId, build, options));
-    });
+    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
+    return this.#groups.append(tenantId, build, options);
   }
 
   /** Locks the tenant's head row in `trx`, builds on it, inserts the records. */
@@ -144,7 +131,18 @@ export class KyselyAuditStore implements AuditStore {
     return readHead(this.#db, tenantId);
   }
 
+  /**
+   * An entry id is a ULID timed by the log's clock when the entry was appended, which is the
+   * entry's timestamp unless the caller gave one: the lookup first reads only the partition(s)
+   * within a day of the id's time (PostgreSQL prunes the others), then, when the entry is not
+   * there (a caller-given timestamp far from the append time, or no such entry), every partition.
+   */
   async get(tenantId: string, id: string): Promise<AuditRecord | undefined> {
+    const near = getByIdNearItsTime(tenantId, id);
+    if (near) {
+      const row = (await near.execute(this.#db)).rows[0];
+      if (row) return toRecord(row);
+    }
     const { rows } = await sql<AuditRow>`SELECT ${SELECT_COLUMNS} FROM audit_entries
       WHERE tenant_id = ${tenantId} AND id = ${id} ORDER BY seq LIMIT 1`.execute(this.#db);
     const row = rows[0];
