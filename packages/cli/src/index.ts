@@ -37,6 +37,10 @@ interface Spec {
 }
 
 const opt = (flags: string, description: string) => new Option(flags, description);
+const serverOptions = () => [
+  opt('--server <url>', 'the governance server (default: AGENTGOV_SERVER)'),
+  opt('--token <token>', 'bearer ID token (default: AGENTGOV_TOKEN)'),
+];
 
 const COMMANDS: Spec[] = [
   {
@@ -63,6 +67,69 @@ const COMMANDS: Spec[] = [
       opt('--fail-on-deny', 'exit 1 when the decision is a deny'),
     ],
     load: async () => (await import('./commands/policy-decide')).default,
+  },
+  {
+    group: 'policy',
+    verb: 'test',
+    summary: 'run the decision tests in DIR/tests/*.yaml against the policies of DIR',
+    args: '<dir>',
+    options: [
+      opt('--run <regex>', 'only the tests whose "<file>/<name>" matches'),
+      opt('--format <format>', 'text (default), json or junit'),
+      opt('--junit <file>', 'also write a JUnit XML report to this file'),
+      opt('-v, --verbose', 'list passing tests too'),
+    ],
+    load: async () => (await import('./commands/policy-test')).default,
+    after: '\nExit codes: 0 every test passed, 1 a test failed, 2 unusable input.',
+  },
+  {
+    group: 'policy',
+    verb: 'diff',
+    summary: 'show what applying DIR would change on a running server',
+    args: '<dir>',
+    options: [...serverOptions(), opt('--json', 'machine-readable plan')],
+    load: async () => (await import('./commands/policy-diff')).default,
+    after: '\nExit codes: 0 no differences, 1 differences, 2 unusable input or server error.',
+  },
+  {
+    group: 'policy',
+    verb: 'apply',
+    summary: 'apply DIR to a running server (each write with an Idempotency-Key)',
+    args: '<dir>',
+    options: [
+      ...serverOptions(),
+      opt('--prune', 'also deprecate active server policies that DIR no longer has'),
+      opt('--json', 'machine-readable report'),
+    ],
+    load: async () => (await import('./commands/policy-apply')).default,
+    after:
+      '\nExit codes: 0 applied (or nothing to do), 1 a write was refused, 2 unusable input or server error.',
+  },
+  {
+    group: 'audit',
+    verb: 'prove',
+    summary: 'fetch an inclusion proof of an entry (and the signed checkpoint) from a server and save them',
+    args: '[id]',
+    options: [
+      ...serverOptions(),
+      opt('--since <file>', 'also prove the log grew consistently from this saved checkpoint or proof'),
+      opt('--out <file>', 'where to save the proof (default: <id>.proof.json)'),
+    ],
+    load: async () => (await import('./commands/audit-prove')).default,
+  },
+  {
+    group: 'audit',
+    verb: 'verify-proof',
+    summary: 'check a saved inclusion and/or consistency proof offline against a signed checkpoint',
+    args: '<file>',
+    options: [
+      opt('--public-key <file>', "the log's public key (JWK)"),
+      opt('--verifier-key <key>', "the log's signed-note verifier key (<name>+<id>+<key>)"),
+      opt('--checkpoint <file>', 'a checkpoint you saved earlier (JSON or signed note) to check against'),
+      opt('--json', 'machine-readable report'),
+    ],
+    load: async () => (await import('./commands/audit-verify-proof')).default,
+    after: '\nExit codes: 0 verified, 1 does not verify, 2 unusable input.',
   },
   {
     group: 'audit',
@@ -95,8 +162,8 @@ const COMMANDS: Spec[] = [
 ];
 
 const GROUPS: Record<string, string> = {
-  policy: 'policy-as-code: validate a directory, decide a request',
-  audit: 'audit log: verify it offline',
+  policy: 'policy-as-code: validate, decide, test; diff and apply against a server',
+  audit: 'audit log: verify it offline; fetch and check proofs',
   db: 'database: migrations and audit partitions',
 };
 
