@@ -33,6 +33,7 @@ import { SessionManager } from './auth/sessions';
 import { DEFAULT_BODY_LIMIT } from './http';
 import { createIdempotency } from './idempotency';
 import { buildOpenApi, type OpenApiDocument } from './openapi';
+import { composeObservers, requestLogObserver } from './observability/request-log';
 import { createPipeline } from './pipeline';
 import { MemoryRateLimiter, RATE_LIMIT_CATEGORIES } from './rate-limit';
 import { type MountedRoute, Router } from './router';
@@ -80,7 +81,10 @@ export interface GovernanceConfig {
   /** Responses kept for `Idempotency-Key` retries (default in-process; `KyselyIdempotencyStore` to share). */
   idempotency?: IdempotencyStore;
   clock?: Clock;
+  /** Structured log (default: silent); it also gets one `request` line per answered request. */
   logger?: Logger;
+  /** Set to false to keep the `request` lines out of `logger` (default true). */
+  requestLog?: boolean;
   limits?: GovernanceLimits;
   /** Identifier of this server process (default: a random UUID). */
   instanceId?: string;
@@ -221,7 +225,12 @@ export function createGovernance(config: GovernanceConfig): Governance {
       throw new Error(`route ${route.operationId} names an unknown rate-limit category '${route.rateLimit}'`);
   }
   const openapi = buildOpenApi(routes, { basePath, rateLimits });
+  const observe = composeObservers([
+    config.logger && config.requestLog !== false ? requestLogObserver(config.logger) : undefined,
+    ...plugins.map((p) => p.onRequest?.bind(p)),
+  ]);
   const pipeline = createPipeline({
+    ...(observe ? { observe } : {}),
     basePath,
     router: new Router(routes),
     bodyLimit: config.limits?.bodyBytes ?? DEFAULT_BODY_LIMIT,

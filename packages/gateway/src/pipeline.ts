@@ -19,6 +19,8 @@ import {
   queryObject,
   type RateLimit,
   type RateLimiter,
+  type RequestObserver,
+  type RequestOutcome,
   ValidationError,
   validationErrorFromZod,
 } from '@agentgov/core';
@@ -43,6 +45,16 @@ export interface PipelineOptions {
   onError(error: unknown, request: Request): void;
   /** Idempotency-Key handling around the handler (./idempotency.ts); absent: none. */
   idempotency?: IdempotencyHook;
+  /** Request observers (request log, metrics, tracing), composed by the kernel. */
+  observe?: RequestObserver;
+}
+
+/** What dispatch learnt about a request, for its observers. */
+interface Seen {
+  started: number;
+  route?: string;
+  principal?: Principal;
+  error?: GovernanceError;
 }
 
 export type RequestHandler = (request: Request, remoteAddress?: string) => Promise<Response>;
@@ -84,6 +96,7 @@ export function createPipeline(o: PipelineOptions): RequestHandler {
     requestId: string,
     remoteAddress: string | undefined,
     headers: Headers,
+    seen: Seen,
   ): Promise<Response> {
     const url = new URL(request.url);
     const path = url.pathname;
@@ -96,6 +109,7 @@ export function createPipeline(o: PipelineOptions): RequestHandler {
       throw errorOf('method_not_allowed', `${request.method} is not allowed on ${path}`);
     }
     const route = match.mounted.route;
+    seen.route = route.path;
     const declared = request.headers.get('content-length');
     if (declared !== null && Number(declared) > o.bodyLimit) {
       throw errorOf('payload_too_large', `The request body exceeds ${o.bodyLimit} bytes`);
@@ -111,6 +125,7 @@ export function createPipeline(o: PipelineOptions): RequestHandler {
         await limitAuthFailure(remoteAddress, headers);
         throw error;
       }
+      seen.principal = principal;
       await o.learn(principal);
     }
     const ctx = createRequestContext({
@@ -165,11 +180,14 @@ export function createPipeline(o: PipelineOptions): RequestHandler {
   return async function handle(request, remoteAddress) {
     const requestId = requestIdFrom(request);
     const extra = new Headers();
+    const end = o.observe?.(request, requestId);
+    const seen: Seen = { started: end ? performance.now() : 0 };
     let response: Response;
     try {
-      response = await dispatch(request, requestId, remoteAddress, extra);
+      response = await dispatch(request, requestId, remoteAddress, extra, seen);
     } catch (error) {
       if (error instanceof GovernanceError) {
+        seen.error = error;
         response = errorResponse(error);
       } else {
         o.onError(error, request);
@@ -181,6 +199,34 @@ export function createPipeline(o: PipelineOptions): RequestHandler {
       headers.set(k, v);
     });
     headers.set('x-request-id', requestId);
+    if (end) reportOutcome(end, request.method, requestId, response.status, seen);
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
   };
+}
+
+/** Hands the outcome to the observers (what they throw never reaches the caller). */
+function reportOutcome(
+  end: (outcome: RequestOutcome) => void,
+  method: string,
+  requestId: string,
+  status: number,
+  seen: Seen,
+): void {
+  const error = status >= 400 ? seen.error : undefined;
+  const detail = error?.code === 'rate_limit_exceeded' ? (error.detail as { category?: unknown }) : undefined;
+  try {
+    end({
+      requestId,
+      method,
+      route: seen.route,
+      status,
+      durationMs: performance.now() - seen.started,
+      tenantId: seen.principal?.tenantId,
+      userId: seen.principal?.userId,
+      errorCode: error?.code ?? (status >= 500 ? 'internal_error' : undefined),
+      rateLimitCategory: typeof detail?.category === 'string' ? detail.category : undefined,
+    });
+  } catch {
+    // An observer's failure is its own; the caller still gets the response.
+  }
 }

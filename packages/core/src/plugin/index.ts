@@ -1,4 +1,5 @@
 export * from './context';
 export * from './http';
+export * from './observe';
 export * from './plugin';
 export * from './route';

@@ -5,6 +5,7 @@
  * the plugin's routes and asks it for health and metrics.
  */
 import type { RateLimit } from '../index';
+import type { RequestObserver } from './observe';
 import type { AnyRoute } from './route';
 
 export interface PluginStartContext {
@@ -29,6 +30,11 @@ export interface GatewayPlugin {
   health?(signal: AbortSignal): Promise<Record<string, boolean>>;
   /** Counters this plugin contributes to `GET /metrics` for a tenant (e.g. `auditEntries`). */
   metrics?(tenantId: string, signal: AbortSignal): Promise<Record<string, number>>;
+  /**
+   * Sees every request the kernel answers, its own routes' and others' (metrics, tracing): called
+   * on arrival; the function returned gets the outcome once the response is built.
+   */
+  onRequest?: RequestObserver;
 }
 
 /** Identity helper for a plugin object (keeps literal route types checked). */

@@ -3,6 +3,10 @@
  * plus the components each plugin reports (the policy plugin: `policyEngine`, `opa`), plus the
  * connectors; any unhealthy component but a connector makes it `degraded` (503). `/metrics`
  * counts the tenant's active users itself and takes every other counter from the plugins.
+ *
+ * Extensions for orchestrators (not in the spec; public, tiny, never rate-limited): `/livez` is
+ * 200 while the process serves requests; `/readyz` is 200 when the database answers a ping and
+ * 503 when it does not, with the component that is not ready in the body.
  */
 import { type AnyRoute, defineRoute, json } from '@agentgov/core';
 import { z } from 'zod';
@@ -41,6 +45,13 @@ const MetricsOut = z.object({
   collectedAt: z.string(),
 });
 
+const ProbeOut = z.object({
+  status: z.enum(['ready', 'not_ready']),
+  components: z.object({ database: z.object({ status: z.enum(['healthy', 'unhealthy', 'migrating']) }) }),
+});
+const LiveOut = z.object({ status: z.literal('alive') });
+const noStore = { 'cache-control': 'no-store' };
+
 const s = (ok: boolean) => ({ status: ok ? ('healthy' as const) : ('unhealthy' as const) });
 
 /** The caller's tenant when the request carries valid credentials (never an error: /status is public). */
@@ -58,6 +69,33 @@ export function statusRoutes(ctx: KernelServices): AnyRoute[] {
   // caller presenting valid credentials sees its own tenant's connectors, by name, with reasons.
   const connectorHealth = connectorReporter(ctx);
   return [
+    defineRoute({
+      method: 'GET',
+      path: '/livez',
+      operationId: 'getLiveness',
+      summary:
+        'Liveness: 200 while the process serves requests (extension; no authentication, no rate limit)',
+      auth: 'none',
+      responses: { 200: { description: 'Alive', schema: LiveOut } },
+      handler: async () => json(200, { status: 'alive' }, noStore),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/readyz',
+      operationId: 'getReadiness',
+      summary:
+        'Readiness: 200 when the database answers, 503 when it does not (extension; no authentication, no rate limit)',
+      auth: 'none',
+      responses: {
+        200: { description: 'Ready', schema: ProbeOut },
+        503: { description: 'Not ready (same body; the component that is not ready)', schema: ProbeOut },
+      },
+      async handler() {
+        const database = await within(() => ctx.probeDatabase(), false);
+        const body = { status: database ? 'ready' : 'not_ready', components: { database: s(database) } };
+        return json(database ? 200 : 503, body, noStore);
+      },
+    }),
     defineRoute({
       method: 'GET',
       path: '/status',
