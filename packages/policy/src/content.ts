@@ -89,6 +89,10 @@ function mapSchema(node: MapNode): z.ZodType {
   return z
     .object(Object.fromEntries(node.known.map((k) => [k, child.optional()])))
     .catchall(child)
+    .meta({
+      propertyNames: { pattern: node.keyPattern ?? DEFAULT_KEY_PATTERN, maxLength: MAX_CONTENT_STRING },
+      maxProperties: MAX_CONTENT_ITEMS,
+    })
     .superRefine((m, ctx) => {
       for (const k of Object.keys(m)) {
         const checked = key.safeParse(k);

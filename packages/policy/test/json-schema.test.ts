@@ -108,6 +108,7 @@ describe('the policy file JSON Schema', () => {
     ['agent-to-agent', { max_classification_shared: 'secret' }],
     ['actions', { actions: { send_mail: 'sometimes' } }],
     ['features', { briefings: 'yes' }],
+    ['features', { 'fly away': true }],
     ['data', { retention: { default: 0 } }],
     ['audit', { log_all_actions: 'always' }],
   ];
