@@ -16,7 +16,12 @@ function io() {
 const COMMANDS = [
   ['policy', 'validate'],
   ['policy', 'decide'],
+  ['policy', 'test'],
+  ['policy', 'diff'],
+  ['policy', 'apply'],
   ['audit', 'verify'],
+  ['audit', 'prove'],
+  ['audit', 'verify-proof'],
   ['db', 'migrate'],
 ];
 
