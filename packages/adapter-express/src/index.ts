@@ -1,8 +1,9 @@
 /**
- * @agentgov/adapter-express — mounts a governance handler on Express 5. Translation only:
- * Express request → Fetch Request → `governance.handle` → Fetch Response → Express response.
+ * @agentgov/adapter-express — mounts a governance handler on Express 5. Translation only: the
+ * request and response go to the gateway's Node path (`governance.handleNode`), which answers
+ * straight on Node's response; what a body parser already read is handed over.
  */
-import { type Governance, sendFetchResponse, toFetchRequest } from '@agentgov/gateway';
+import type { Governance } from '@agentgov/gateway';
 import type {
   Request as ExpressRequest,
   Response as ExpressResponse,
@@ -17,27 +18,27 @@ export interface ExpressMountOptions {
 
 /**
  * An Express middleware serving every request under `governance.basePath` (`/api/v1`); other
- * requests go to `next()`. Use it at the application root: `app.use(mount(gov))`.
+ * requests go to `next()`. Use it at the application root: `app.use(mount(gov))`. The client
+ * address comes from the governance's own `trustProxy` setting, not from Express's `trust proxy`.
  */
 export function mount(governance: Governance, options: ExpressMountOptions = {}): RequestHandler {
   const base = governance.basePath;
   return (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
-    const path = req.originalUrl.split('?')[0] ?? '';
+    const url = req.originalUrl;
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
     if (path !== base && !path.startsWith(`${base}/`)) {
       next();
       return;
     }
     const withRaw = req as ExpressRequest & { rawBody?: Uint8Array | string };
-    const request = toFetchRequest(req, res, {
-      url: req.originalUrl,
-      rawBody: withRaw.rawBody,
-      parsedBody: req.body as unknown,
-      ...(options.protocol ? { protocol: options.protocol } : {}),
-    });
-    const remoteAddress = req.socket.remoteAddress;
     governance
-      .handle(request, remoteAddress ? { remoteAddress } : {})
-      .then((response) => sendFetchResponse(res, response))
+      .handleNode(req, res, {
+        url,
+        rawBody: withRaw.rawBody,
+        parsedBody: req.body as unknown,
+        ...(options.protocol ? { protocol: options.protocol } : {}),
+      })
       .catch(next);
   };
 }

@@ -1,8 +1,10 @@
 /**
- * @agentgov/adapter-koa — mounts a governance handler on Koa 3. Translation only: the response
- * is written by the gateway's Node bridge (`ctx.respond = false`), so Koa's default 404 never leaks.
+ * @agentgov/adapter-koa — mounts a governance handler on Koa 3. Translation only: with
+ * `ctx.respond = false` Koa leaves the response alone (no body streaming, and its default 404
+ * never leaks) and the gateway's Node path (`governance.handleNode`) writes it straight on Node's
+ * response; what a body parser already read is handed over.
  */
-import { type Governance, sendFetchResponse, toFetchRequest } from '@agentgov/gateway';
+import type { Governance } from '@agentgov/gateway';
 import type { Middleware } from 'koa';
 
 export interface KoaMountOptions {
@@ -19,16 +21,12 @@ export function mount(governance: Governance, options: KoaMountOptions = {}): Mi
       return;
     }
     const koaRequest = ctx.request as typeof ctx.request & { rawBody?: string | Uint8Array; body?: unknown };
-    const request = toFetchRequest(ctx.req, ctx.res, {
+    ctx.respond = false;
+    await governance.handleNode(ctx.req, ctx.res, {
       url: ctx.originalUrl,
       rawBody: koaRequest.rawBody,
       parsedBody: koaRequest.body,
       ...(options.protocol ? { protocol: options.protocol } : {}),
     });
-    const remoteAddress = ctx.req.socket.remoteAddress;
-    const response = await governance.handle(request, remoteAddress ? { remoteAddress } : {});
-    ctx.status = response.status;
-    ctx.respond = false;
-    await sendFetchResponse(ctx.res, response);
   };
 }

@@ -1,17 +1,102 @@
 /**
  * HTTP primitives of the kernel: error responses in the spec's body shape, JSON responses,
- * request ids and a size-limited body reader.
+ * request ids, a size-limited body reader, and the `Outcome` — the response as the pipeline
+ * builds it (status, headers, body) before a transport writes it: as a Fetch `Response`
+ * (`responseOf`) or straight to a Node `ServerResponse` (./node.ts).
  */
-import { errorOf, type GovernanceError, json, toErrorBody, ValidationError } from '@agentgov/core';
+import {
+  errorOf,
+  type GovernanceError,
+  json,
+  type RouteResult,
+  toErrorBody,
+  ValidationError,
+} from '@agentgov/core';
+
+/** Response headers by lower-case name; `set-cookie` is the only one kept as several values. */
+export type OutHeaders = Map<string, string | string[]>;
+
+/** A response before it is written: a JSON text, bytes, a stream (from a handler's Response) or none. */
+export interface Outcome {
+  status: number;
+  headers: OutHeaders;
+  body: string | Uint8Array | ReadableStream<Uint8Array> | null;
+  /** How the caller authenticated, when it did (a session may have a renewed cookie to add). */
+  via?: 'bearer' | 'session' | undefined;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+/** Statuses that never carry a body (RFC 9110). */
+const NO_BODY = new Set([101, 204, 205, 304]);
+
+/** Copies any HeadersInit (Headers, pairs, record) into `into`, lower-casing names. */
+export function addHeaders(into: OutHeaders, init: HeadersInit | undefined): void {
+  if (!init) return;
+  if (init instanceof Headers) {
+    init.forEach((value, key) => {
+      if (key !== 'set-cookie') into.set(key, value);
+    });
+    const cookies = init.getSetCookie();
+    if (cookies.length > 0) into.set('set-cookie', cookies);
+    return;
+  }
+  const pairs = Array.isArray(init) ? init : Object.entries(init);
+  for (const [name, value] of pairs as [string, string][]) {
+    const key = name.toLowerCase();
+    if (key === 'set-cookie') {
+      const prev = into.get(key);
+      into.set(key, [...(prev === undefined ? [] : Array.isArray(prev) ? prev : [prev]), value]);
+    } else into.set(key, value);
+  }
+}
+
+/** A JSON outcome (what `json()` of core builds as a Response, without building one). */
+export function jsonOutcome(status: number, body: unknown, headers?: HeadersInit): Outcome {
+  const h: OutHeaders = new Map();
+  addHeaders(h, headers);
+  h.set('content-type', JSON_TYPE);
+  const text = NO_BODY.has(status) ? undefined : (JSON.stringify(body) as string | undefined);
+  return { status, headers: h, body: text ?? null };
+}
+
+/** The outcome of a handler's result: its Response as it is (body streamed), or status + JSON. */
+export function outcomeOf(result: RouteResult): Outcome {
+  if (!(result instanceof Response)) return jsonOutcome(result.status, result.body, result.headers);
+  const h: OutHeaders = new Map();
+  addHeaders(h, result.headers);
+  return { status: result.status, headers: h, body: result.body };
+}
+
+/** The spec's error body (and, on 401, the Bearer challenge) as an outcome. */
+export function errorOutcome(error: GovernanceError): Outcome {
+  const challenge = error.status === 401 ? bearerChallenge(error.code) : undefined;
+  const out = jsonOutcome(error.status, toErrorBody(error));
+  if (challenge) out.headers.set('www-authenticate', challenge);
+  return out;
+}
+
+/** The outcome as a Fetch Response. */
+export function responseOf(outcome: Outcome): Response {
+  const headers = new Headers();
+  for (const [key, value] of outcome.headers) {
+    if (Array.isArray(value)) for (const v of value) headers.append(key, v);
+    else headers.set(key, value);
+  }
+  return new Response(outcome.body as BodyInit | null, { status: outcome.status, headers });
+}
 
 /** Default request body limit: 1 MiB. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** The incoming `X-Request-Id` when it is well-formed (1–128 of `[A-Za-z0-9._:-]`), otherwise a new UUID. */
-export function requestIdFrom(request: Request): string {
-  const incoming = request.headers.get('x-request-id');
+/**
+ * The incoming `X-Request-Id` (of a request, or the header's value) when it is well-formed (1–128
+ * of `[A-Za-z0-9._:-]`), otherwise a new UUID.
+ */
+export function requestIdFrom(request: Request | string | null): string {
+  const incoming =
+    request === null || typeof request === 'string' ? request : request.headers.get('x-request-id');
   return incoming && REQUEST_ID_RE.test(incoming) ? incoming : crypto.randomUUID();
 }
 

@@ -21,6 +21,7 @@ export {
   SessionManager,
   sessionCookie,
 } from './auth/sessions';
+export { type ForwardedHeader, type TrustProxy } from './client-address';
 export { DEFAULT_BODY_LIMIT, requestIdFrom } from './http';
 export {
   createGovernance,

@@ -5,6 +5,7 @@
  * openapi). Every domain comes in as a plugin (`@agentgov/policy/gateway`, …): the kernel imports
  * no domain package.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   type ActivityTracker,
   type AnyRoute,
@@ -30,11 +31,13 @@ import {
 import { authenticate } from './auth/authenticate';
 import { OidcClient, type OidcConfig } from './auth/oidc';
 import { SessionManager } from './auth/sessions';
-import { DEFAULT_BODY_LIMIT } from './http';
+import { createClientAddress, type ForwardedHeader, type TrustProxy } from './client-address';
+import { DEFAULT_BODY_LIMIT, responseOf } from './http';
 import { createIdempotency } from './idempotency';
-import { buildOpenApi, type OpenApiDocument } from './openapi';
+import { type NodeRequestOptions, nodeIncoming, writeOutcome } from './node';
 import { composeObservers, requestLogObserver } from './observability/request-log';
-import { createPipeline } from './pipeline';
+import { buildOpenApi, type OpenApiDocument } from './openapi';
+import { createPipeline, fetchIncoming } from './pipeline';
 import { MemoryRateLimiter, RATE_LIMIT_CATEGORIES } from './rate-limit';
 import { type MountedRoute, Router } from './router';
 import { authRoutes } from './routes/auth';
@@ -99,6 +102,14 @@ export interface GovernanceConfig {
   basePath?: string;
   /** Receives unexpected errors (500s); default: the logger's `error`, else `console.error`. */
   onError?: (error: unknown, request: Request) => void;
+  /**
+   * Which proxies in front of the server to trust for the client address (per-address limits,
+   * `ctx.remoteAddress`), in Express's `trust proxy` syntax: `true`, a hop count, addresses and
+   * CIDR ranges (`'loopback, 10.0.0.0/8'`), or a function. Default: none — the peer's address.
+   */
+  trustProxy?: TrustProxy;
+  /** The header trusted proxies append the client to: `x-forwarded-for` (default) or `forwarded` (RFC 7239). */
+  forwardedHeader?: ForwardedHeader;
 }
 
 export interface HandleContext {
@@ -108,6 +119,12 @@ export interface HandleContext {
 
 export interface Governance {
   handle(request: Request, context?: HandleContext): Promise<Response>;
+  /**
+   * The same request handling straight on Node's `IncomingMessage` and `ServerResponse`, without
+   * building a Fetch Request or Response unless a route needs one; the JSON answer is written in
+   * one write with its Content-Length. What the framework adapters use.
+   */
+  handleNode(req: IncomingMessage, res: ServerResponse, options?: NodeRequestOptions): Promise<void>;
   /** Every mounted route with the plugin that brought it (`gateway` for the kernel's own). */
   readonly routes: readonly MountedRoute[];
   readonly openapi: OpenApiDocument;
@@ -239,6 +256,7 @@ export function createGovernance(config: GovernanceConfig): Governance {
     clock,
     logger,
     authenticate: (request, mode) => authenticate(request, mode, oidc, sessions),
+    clientAddress: createClientAddress(config.trustProxy, config.forwardedHeader),
     learn,
     idempotency: createIdempotency(
       guardPort(config.idempotency ?? new InMemoryIdempotencyStore(), 'idempotency store'),
@@ -259,7 +277,11 @@ export function createGovernance(config: GovernanceConfig): Governance {
   const governance: Governance = {
     async handle(request, context = {}) {
       if (!started) await governance.start().catch(() => {});
-      return pipeline(request, context.remoteAddress);
+      return responseOf(await pipeline(fetchIncoming(request), context.remoteAddress));
+    },
+    async handleNode(req, res, options) {
+      if (!started) await governance.start().catch(() => {});
+      await writeOutcome(res, await pipeline(nodeIncoming(req, res, options), req.socket.remoteAddress));
     },
     routes,
     openapi,

@@ -1,11 +1,19 @@
 /**
- * Node bridge used by the framework adapters: `IncomingMessage` → Fetch `Request` (as tRPC's
- * `incomingMessageToRequest`, with abort on client disconnect) and Fetch `Response` →
- * `ServerResponse` (streamed with backpressure, never buffered).
+ * The Node side of the kernel, used by the framework adapters:
+ * - the fast path: `nodeIncoming` reads an `IncomingMessage` as the pipeline's `Incoming` without
+ *   building a Fetch `Request` (headers read in place; the body read straight from the stream,
+ *   bounded), and `writeOutcome` writes the pipeline's answer straight to the `ServerResponse`,
+ *   a JSON body in one write with its Content-Length — a Fetch `Request` is built only for a
+ *   route or hook that reads more than its method, url, headers and signal;
+ * - the bridge for any other use: `toFetchRequest` (as tRPC's `incomingMessageToRequest`, with
+ *   abort on client disconnect) and `sendFetchResponse` (streamed with backpressure).
  */
 import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
+import { errorOf, ValidationError } from '@agentgov/core';
+import { type Outcome, readBodyLimited } from './http';
+import type { Incoming } from './pipeline';
 
 export interface NodeRequestOptions {
   /**
@@ -31,8 +39,20 @@ function bodyConsumedOrEmpty(req: IncomingMessage): boolean {
   );
 }
 
+/** A body parser read the stream (`req.complete` alone only says that it all arrived). */
 function bodyConsumed(req: IncomingMessage): boolean {
-  return req.readableEnded || req.complete || (req as { _body?: unknown })._body === true;
+  return req.readableEnded || (req as { _body?: unknown })._body === true;
+}
+
+/** The Node request's headers as a Fetch Headers (HTTP/2 pseudo-headers left out). */
+function fetchHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(req.headers)) {
+    if (value === undefined || key.startsWith(':')) continue;
+    if (Array.isArray(value)) for (const v of value) headers.append(key, v);
+    else headers.set(key, value);
+  }
+  return headers;
 }
 
 /** Builds a Fetch Request from a Node request; the signal aborts when the client goes away. */
@@ -47,12 +67,7 @@ export function toFetchRequest(
   };
   res.once('close', onClose);
 
-  const headers = new Headers();
-  for (const [key, value] of Object.entries(req.headers)) {
-    if (value === undefined || key.startsWith(':')) continue;
-    if (Array.isArray(value)) for (const v of value) headers.append(key, v);
-    else headers.set(key, value);
-  }
+  const headers = fetchHeaders(req);
   const protocol = options.protocol ?? ((req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
   const host = headers.get('host') ?? 'localhost';
   const url = new URL(options.url ?? req.url ?? '/', `${protocol}://${host}`);
@@ -100,6 +115,227 @@ export async function sendFetchResponse(res: ServerResponse, response: Response)
     return;
   }
   const reader = response.body.getReader();
+  const onClose = () => {
+    reader.cancel().catch(() => {});
+  };
+  res.once('close', onClose);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!res.write(value)) await once(res, 'drain');
+    }
+    res.end();
+  } catch {
+    res.destroy();
+  } finally {
+    res.off('close', onClose);
+  }
+}
+
+/** A request header as one string (several values joined), or null. */
+function headerOf(req: IncomingMessage, name: string): string | null {
+  const v = req.headers[name];
+  return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+}
+
+/** A read-only Headers over the Node request's headers for get/has; anything else builds a real one. */
+function lazyHeaders(req: IncomingMessage): Headers {
+  let real: Headers | undefined;
+  const materialize = (): Headers => {
+    real ??= fetchHeaders(req);
+    return real;
+  };
+  const fast = {
+    get: (name: string) => headerOf(req, name.toLowerCase()),
+    has: (name: string) => req.headers[name.toLowerCase()] !== undefined,
+  };
+  return lazyView(fast, materialize, Headers.prototype);
+}
+
+/**
+ * An object that answers `fast`'s own properties itself and everything else from `materialize()`
+ * (built on first such use; its methods bound to it), and is `instanceof` the class of `proto`.
+ */
+function lazyView<T extends object>(fast: object, materialize: () => T, proto: object): T {
+  return new Proxy(fast, {
+    get(target, key) {
+      if (Object.hasOwn(target, key)) return Reflect.get(target, key);
+      const real = materialize();
+      const value = Reflect.get(real, key, real) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(real) : value;
+    },
+    has: (target, key) => Object.hasOwn(target, key) || key in materialize(),
+    getPrototypeOf: () => proto,
+  }) as T;
+}
+
+/** Reads the request stream, bounded: 413 past `limit` (the rest is drained, the connection closed). */
+function readStream(req: IncomingMessage, limit: number): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > limit) {
+        done();
+        req.resume(); // discard the rest; the response asks to close the connection
+        reject(errorOf('payload_too_large', `The request body exceeds ${limit} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      done();
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
+    };
+    const onError = (error: Error) => {
+      done();
+      reject(error);
+    };
+    const onClose = () => {
+      if (req.complete) return;
+      done();
+      reject(ValidationError.invalid('(body)', 'the body ended before its declared length'));
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
+}
+
+const EMPTY = new Uint8Array(0);
+
+/**
+ * The pipeline's view of a Node request: method, headers and URL read in place, the body read
+ * from the stream (or from what a body parser kept, see `NodeRequestOptions`), a Fetch Request
+ * built only when something asks for one.
+ */
+export function nodeIncoming(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: NodeRequestOptions = {},
+): Incoming {
+  const method = (req.method ?? 'GET').toUpperCase();
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  let url: URL | undefined;
+  const urlOf = (): URL => {
+    if (!url) {
+      const protocol =
+        options.protocol ?? ((req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
+      try {
+        url = new URL(options.url ?? req.url ?? '/', `${protocol}://${req.headers.host ?? 'localhost'}`);
+      } catch {
+        throw ValidationError.invalid('(url)', 'the request target is not a valid URL');
+      }
+    }
+    return url;
+  };
+  const hrefOf = (): string => urlOf().href;
+  let body: Promise<Uint8Array> | undefined;
+  let request: Request | undefined;
+  const readBody = (limit: number): Promise<Uint8Array> => {
+    if (body) return body;
+    if (request) {
+      // Something built the Fetch Request first: its body is the stream now.
+      body = readBodyLimited(request, limit);
+    } else if (method === 'GET' || method === 'HEAD') body = Promise.resolve(EMPTY);
+    else if (options.rawBody !== undefined) {
+      const raw = options.rawBody;
+      body = Promise.resolve(typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw);
+    } else if (bodyConsumed(req)) {
+      const sent =
+        Number(req.headers['content-length'] ?? '0') > 0 || req.headers['transfer-encoding'] !== undefined;
+      const parsed = options.parsedBody;
+      body = Promise.resolve(
+        parsed !== undefined && sent
+          ? Buffer.from(typeof parsed === 'string' ? parsed : JSON.stringify(parsed), 'utf8')
+          : EMPTY,
+      );
+    } else body = readStream(req, limit);
+    return body;
+  };
+  const fetchRequest = (): Request => {
+    if (!request) {
+      const at = hrefOf();
+      if (body === undefined) request = toFetchRequest(req, res, { ...options, url: at });
+      else {
+        // The body was read (or is being read) already: the Request carries those bytes.
+        const read = body;
+        const stream = new ReadableStream<Uint8Array>({
+          async pull(c) {
+            const bytes = await read;
+            if (bytes.byteLength > 0) c.enqueue(bytes);
+            c.close();
+          },
+        });
+        const headers = fetchHeaders(req);
+        headers.delete('content-length');
+        headers.delete('transfer-encoding');
+        request = new Request(at, {
+          method,
+          headers,
+          signal: controller.signal,
+          ...(method === 'GET' || method === 'HEAD' ? {} : { body: stream, duplex: 'half' }),
+        } as RequestInit);
+      }
+    }
+    return request;
+  };
+  const view = lazyView<Request>(
+    {
+      method,
+      get url() {
+        return hrefOf();
+      },
+      headers: lazyHeaders(req),
+      signal: controller.signal,
+    },
+    fetchRequest,
+    Request.prototype,
+  );
+  return {
+    request: view,
+    method,
+    header: (name) => headerOf(req, name),
+    url: urlOf,
+    readBody,
+    fetchRequest,
+    signal: controller.signal,
+  };
+}
+
+/**
+ * Writes the pipeline's answer to the Node response: status and headers at once, a JSON text or
+ * bytes in one write with its Content-Length, a stream (a handler's own Response) with
+ * backpressure. A request body left unread (413, or an error before reading) makes the connection
+ * unusable: it is closed after the answer.
+ */
+export async function writeOutcome(res: ServerResponse, outcome: Outcome): Promise<void> {
+  const req = res.req as IncomingMessage | undefined;
+  const headers: Record<string, string | string[] | number> = {};
+  for (const [key, value] of outcome.headers) headers[key] = value;
+  if (req && !req.readableEnded && !bodyConsumedOrEmpty(req)) headers.connection = 'close';
+  const { body } = outcome;
+  if (body === null || typeof body === 'string' || body instanceof Uint8Array) {
+    const length = body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+    if (!(outcome.status === 204 || outcome.status === 304) || length > 0) headers['content-length'] = length;
+    res.writeHead(outcome.status, headers);
+    res.end(body ?? undefined);
+    return;
+  }
+  res.writeHead(outcome.status, headers);
+  const reader = body.getReader();
   const onClose = () => {
     reader.cancel().catch(() => {});
   };

@@ -2,9 +2,15 @@
  * One request through the kernel, in order: route match → body size check → authentication (a
  * failure counts against the caller address's `auth_failures` limit) → the request context (built
  * once) → role guard → rate limit (so refused callers never use others' budget) → input bounds →
- * params, query and body (read once,
- * bounded) validated → the route's handler → the spec's error body for any failure. Every
- * response carries `X-Request-Id` and, on limited routes, the `RateLimit-*` headers.
+ * params, query and body (read once, bounded) validated → the route's handler → the spec's error
+ * body for any failure. Every response carries `X-Request-Id` and, on limited routes, the
+ * rate-limit headers.
+ *
+ * The pipeline reads an `Incoming` (a Fetch `Request`, or on Node a light view of the
+ * `IncomingMessage`, ./node.ts) and answers an `Outcome` (status, headers, body) that the
+ * transport writes: as a Fetch `Response`, or straight to the Node response with a
+ * Content-Length. So a Node request never pays for building a Fetch Request and Response unless a
+ * route asks for one.
  */
 import {
   type AnyRoute,
@@ -13,22 +19,49 @@ import {
   errorOf,
   GovernanceError,
   hasRole,
-  json,
   type Logger,
   type Principal,
-  queryObject,
   type RateLimit,
   type RateLimiter,
   type RequestObserver,
   type RequestOutcome,
+  type RouteInput,
   ValidationError,
   validationErrorFromZod,
 } from '@agentgov/core';
-import { errorResponse, parseJsonBody, readBodyLimited, requestIdFrom } from './http';
+import {
+  errorOutcome,
+  type Outcome,
+  outcomeOf,
+  parseJsonBody,
+  readBodyLimited,
+  requestIdFrom,
+  responseOf,
+} from './http';
 import type { IdempotencyHook } from './idempotency';
 import { checkInputBounds } from './input-bounds';
-import { AUTH_FAILURES, rateLimitHeaders } from './rate-limit';
+import { AUTH_FAILURES, setRateLimitHeaders } from './rate-limit';
 import type { Router } from './router';
+
+/** A request as the pipeline reads it. */
+export interface Incoming {
+  /**
+   * The request as the kernel's hooks see it (authentication, observers, Idempotency-Key,
+   * `onError`): the Fetch Request itself, or on Node a view whose method, url, headers and signal
+   * are read without building one (anything else builds it).
+   */
+  readonly request: Request;
+  readonly method: string;
+  /** A request header by lower-case name (several values joined), or null. */
+  header(name: string): string | null;
+  /** The absolute URL (a target that is not one is a 400). */
+  url(): URL;
+  /** The body, read once and bounded: 413 `payload_too_large` past `limit` bytes. */
+  readBody(limit: number): Promise<Uint8Array>;
+  /** The Fetch Request a handler may read (`input.request`); on Node built on first use. */
+  fetchRequest(): Request;
+  readonly signal: AbortSignal;
+}
 
 export interface PipelineOptions {
   basePath: string;
@@ -42,6 +75,8 @@ export interface PipelineOptions {
   authenticate(request: Request, mode: 'required' | 'session'): Promise<Principal>;
   /** Records what an authenticated principal's claims tell (tenant, org placement, activity). */
   learn(principal: Principal): Promise<void>;
+  /** The client address: the peer's, or behind trusted proxies the forwarded one (./client-address.ts). */
+  clientAddress(peer: string | undefined, header: (name: string) => string | null): string | undefined;
   onError(error: unknown, request: Request): void;
   /** Idempotency-Key handling around the handler (./idempotency.ts); absent: none. */
   idempotency?: IdempotencyHook;
@@ -57,7 +92,7 @@ interface Seen {
   error?: GovernanceError;
 }
 
-export type RequestHandler = (request: Request, remoteAddress?: string) => Promise<Response>;
+export type Pipeline = (incoming: Incoming, peerAddress?: string) => Promise<Outcome>;
 
 function validate(schema: AnyRoute['params'], input: unknown): unknown {
   if (!schema) return input;
@@ -66,17 +101,22 @@ function validate(schema: AnyRoute['params'], input: unknown): unknown {
   return r.data;
 }
 
-export function createPipeline(o: PipelineOptions): RequestHandler {
+/** Query parameters as an object; a repeated parameter keeps its first value (as core's `queryObject`). */
+function queryOf(url: URL): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (url.search.length > 1) for (const [k, v] of url.searchParams) if (!(k in out)) out[k] = v;
+  return out;
+}
+
+export function createPipeline(o: PipelineOptions): Pipeline {
   const { basePath } = o;
 
   /** Counts one request of `category` for `subject`; sets the headers; 429 when over the limit. */
-  async function consume(category: string, subject: string, headers: Headers): Promise<void> {
+  async function consume(category: string, subject: string, out: Outcome['headers']): Promise<void> {
     const limit = o.rateLimits[category];
     if (!limit) throw new Error(`unknown rate-limit category ${category}`);
     const decision = await o.rateLimiter.consume(`${category}:${subject}`, limit);
-    rateLimitHeaders(category, limit, decision).forEach((v, k) => {
-      headers.set(k, v);
-    });
+    setRateLimitHeaders(out, category, limit, decision);
     if (!decision.allowed) {
       throw errorOf(
         'rate_limit_exceeded',
@@ -86,34 +126,36 @@ export function createPipeline(o: PipelineOptions): RequestHandler {
     }
   }
 
-  async function limitAuthFailure(remoteAddress: string | undefined, headers: Headers): Promise<void> {
+  async function limitAuthFailure(remoteAddress: string | undefined, out: Outcome['headers']): Promise<void> {
     if (!o.rateLimits[AUTH_FAILURES]) return;
-    await consume(AUTH_FAILURES, `addr:${remoteAddress ?? 'unknown'}`, headers);
+    await consume(AUTH_FAILURES, `addr:${remoteAddress ?? 'unknown'}`, out);
   }
 
   async function dispatch(
-    request: Request,
+    incoming: Incoming,
     requestId: string,
-    remoteAddress: string | undefined,
-    headers: Headers,
+    peerAddress: string | undefined,
+    headers: Outcome['headers'],
     seen: Seen,
-  ): Promise<Response> {
-    const url = new URL(request.url);
+  ): Promise<Outcome> {
+    const { method, request } = incoming;
+    const url = incoming.url();
     const path = url.pathname;
     if (path !== basePath && !path.startsWith(`${basePath}/`))
       throw errorOf('NOT_FOUND', `No route for ${path}`);
-    const match = o.router.match(request.method, path.slice(basePath.length) || '/');
-    if (match.kind === 'not_found') throw errorOf('NOT_FOUND', `No route for ${request.method} ${path}`);
+    const match = o.router.match(method, path.slice(basePath.length) || '/');
+    if (match.kind === 'not_found') throw errorOf('NOT_FOUND', `No route for ${method} ${path}`);
     if (match.kind === 'method_not_allowed') {
       headers.set('allow', match.allow.join(', '));
-      throw errorOf('method_not_allowed', `${request.method} is not allowed on ${path}`);
+      throw errorOf('method_not_allowed', `${method} is not allowed on ${path}`);
     }
     const route = match.mounted.route;
     seen.route = route.path;
-    const declared = request.headers.get('content-length');
+    const declared = incoming.header('content-length');
     if (declared !== null && Number(declared) > o.bodyLimit) {
       throw errorOf('payload_too_large', `The request body exceeds ${o.bodyLimit} bytes`);
     }
+    const remoteAddress = o.clientAddress(peerAddress, (name) => incoming.header(name));
 
     let principal: Principal | undefined;
     if (route.auth !== 'none') {
@@ -134,7 +176,7 @@ export function createPipeline(o: PipelineOptions): RequestHandler {
       remoteAddress,
       clock: o.clock,
       logger: o.logger,
-      signal: request.signal,
+      signal: incoming.signal,
     });
 
     // Authorisation before counting: a caller without the route's role is refused without using
@@ -153,14 +195,14 @@ export function createPipeline(o: PipelineOptions): RequestHandler {
     }
 
     checkInputBounds(match.params, '(path)');
-    const rawQuery = queryObject(url);
+    const rawQuery = queryOf(url);
     checkInputBounds(rawQuery, '(query)');
     const params = validate(route.params, match.params);
     const query = validate(route.query, rawQuery);
     let body: unknown;
     let rawBody: Uint8Array | undefined;
     if (route.body) {
-      rawBody = await readBodyLimited(request, o.bodyLimit);
+      rawBody = await incoming.readBody(o.bodyLimit);
       const raw = parseJsonBody(rawBody);
       checkInputBounds(raw, '(body)');
       if (raw !== undefined && (raw === null || typeof raw !== 'object' || Array.isArray(raw))) {
@@ -169,38 +211,47 @@ export function createPipeline(o: PipelineOptions): RequestHandler {
       body = validate(route.body, raw ?? undefined);
     }
 
-    const run = async (): Promise<Response> => {
-      const result = await route.handler({ request, url, params, query, body, rawBody }, ctx);
-      return result instanceof Response ? result : json(result.status, result.body, result.headers);
+    const input: RouteInput = {
+      // Built only for a handler that reads it (on Node; a Fetch caller's is already there).
+      get request() {
+        return incoming.fetchRequest();
+      },
+      url,
+      params,
+      query,
+      body,
+      rawBody,
     };
-    // --- Idempotency-Key (./idempotency.ts): replay the stored response of a retried write.
-    return o.idempotency ? o.idempotency(request, url, principal, rawBody, run) : run();
+    const run = async (): Promise<Outcome> => outcomeOf(await route.handler(input, ctx));
+    // --- Idempotency-Key (./idempotency.ts): replay the stored response of a retried write. The
+    // hook answers `run()` itself without the header, so a request without one skips it.
+    if (!o.idempotency || incoming.header('idempotency-key') === null) return run();
+    const response = await o.idempotency(request, url, principal, rawBody, () => run().then(responseOf));
+    return outcomeOf(response);
   }
 
-  return async function handle(request, remoteAddress) {
-    const requestId = requestIdFrom(request);
-    const extra = new Headers();
-    const end = o.observe?.(request, requestId);
+  return async function handle(incoming, peerAddress) {
+    const requestId = requestIdFrom(incoming.header('x-request-id'));
+    const extra: Outcome['headers'] = new Map();
+    const end = o.observe?.(incoming.request, requestId);
     const seen: Seen = { started: end ? performance.now() : 0 };
-    let response: Response;
+    let outcome: Outcome;
     try {
-      response = await dispatch(request, requestId, remoteAddress, extra, seen);
+      outcome = await dispatch(incoming, requestId, peerAddress, extra, seen);
     } catch (error) {
       if (error instanceof GovernanceError) {
         seen.error = error;
-        response = errorResponse(error);
+        outcome = errorOutcome(error);
       } else {
-        o.onError(error, request);
-        response = errorResponse(new GovernanceError('internal_error'));
+        o.onError(error, incoming.request);
+        outcome = errorOutcome(new GovernanceError('internal_error'));
       }
     }
-    const headers = new Headers(response.headers);
-    extra.forEach((v, k) => {
-      headers.set(k, v);
-    });
-    headers.set('x-request-id', requestId);
-    if (end) reportOutcome(end, request.method, requestId, response.status, seen);
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    for (const [k, v] of extra) outcome.headers.set(k, v);
+    outcome.headers.set('x-request-id', requestId);
+    outcome.via = seen.principal?.via;
+    if (end) reportOutcome(end, incoming.method, requestId, outcome.status, seen);
+    return outcome;
   };
 }
 
@@ -229,4 +280,17 @@ function reportOutcome(
   } catch {
     // An observer's failure is its own; the caller still gets the response.
   }
+}
+
+/** The Fetch side: a Request read as it is. */
+export function fetchIncoming(request: Request): Incoming {
+  return {
+    request,
+    method: request.method,
+    header: (name) => request.headers.get(name),
+    url: () => new URL(request.url),
+    readBody: (limit) => readBodyLimited(request, limit),
+    fetchRequest: () => request,
+    signal: request.signal,
+  };
 }

@@ -30,14 +30,41 @@ export type RateLimitCategory = keyof typeof RATE_LIMIT_CATEGORIES;
 /** Limits by category name. */
 export type RateLimitTable = Record<string, RateLimit>;
 
-/** `RateLimit-*` headers (draft-ietf-httpapi-ratelimit-headers) plus `Retry-After` when refused. */
+/** An RFC 8941 sf-string: `"name"` with `\\` and `"` escaped. */
+const sfString = (s: string): string => `"${s.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+
+/**
+ * The rate-limit headers of a counted request, by lower-case name:
+ * - `RateLimit-Policy: "<category>";q=<points>;w=<window s>` and `RateLimit: "<category>";r=<remaining>;t=<reset s>`
+ *   — the current form of draft-ietf-httpapi-ratelimit-headers (structured fields, the policy
+ *   named by the category);
+ * - `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` — the earlier drafts' fields,
+ *   kept for the clients that read them;
+ * - `Retry-After` (seconds) when refused, as the spec says.
+ */
+export function setRateLimitHeaders(
+  out: Map<string, string | string[]>,
+  category: string,
+  limit: RateLimit,
+  d: RateLimitDecision,
+): void {
+  const remaining = Math.max(0, d.remaining);
+  const reset = Math.max(0, d.resetSeconds);
+  const name = sfString(category);
+  out.set('ratelimit-policy', `${name};q=${limit.points};w=${limit.durationSeconds}`);
+  out.set('ratelimit', `${name};r=${remaining};t=${reset}`);
+  out.set('ratelimit-limit', String(d.limit));
+  out.set('ratelimit-remaining', String(remaining));
+  out.set('ratelimit-reset', String(reset));
+  if (!d.allowed) out.set('retry-after', String(Math.max(1, d.resetSeconds)));
+}
+
+/** The same headers (`setRateLimitHeaders`) as a Fetch `Headers`. */
 export function rateLimitHeaders(category: string, limit: RateLimit, d: RateLimitDecision): Headers {
+  const out = new Map<string, string | string[]>();
+  setRateLimitHeaders(out, category, limit, d);
   const h = new Headers();
-  h.set('RateLimit-Limit', String(d.limit));
-  h.set('RateLimit-Remaining', String(Math.max(0, d.remaining)));
-  h.set('RateLimit-Reset', String(Math.max(0, d.resetSeconds)));
-  h.set('RateLimit-Policy', `${limit.points};w=${limit.durationSeconds};name="${category}"`);
-  if (!d.allowed) h.set('Retry-After', String(Math.max(1, d.resetSeconds)));
+  for (const [k, v] of out) h.set(k, String(v));
   return h;
 }
 

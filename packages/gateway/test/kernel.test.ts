@@ -119,7 +119,7 @@ describe('a third-party plugin', () => {
       const ok = await post(lead, { name: 'ada' });
       expect(ok.status).toBe(201);
       expect(await ok.json()).toEqual({ text: 'hello ada from tl' });
-      expect(ok.headers.get('ratelimit-policy')).toBe('3;w=60;name="greetings"');
+      expect(ok.headers.get('ratelimit-policy')).toBe('"greetings";q=3;w=60');
       expect((await (await post(lead, {})).json()).error).toBe('missing_type');
       // the user's 403 did not count (issue 12 item 4): the third allowed request succeeds
       expect((await post(lead, { name: 'bo' })).status).toBe(201);
