@@ -4,7 +4,7 @@
  * `<failure>` when the expectation did not hold.
  */
 
-export interface JunitCase {
+interface JunitCase {
   name: string;
   /** Seconds. */
   time: number;
@@ -18,7 +18,7 @@ export interface JunitSuite {
 }
 
 /** XML 1.0 text: escapes markup characters and drops characters XML cannot carry. */
-export function xmlEscape(text: string): string {
+function xmlEscape(text: string): string {
   return text
     .replace(/[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD')
     .replace(/&/g, '&amp;')

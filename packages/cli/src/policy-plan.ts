@@ -9,7 +9,7 @@ import { canonicalJson, type Policy } from '@agentgov/core';
 import { type PolicyBundle, type PolicyDocument, parsePolicyContent, toYaml } from '@agentgov/policy';
 import { UsageError } from './io';
 
-export type PlanAction = 'create' | 'update' | 'remove' | 'unchanged';
+type PlanAction = 'create' | 'update' | 'remove' | 'unchanged';
 
 export interface PlanItem {
   action: PlanAction;
@@ -34,7 +34,7 @@ const identity = (p: { scope: string; scopeId: string; domain: string; name: str
   JSON.stringify([p.scope, p.scopeId, p.domain, p.name]);
 
 /** Enterprise first, then org, team, user; then scope id, domain, name. */
-export function byScope(a: PlanItem, b: PlanItem): number {
+function byScope(a: PlanItem, b: PlanItem): number {
   return (
     (RANK[a.scope] ?? 9) - (RANK[b.scope] ?? 9) ||
     a.scopeId.localeCompare(b.scopeId) ||
@@ -44,7 +44,7 @@ export function byScope(a: PlanItem, b: PlanItem): number {
 }
 
 /** A line diff (longest common subsequence; policy contents are small). */
-export function lineDiff(before: string, after: string): string[] {
+function lineDiff(before: string, after: string): string[] {
   const a = before === '' ? [] : before.replace(/\n$/, '').split('\n');
   const b = after === '' ? [] : after.replace(/\n$/, '').split('\n');
   const lcs: number[][] = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));

@@ -62,7 +62,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The note's origin, tree size and root (unverified: `verifyCheckpointNote` checks it). */
-export function noteBody(note: string): { origin: string; treeSize: number; rootHash: string } | undefined {
+function noteBody(note: string): { origin: string; treeSize: number; rootHash: string } | undefined {
   const [origin, size, root] = note.split('\n');
   const rootBytes = Buffer.from(root ?? '', 'base64');
   if (!origin || !/^(0|[1-9][0-9]*)$/.test(size ?? '') || rootBytes.length !== 32) return undefined;
