@@ -4,6 +4,7 @@
  * key and the domain.
  */
 import {
+  CLASSIFICATION_LEVELS,
   ClassificationLevelSchema,
   type FieldIssue,
   MAX_POLICY_CONTENT_LENGTH,
@@ -41,7 +42,10 @@ const maxEntries = (m: object): boolean => Object.keys(m).length <= MAX_CONTENT_
 
 /** The one value a map shorthand accepts, before it is expanded and checked key by key. */
 function shorthandInput(node: MapNode, shorthand: MapShorthand): z.ZodType {
-  if (shorthand.kind === 'threshold') return z.union([z.boolean(), ClassificationLevelSchema]);
+  if (shorthand.kind === 'threshold') {
+    const expected = `expected true, false, a classification level (${CLASSIFICATION_LEVELS.join(', ')}) or a map from level to ${shorthand.allow}|${shorthand.deny}`;
+    return z.union([z.boolean(), z.enum(CLASSIFICATION_LEVELS, { error: expected })]);
+  }
   switch (node.child.kind) {
     case 'numericMax':
     case 'numericMin':
@@ -233,7 +237,10 @@ function flatIssues(issues: readonly Issue[], base: readonly PropertyKey[] = [])
       out.push({ ...issue, path } as Issue);
       continue;
     }
-    const branch = issue.errors.find((b) => !rootTypeMismatch(b));
+    // The alternative that got furthest into the input (deepest issue path), else one whose type matched.
+    const depth = (b: readonly Issue[]): number => Math.max(0, ...b.map((i) => i.path.length));
+    const deepest = issue.errors.reduce((best, b) => (depth(b) > depth(best) ? b : best));
+    const branch = depth(deepest) > 0 ? deepest : issue.errors.find((b) => !rootTypeMismatch(b));
     if (branch) {
       out.push(...flatIssues(branch, path));
       continue;

@@ -149,6 +149,48 @@ describe('the vocabulary of the spec users loads, one domain at a time', () => {
   });
 });
 
+describe('errors name the key whichever spelling was written', () => {
+  it.each([
+    [
+      'agent-to-agent',
+      'cross_org: maybe\n',
+      'content.cross_org',
+      'expected true, false, a classification level',
+    ],
+    [
+      'agent-to-agent',
+      'cross_org: {public: maybe}\n',
+      'content.cross_org.public',
+      'expected one of "allow"|"deny"',
+    ],
+    [
+      'agent-to-agent',
+      'max_rounds: 0\n',
+      'content.max_rounds.information_query',
+      'expected number to be >=1',
+    ],
+    ['agent-to-agent', 'max_rounds: two\n', 'content.max_rounds', 'expected number or object'],
+    ['models', 'sensitive_data_model: [a, 3]\n', 'content.sensitive_data_model.1', 'expected string'],
+    [
+      'integrations',
+      'connectors: {mail: {permissions: fly}}\n',
+      'content.connectors.mail.permissions',
+      'expected one of',
+    ],
+    ['data', 'retention: {transcripts: 0}\n', 'content.retention.transcripts', 'expected number to be >=1'],
+    [
+      'data',
+      'retention: {Default: 30}\n',
+      'content.retention.Default',
+      "invalid data category name 'Default'",
+    ],
+  ] as [PolicyDomain, string, string, string][])('%s %s → %s', (domain, yaml, field, message) => {
+    const e = refused(domain, yaml);
+    expect(e.field).toBe(field);
+    expect(e.message).toContain(message);
+  });
+});
+
 describe('aliases: one canonical form, the other spellings accepted', () => {
   it.each([
     ['actions', 'tools: {send_mail: approve}\n', 'actions: {send_mail: approve}\n'],
