@@ -17,6 +17,13 @@ export function sha256Hex(data: string | Uint8Array): string {
   return hash('sha256', data, 'hex');
 }
 
+const hashToBuffer = hash as unknown as (algorithm: string, data: Uint8Array, encoding: 'buffer') => Buffer;
+
+/** SHA-256 of bytes, as bytes (one-shot `crypto.hash`, no Hash object and no hex round trip). */
+export function sha256Bytes(data: Uint8Array): Buffer {
+  return hashToBuffer('sha256', data, 'buffer');
+}
+
 export function hmacHex(key: Uint8Array, data: string): string {
   return createHmac('sha256', key).update(data, 'utf8').digest('hex');
 }

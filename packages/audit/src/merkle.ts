@@ -10,18 +10,27 @@
  * Hashes cross the API as lowercase hex strings; the verifiers never throw and return false for
  * anything malformed.
  */
-import { createHash } from 'node:crypto';
-import { bytesToHex, hexToBytes, isHash } from './crypto';
-
-const LEAF_PREFIX = new Uint8Array([0]);
-const NODE_PREFIX = new Uint8Array([1]);
+import { bytesToHex, hexToBytes, isHash, sha256Bytes } from './crypto';
 
 function leafBytes(data: Uint8Array): Uint8Array {
-  return new Uint8Array(createHash('sha256').update(LEAF_PREFIX).update(data).digest());
+  const input = new Uint8Array(1 + data.byteLength);
+  input.set(data, 1);
+  return sha256Bytes(input);
 }
 
+const nodeInput = new Uint8Array(65);
 function nodeBytes(left: Uint8Array, right: Uint8Array): Uint8Array {
-  return new Uint8Array(createHash('sha256').update(NODE_PREFIX).update(left).update(right).digest());
+  if (left.byteLength === 32 && right.byteLength === 32) {
+    nodeInput[0] = 1;
+    nodeInput.set(left, 1);
+    nodeInput.set(right, 33);
+    return sha256Bytes(nodeInput);
+  }
+  const input = new Uint8Array(1 + left.byteLength + right.byteLength);
+  input[0] = 1;
+  input.set(left, 1);
+  input.set(right, 1 + left.byteLength);
+  return sha256Bytes(input);
 }
 
 /** Merkle leaf hash (hex) of a record hash (hex): SHA-256(0x00 || bytes of recordHash). */
@@ -223,30 +232,47 @@ export function verifyConsistency(
  * it streams the log).
  */
 export class MerkleAccumulator {
-  /** Perfect subtrees, largest first: [hash, size]. */
-  readonly #stack: { hash: Uint8Array; size: number }[] = [];
+  /** Perfect subtrees, largest first: their hashes and sizes. */
+  readonly #hashes: Buffer[] = [];
+  readonly #sizes: number[] = [];
   #size = 0;
+  /** 0x00 || record hash bytes (leaf input) and 0x01 || left || right (node input), reused. */
+  readonly #leaf = Buffer.alloc(33);
+  readonly #node = Buffer.alloc(65, 1);
 
   get size(): number {
     return this.#size;
   }
 
   push(recordHash: string): void {
-    let entry = { hash: leafBytes(hexToBytes(recordHash)), size: 1 };
-    for (let top = this.#stack.at(-1); top && top.size === entry.size; top = this.#stack.at(-1)) {
-      this.#stack.pop();
-      entry = { hash: nodeBytes(top.hash, entry.hash), size: top.size * 2 };
+    // The hex is written straight into the reused leaf input: no intermediate bytes or hex.
+    let h: Buffer;
+    if (recordHash.length === 64 && this.#leaf.write(recordHash, 1, 32, 'hex') === 32) {
+      h = sha256Bytes(this.#leaf);
+    } else {
+      h = Buffer.from(leafBytes(hexToBytes(recordHash))); // malformed hex: the general path
     }
-    this.#stack.push(entry);
+    let size = 1;
+    const hashes = this.#hashes;
+    const sizes = this.#sizes;
+    while (sizes.length > 0 && sizes[sizes.length - 1] === size) {
+      sizes.pop();
+      (hashes.pop() as Buffer).copy(this.#node, 1);
+      h.copy(this.#node, 33);
+      h = sha256Bytes(this.#node);
+      size *= 2;
+    }
+    hashes.push(h);
+    sizes.push(size);
     this.#size++;
   }
 
   /** Root (hex) of the tree over everything pushed so far. */
   root(): string {
-    if (this.#stack.length === 0) return EMPTY_TREE_ROOT;
-    let r = (this.#stack.at(-1) as { hash: Uint8Array }).hash;
-    for (let i = this.#stack.length - 2; i >= 0; i--)
-      r = nodeBytes((this.#stack[i] as { hash: Uint8Array }).hash, r);
+    const hashes = this.#hashes;
+    if (hashes.length === 0) return EMPTY_TREE_ROOT;
+    let r: Uint8Array = hashes[hashes.length - 1] as Buffer;
+    for (let i = hashes.length - 2; i >= 0; i--) r = nodeBytes(hashes[i] as Buffer, r);
     return bytesToHex(r);
   }
 }

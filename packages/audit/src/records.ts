@@ -10,7 +10,7 @@
  */
 import type { AuditEntry, AuditRecord } from '@agentgov/core';
 import { getPath } from '@agentgov/core';
-import { canonicalJson, hmacHex, sha256Hex } from './crypto';
+import { canonicalJson, canonicalString, hmacHex, plainCanonicalJson, sha256Hex } from './crypto';
 
 /**
  * Paths of personal identifiers that are committed when they hold a string. `userId` always
@@ -101,16 +101,124 @@ export function committedEntry(entry: AuditEntry, commitments: Readonly<Record<s
 export function recordHashInput(
   record: Pick<AuditRecord, 'entry' | 'seq' | 'prevHash' | 'commitments'>,
 ): string {
-  return canonicalJson({
-    commitments: record.commitments,
-    entry: committedEntry(record.entry, record.commitments),
-    prevHash: record.prevHash,
-    seq: record.seq,
-  });
+  return (
+    directHashInput(record) ??
+    canonicalJson({
+      commitments: record.commitments,
+      entry: committedEntry(record.entry, record.commitments),
+      prevHash: record.prevHash,
+      seq: record.seq,
+    })
+  );
 }
 
 export function computeRecordHash(
   record: Pick<AuditRecord, 'entry' | 'seq' | 'prevHash' | 'commitments'>,
 ): string {
   return sha256Hex(recordHashInput(record));
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null &&
+  typeof v === 'object' &&
+  !Array.isArray(v) &&
+  typeof (v as { toJSON?: unknown }).toJSON !== 'function' &&
+  !(v instanceof Number || v instanceof String || v instanceof Boolean);
+
+/**
+ * Canonical JSON of `value` (a plain object) with `overrides` in place of (or added to) its
+ * members, written straight into the output: no copy of the object. Undefined when a member has
+ * no plain canonical form (the caller then takes the general path).
+ */
+function objectWith(
+  value: Record<string, unknown>,
+  overrides: Record<string, string> | undefined,
+): string | undefined {
+  const keys = Object.keys(value);
+  if (overrides) for (const k in overrides) if (!Object.hasOwn(value, k)) keys.push(k);
+  keys.sort();
+  let out = '{';
+  for (const key of keys) {
+    const o = overrides?.[key];
+    let text: string | undefined;
+    if (o !== undefined) text = canonicalString(o);
+    else {
+      const v = value[key];
+      if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+      text = plainCanonicalJson(v);
+    }
+    const k = canonicalString(key);
+    if (text === undefined || k === undefined) return undefined;
+    out += out.length === 1 ? `${k}:${text}` : `,${k}:${text}`;
+  }
+  return `${out}}`;
+}
+
+/**
+ * `recordHashInput` without building the committed entry or the wrapper object: the canonical
+ * JSON is written in one pass, commitments substituted as it goes. Covers commitments at paths
+ * of one or two segments (every default identifier path); undefined for anything else, which
+ * the general path (`committedEntry` + `canonicalJson`) handles — both give the same string.
+ */
+function directHashInput(
+  record: Pick<AuditRecord, 'entry' | 'seq' | 'prevHash' | 'commitments'>,
+): string | undefined {
+  const commitments = record.commitments as unknown;
+  const entry = record.entry as unknown;
+  if (!isPlainObject(commitments) || !isPlainObject(entry)) return undefined;
+  let top: Record<string, string> | undefined;
+  let nested: Record<string, Record<string, string>> | undefined;
+  for (const path in commitments) {
+    const c = commitments[path];
+    if (typeof c !== 'string' || !Object.hasOwn(commitments, path)) return undefined;
+    const dot = path.indexOf('.');
+    if (path === '__proto__' || path.endsWith('.__proto__')) return undefined;
+    if (dot < 0) {
+      if (nested?.[path] !== undefined) return undefined;
+      top ??= Object.create(null) as Record<string, string>;
+      top[path] = c;
+      continue;
+    }
+    const head = path.slice(0, dot);
+    const rest = path.slice(dot + 1);
+    if (head === '__proto__' || rest.includes('.') || top?.[head] !== undefined) return undefined;
+    nested ??= Object.create(null) as Record<string, Record<string, string>>;
+    const inner = nested[head] ?? (Object.create(null) as Record<string, string>);
+    inner[rest] = c;
+    nested[head] = inner;
+  }
+  const commitmentsJson = plainCanonicalJson(commitments);
+  if (commitmentsJson === undefined || typeof record.seq !== 'number' || !Number.isFinite(record.seq))
+    return undefined;
+  const prevJson = typeof record.prevHash === 'string' ? canonicalString(record.prevHash) : undefined;
+  if (prevJson === undefined) return undefined;
+  let entryJson: string | undefined;
+  if (nested === undefined) entryJson = objectWith(entry, top);
+  else {
+    // Members holding a nested commitment are written with it substituted (when they are objects).
+    const keys = Object.keys(entry);
+    if (top) for (const k in top) if (!Object.hasOwn(entry, k)) keys.push(k);
+    keys.sort();
+    let out = '{';
+    for (const key of keys) {
+      let text: string | undefined;
+      const t = top?.[key];
+      if (t !== undefined) text = canonicalString(t);
+      else {
+        const v = entry[key];
+        if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+        const inner = nested[key];
+        if (inner !== undefined && v !== null && typeof v === 'object' && !Array.isArray(v)) {
+          if (!isPlainObject(v)) return undefined;
+          text = objectWith(v, inner);
+        } else text = plainCanonicalJson(v);
+      }
+      const k = canonicalString(key);
+      if (text === undefined || k === undefined) return undefined;
+      out += out.length === 1 ? `${k}:${text}` : `,${k}:${text}`;
+    }
+    entryJson = `${out}}`;
+  }
+  if (entryJson === undefined) return undefined;
+  return `{"commitments":${commitmentsJson},"entry":${entryJson},"prevHash":${prevJson},"seq":${JSON.stringify(record.seq)}}`;
 }

@@ -166,23 +166,37 @@ export class KyselyAuditStore implements AuditStore {
     return { records: list.rows.map(toRecord), total: toNumber(count.rows[0]?.n ?? 0) };
   }
 
-  /** Keyset pagination: `WHERE seq > last ORDER BY seq LIMIT batch`, one page in memory at a time. */
+  /**
+   * Keyset pagination: `WHERE seq > last ORDER BY seq LIMIT batch`, at most two pages in memory:
+   * the next page is fetched while the caller consumes the current one.
+   */
   async *scan(tenantId: string, options: AuditScanOptions = {}): AsyncIterable<AuditRecord> {
     const batch = Math.max(1, options.batchSize ?? this.#scanBatch);
     const where = whereFilter(tenantId, options.filter);
-    let last = (options.fromSeq ?? 1) - 1;
-    for (;;) {
-      options.signal?.throwIfAborted();
-      const upper = options.toSeq === undefined ? sql`` : sql` AND seq <= ${options.toSeq}`;
-      const { rows } = await sql<AuditRow>`SELECT ${SELECT_COLUMNS} FROM audit_entries
-        WHERE ${where} AND seq > ${last}${upper} ORDER BY seq LIMIT ${batch}`.execute(this.#db);
-      for (const row of rows) {
-        options.signal?.throwIfAborted();
-        const record = toRecord(row);
-        last = record.seq;
-        yield record;
+    const upper = options.toSeq === undefined ? sql`` : sql` AND seq <= ${options.toSeq}`;
+    const page = (after: number) =>
+      sql<AuditRow>`SELECT ${SELECT_COLUMNS} FROM audit_entries
+        WHERE ${where} AND seq > ${after}${upper} ORDER BY seq LIMIT ${batch}`.execute(this.#db);
+    options.signal?.throwIfAborted();
+    let next: ReturnType<typeof page> | undefined = page((options.fromSeq ?? 1) - 1);
+    try {
+      while (next) {
+        const { rows } = await next;
+        next = undefined;
+        const lastRow = rows.at(-1);
+        if (rows.length === batch && lastRow) {
+          options.signal?.throwIfAborted();
+          next = page(toNumber(lastRow.seq_text));
+          next.catch(() => {}); // observed by the next turn; never unhandled if the caller stops
+        }
+        for (const row of rows) {
+          options.signal?.throwIfAborted();
+          yield toRecord(row);
+        }
       }
-      if (rows.length < batch) return;
+    } finally {
+      // A caller that stops early leaves the prefetched page to finish on its own (its rows dropped).
+      await next?.catch(() => {});
     }
   }
 
