@@ -10,15 +10,21 @@ export {
   OidcClient,
   type OidcConfig,
   OidcConfigError,
+  type VerifiedBearerToken,
   type VerifiedIdToken,
 } from './auth/oidc';
 export {
+  DEFAULT_SESSION_ABSOLUTE_TTL_SECONDS,
   DEFAULT_SESSION_TTL_SECONDS,
   hashSessionId,
   newSessionId,
+  publicSessionId,
+  SECURE_SESSION_COOKIE,
   SESSION_COOKIE,
   type SessionLookup,
   SessionManager,
+  type SessionOptions,
+  type SessionView,
   sessionCookie,
 } from './auth/sessions';
 export { type ForwardedHeader, type TrustProxy } from './client-address';

@@ -30,7 +30,7 @@ import {
 } from '@agentgov/core';
 import { authenticate } from './auth/authenticate';
 import { OidcClient, type OidcConfig } from './auth/oidc';
-import { SessionManager } from './auth/sessions';
+import { SessionManager, type SessionOptions } from './auth/sessions';
 import { createClientAddress, type ForwardedHeader, type TrustProxy } from './client-address';
 import { DEFAULT_BODY_LIMIT, responseOf } from './http';
 import { createIdempotency } from './idempotency';
@@ -110,6 +110,8 @@ export interface GovernanceConfig {
   trustProxy?: TrustProxy;
   /** The header trusted proxies append the client to: `x-forwarded-for` (default) or `forwarded` (RFC 7239). */
   forwardedHeader?: ForwardedHeader;
+  /** Rolling sessions, the `__Host-` cookie over HTTPS, the expired-session timer (see SessionOptions). */
+  sessions?: SessionOptions;
 }
 
 export interface HandleContext {
@@ -164,7 +166,10 @@ export function createGovernance(config: GovernanceConfig): Governance {
   const directory = guardPort(config.directory, 'org directory');
   const activity = guardPort(config.activity ?? new InMemoryActivityTracker(), 'activity tracker');
   const oidc = new OidcClient(config.oidc);
-  const sessions = new SessionManager(stores.sessions, clock, config.limits?.sessionTtlSeconds);
+  const sessions = new SessionManager(stores.sessions, clock, {
+    ...config.sessions,
+    ttlSeconds: config.sessions?.ttlSeconds ?? config.limits?.sessionTtlSeconds,
+  });
 
   // Tenants and org placements already recorded by this process (skip repeated writes).
   const knownTenants = new Set<string>();
@@ -277,11 +282,22 @@ export function createGovernance(config: GovernanceConfig): Governance {
   const governance: Governance = {
     async handle(request, context = {}) {
       if (!started) await governance.start().catch(() => {});
-      return responseOf(await pipeline(fetchIncoming(request), context.remoteAddress));
+      const outcome = await pipeline(fetchIncoming(request), context.remoteAddress);
+      return sessions.withRenewedCookie(request, responseOf(outcome));
     },
     async handleNode(req, res, options) {
       if (!started) await governance.start().catch(() => {});
-      await writeOutcome(res, await pipeline(nodeIncoming(req, res, options), req.socket.remoteAddress));
+      const incoming = nodeIncoming(req, res, options);
+      const outcome = await pipeline(incoming, req.socket.remoteAddress);
+      if (outcome.via === 'session') {
+        // A session extended while authenticating: its cookie, unless the handler set one.
+        const probe = new Response(null);
+        for (const c of [outcome.headers.get('set-cookie') ?? []].flat())
+          probe.headers.append('set-cookie', c);
+        const cookies = sessions.withRenewedCookie(incoming.request, probe).headers.getSetCookie();
+        if (cookies.length > 0) outcome.headers.set('set-cookie', cookies);
+      }
+      await writeOutcome(res, outcome);
     },
     routes,
     openapi,
@@ -296,6 +312,7 @@ export function createGovernance(config: GovernanceConfig): Governance {
           }
           for (const p of plugins) await p.start?.({ basePath });
           await beat();
+          sessions.startSweeper(logger);
           timer = setInterval(() => {
             beat().catch(() => {});
           }, heartbeatMs);
@@ -309,6 +326,7 @@ export function createGovernance(config: GovernanceConfig): Governance {
     },
     async close() {
       if (timer) clearInterval(timer);
+      sessions.stopSweeper();
       timer = undefined;
       started = undefined;
       for (const p of [...plugins].reverse()) await p.close?.().catch(() => {});

@@ -38,6 +38,8 @@ describe('kernel with zero plugins', () => {
         '/api/v1/auth/callback',
         '/api/v1/auth/login',
         '/api/v1/auth/logout',
+        '/api/v1/auth/sessions',
+        '/api/v1/auth/sessions/{id}',
         '/api/v1/auth/userinfo',
         '/api/v1/connectors',
         '/api/v1/connectors/{id}',
@@ -46,6 +48,8 @@ describe('kernel with zero plugins', () => {
         '/api/v1/status',
         '/api/v1/tenants',
         '/api/v1/tenants/{id}/status',
+        '/api/v1/users/{userId}/sessions',
+        '/api/v1/users/{userId}/sessions/{id}',
       ]);
       expect(new Set(gov.routes.map((r) => r.plugin))).toEqual(new Set(['gateway']));
       const token = await idp.signIdToken({ sub: 'ea', roles: ['enterprise_admin'], tenant_id: 't' });

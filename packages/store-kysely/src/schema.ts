@@ -129,6 +129,10 @@ export interface SessionsTable {
   team: string | null;
   created_at: Timestamptz;
   expires_at: Timestamptz;
+  last_seen_at: Timestamptz;
+  absolute_expires_at: Timestamptz;
+  user_agent: string | null;
+  ip: string | null;
 }
 
 export interface ExchangesTable {

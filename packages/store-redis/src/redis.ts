@@ -20,12 +20,18 @@ export interface RedisMultiLike {
 export interface RedisLike {
   get(key: string): Promise<string | null>;
   set(key: string, value: string, px: 'PX', milliseconds: number, nx: 'NX'): Promise<'OK' | null>;
+  set(key: string, value: string, px: 'PX', milliseconds: number, xx: 'XX'): Promise<'OK' | null>;
   del(key: string): Promise<number>;
+  sadd(key: string, member: string): Promise<number>;
+  srem(key: string, ...members: string[]): Promise<number>;
+  smembers(key: string): Promise<string[]>;
   zadd(key: string, score: number, member: string): Promise<unknown>;
   zcount(key: string, min: number | string, max: number | string): Promise<number>;
   zremrangebyscore(key: string, min: number | string, max: number | string): Promise<unknown>;
   zrem(key: string, member: string): Promise<unknown>;
   pexpire(key: string, milliseconds: number): Promise<unknown>;
+  pexpire(key: string, milliseconds: number, nx: 'NX'): Promise<unknown>;
+  pexpire(key: string, milliseconds: number, gt: 'GT'): Promise<unknown>;
   scan(
     cursor: string,
     match: 'MATCH',

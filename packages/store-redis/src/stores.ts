@@ -15,7 +15,7 @@ export type RedisClientLike = RedisLike & RedisRateLimiterClient;
 
 export interface RedisStoresOptions {
   /**
-   * Prefix of every key (default `agentgov`): sessions `<p>:session:*`, instances `<p>:instances`,
+   * Prefix of every key (default `agentgov`): sessions `<p>:session:*` (and their per-user index `<p>:session-user:*`), instances `<p>:instances`,
    * activity `<p>:active:*`, rate limits `<p>:rl:*`. Deployments sharing one Redis use distinct
    * prefixes.
    */

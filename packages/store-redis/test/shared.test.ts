@@ -170,6 +170,7 @@ await describeWithService(
           `${keyPrefix}:instances`,
           `${keyPrefix}:rl:3:60:k`,
           `${keyPrefix}:session:${session.idHash}`,
+          `${keyPrefix}:session-user:${session.tenantId}:${session.userId}`,
         ].sort(),
       );
       await stores.close();

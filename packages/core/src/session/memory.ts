@@ -24,4 +24,16 @@ export class InMemorySessionStore implements SessionStore {
     }
     return n;
   }
+  async touch(idHash: string, lastSeenAt: string, expiresAt: string): Promise<boolean> {
+    const s = this.#rows.get(idHash);
+    if (!s) return false;
+    this.#rows.set(idHash, { ...s, lastSeenAt, expiresAt });
+    return true;
+  }
+  async listByUser(tenantId: string, userId: string): Promise<SessionRecord[]> {
+    return [...this.#rows.values()]
+      .filter((s) => s.tenantId === tenantId && s.userId === userId)
+      .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || (a.idHash < b.idHash ? -1 : 1))
+      .map(copy);
+  }
 }

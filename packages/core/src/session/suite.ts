@@ -14,8 +14,12 @@ const cases = {
       team: UNICODE_SAMPLES[2],
       createdAt: '2025-11-12T13:14:15.016Z',
       expiresAt: '2025-11-12T14:14:15.016Z',
+      lastSeenAt: '2025-11-12T13:44:15.999Z',
+      absoluteExpiresAt: '2025-11-13T01:14:15.016Z',
+      userAgent: `${UNICODE_SAMPLES[0]} ${'x'.repeat(400)}`,
+      ip: '2001:db8::1',
     });
-    const plain = makeSession({ orgUnit: null, team: null, roles: [] });
+    const plain = makeSession({ orgUnit: null, team: null, roles: [], userAgent: null, ip: null });
     await store.create(rich);
     await store.create(plain);
     expect(await store.get(rich.idHash)).toEqual(rich);
@@ -65,6 +69,60 @@ const cases = {
     got.roles.push('org_admin');
     got.expiresAt = isoAt(9999);
     expect(await store.get(s.idHash)).toEqual(snapshot);
+  },
+  'touch: moves lastSeenAt and expiresAt, keeps everything else; false for an absent session': async (
+    store: SessionStore,
+  ) => {
+    const s = makeSession({ lastSeenAt: isoAt(0), expiresAt: isoAt(60) });
+    const other = makeSession();
+    await store.create(s);
+    await store.create(other);
+    expect(await store.touch(s.idHash, isoAt(40, 123), isoAt(100, 123))).toBe(true);
+    expect(await store.get(s.idHash)).toEqual({
+      ...s,
+      lastSeenAt: isoAt(40, 123),
+      expiresAt: isoAt(100, 123),
+    });
+    expect(await store.get(other.idHash)).toEqual(other);
+    expect(await store.touch(sha256Hex('absent'), isoAt(1), isoAt(61))).toBe(false);
+    expect(await store.get(sha256Hex('absent'))).toBeUndefined();
+  },
+  'touch: never recreates a deleted session': async (store: SessionStore) => {
+    const s = makeSession();
+    await store.create(s);
+    await store.delete(s.idHash);
+    expect(await store.touch(s.idHash, isoAt(10), isoAt(70))).toBe(false);
+    expect(await store.get(s.idHash)).toBeUndefined();
+  },
+  'touch: a touched session is deleted by deleteExpired only after its new expiry': async (
+    store: SessionStore,
+  ) => {
+    const s = makeSession({ expiresAt: isoAt(60) });
+    await store.create(s);
+    await store.touch(s.idHash, isoAt(50), isoAt(110));
+    expect(await store.deleteExpired(new Date(FIXTURE_EPOCH + 100 * 60_000))).toBe(0);
+    expect(await store.get(s.idHash)).toBeDefined();
+    expect(await store.deleteExpired(new Date(FIXTURE_EPOCH + 111 * 60_000))).toBe(1);
+    expect(await store.get(s.idHash)).toBeUndefined();
+  },
+  'listByUser: only that user in that tenant, newest first, expired included': async (
+    store: SessionStore,
+  ) => {
+    const older = makeSession({ tenantId: 't1', userId: 'u1', createdAt: isoAt(0), expiresAt: isoAt(1) });
+    const newer = makeSession({ tenantId: 't1', userId: 'u1', createdAt: isoAt(30), expiresAt: isoAt(90) });
+    const otherTenant = makeSession({ tenantId: 't2', userId: 'u1', createdAt: isoAt(10) });
+    const otherUser = makeSession({ tenantId: 't1', userId: 'u2', createdAt: isoAt(10) });
+    // Separators inside ids must not let one (tenant, user) pair read another's sessions.
+    const tricky = makeSession({ tenantId: 't1:u1', userId: '', createdAt: isoAt(10) });
+    const tricky2 = makeSession({ tenantId: 't1', userId: 'u1:x', createdAt: isoAt(10) });
+    for (const s of [older, newer, otherTenant, otherUser, tricky, tricky2]) await store.create(s);
+    expect(await store.listByUser('t1', 'u1')).toEqual([newer, older]);
+    expect(await store.listByUser('t2', 'u1')).toEqual([otherTenant]);
+    expect(await store.listByUser('t1', 'nobody')).toEqual([]);
+    await store.delete(newer.idHash);
+    expect(await store.listByUser('t1', 'u1')).toEqual([older]);
+    expect(await store.deleteExpired(new Date(FIXTURE_EPOCH + 5 * 60_000))).toBe(1);
+    expect(await store.listByUser('t1', 'u1')).toEqual([]);
   },
 } satisfies Record<string, (store: SessionStore) => Promise<void>>;
 

@@ -140,6 +140,10 @@ export function makeSession(overrides: Partial<SessionRecord> = {}): SessionReco
     team: 'platform',
     createdAt: isoAt(0),
     expiresAt: isoAt(60),
+    lastSeenAt: isoAt(0),
+    absoluteExpiresAt: isoAt(720),
+    userAgent: 'Mozilla/5.0 (X11; Linux x86_64)',
+    ip: '203.0.113.7',
     ...overrides,
   };
 }

@@ -1,18 +1,21 @@
 /**
- * Who is calling: a `Bearer` ID token (verified against the issuer's JWKS) or the session cookie.
+ * Who is calling: a `Bearer` token (an ID token, or an RFC 9068 JWT access token, verified against
+ * the issuer's JWKS; verified tokens are cached, see OidcClient#verifyBearer) or the session cookie
+ * (`session`, or `__Host-session` when the server is configured for HTTPS).
  * The kernel calls this once per request, before the request context is built.
  */
 import { errorOf, type Principal } from '@agentgov/core';
 import { readCookie } from '../http';
 import { principalFromClaims } from './claims';
 import type { OidcClient } from './oidc';
-import { SESSION_COOKIE, type SessionManager } from './sessions';
+import type { SessionManager } from './sessions';
 
 const BEARER_RE = /^Bearer[ ]+([^\s]+)\s*$/i;
 
 /**
  * The principal of a request. `mode` `session` answers `no_session` rather than
- * `authentication_required` when no credentials at all were presented.
+ * `authentication_required` when no credentials at all were presented. A session extended by this
+ * request has its cookie queued for the response (SessionManager#withRenewedCookie).
  */
 export async function authenticate(
   request: Request,
@@ -21,21 +24,22 @@ export async function authenticate(
   sessions: SessionManager,
 ): Promise<Principal> {
   const authorization = request.headers.get('authorization');
-  const cookie = readCookie(request.headers.get('cookie'), SESSION_COOKIE);
+  const cookie = readCookie(request.headers.get('cookie'), sessions.cookieName);
   if (authorization !== null) {
     const m = BEARER_RE.exec(authorization);
     if (m) {
-      const { claims } = await oidc.verifyIdToken(m[1]!);
+      const { claims } = await oidc.verifyBearer(m[1]!);
       const mapped = principalFromClaims(claims, 'bearer');
       if (!mapped.ok) throw errorOf('invalid_token', undefined, mapped.reason);
       return mapped.principal;
     }
-    if (cookie === undefined) throw errorOf('authentication_required', 'Only Bearer ID tokens are accepted');
+    if (cookie === undefined)
+      throw errorOf('authentication_required', 'Only Bearer ID tokens and JWT access tokens are accepted');
   }
   if (cookie === undefined || cookie === '') {
     throw mode === 'session' ? errorOf('no_session') : errorOf('authentication_required');
   }
-  const found = await sessions.lookup(cookie);
+  const found = await sessions.lookup(cookie, request);
   if (found.kind === 'expired') throw errorOf('session_expired');
   if (found.kind === 'unknown') throw errorOf('no_session', 'The session cookie names no session');
   return found.principal;

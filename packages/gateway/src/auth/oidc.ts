@@ -6,8 +6,17 @@
  * Over 300 lines on purpose: verification and the code exchange share the issuer discovery, the
  * JWKS cache and the error mapping; one class keeps every path that accepts a credential together.
  */
+import { createHash } from 'node:crypto';
 import { GovernanceError } from '@agentgov/core';
-import { createRemoteJWKSet, type JWTPayload, errors as joseErrors, jwtVerify } from 'jose';
+import {
+  createRemoteJWKSet,
+  customFetch,
+  decodeProtectedHeader,
+  type JWTPayload,
+  errors as joseErrors,
+  jwtVerify,
+} from 'jose';
+import { LRUCache } from 'lru-cache';
 import * as oauth from 'oauth4webapi';
 
 /** Asymmetric JWS algorithms accepted for ID tokens (never `none`, never HMAC). */
@@ -50,6 +59,17 @@ export interface OidcConfig {
   exchangeTimeoutMs?: number;
   /** Where a browser lands after GET /auth/callback: a path on this server (default `<basePath>/auth/userinfo`). */
   afterLogin?: string;
+  /**
+   * Expected `aud` of bearer access tokens (RFC 9068 JWTs, `typ: at+jwt`): this API's resource
+   * identifier (default: the client id).
+   */
+  accessTokenAudience?: string;
+  /**
+   * Verified bearer tokens kept in memory (an LRU keyed by the token's SHA-256) until their `exp`
+   * or `ttlMs`, whichever comes first; emptied whenever the issuer's key set changes. `false`
+   * verifies every request. Default `{ max: 10 000, ttlMs: 300 000 }`.
+   */
+  tokenCache?: { max?: number; ttlMs?: number } | false;
 }
 
 function isLoopback(url: URL): boolean {
@@ -96,6 +116,28 @@ export interface VerifiedIdToken {
   claims: JWTPayload & Record<string, unknown>;
 }
 
+/** A verified bearer token: an ID token, or an RFC 9068 JWT access token. */
+export interface VerifiedBearerToken extends VerifiedIdToken {
+  kind: 'id_token' | 'access_token';
+}
+
+interface CachedToken {
+  readonly kind: VerifiedBearerToken['kind'];
+  readonly claims: JWTPayload & Record<string, unknown>;
+  /** `exp` in ms: the entry is never used after it, whatever the LRU's own ttl says. */
+  readonly expMs: number;
+}
+
+/** RFC 9068 section 2.1: `typ` `at+jwt` (or its long form) marks a JWT access token. */
+function isAccessTokenType(typ: unknown): boolean {
+  if (typeof typ !== 'string') return false;
+  const t = typ.toLowerCase();
+  return t === 'at+jwt' || t === 'application/at+jwt';
+}
+
+const invalid = (detail: string) =>
+  new GovernanceError('invalid_token', 'OIDC token validation failed', { detail });
+
 export class OidcClient {
   readonly config: OidcConfig;
   readonly #issuer: URL;
@@ -103,6 +145,11 @@ export class OidcClient {
   readonly #insecure: boolean;
   #as: Promise<oauth.AuthorizationServer> | undefined;
   #jwks: ReturnType<typeof createRemoteJWKSet> | undefined;
+  readonly #cache: LRUCache<string, CachedToken> | undefined;
+  /** Fingerprint of the last key set fetched from the issuer; a new one empties the cache. */
+  #keySetFingerprint: string | undefined;
+  /** Bumped each time the key set changes, so a verification that straddles it is not cached. */
+  #keySetGeneration = 0;
 
   constructor(config: OidcConfig) {
     this.config = config;
@@ -117,6 +164,58 @@ export class OidcClient {
     if (this.#issuer.protocol !== 'https:' && !this.#insecure) {
       throw new Error('OIDC issuer must use https (set allowInsecureRequests for development issuers)');
     }
+    if (config.tokenCache !== false) {
+      const max = config.tokenCache?.max ?? 10_000;
+      const ttl = config.tokenCache?.ttlMs ?? 300_000;
+      if (!(Number.isInteger(max) && max > 0) || !(Number.isFinite(ttl) && ttl > 0))
+        throw new Error('oidc.tokenCache: max must be a positive integer and ttlMs a positive number');
+      this.#cache = new LRUCache<string, CachedToken>({ max, ttl, ttlAutopurge: false });
+    }
+  }
+
+  /** How many verified tokens are cached (for tests and metrics). */
+  get cachedTokens(): number {
+    return this.#cache?.size ?? 0;
+  }
+
+  /** Forgets every cached verification (key rotation; also available to operators). */
+  clearTokenCache(): void {
+    this.#cache?.clear();
+  }
+
+  /** Forgets the cached verifications of one user's tokens (logout, session revocation). */
+  forgetUser(tenantId: string, userId: string): void {
+    if (!this.#cache) return;
+    for (const [key, entry] of this.#cache.entries()) {
+      if (entry.claims.sub === userId && entry.claims.tenant_id === tenantId) this.#cache.delete(key);
+    }
+  }
+
+  /** Every JWKS response passes here: a key set unlike the last one empties the token cache. */
+  async #fetchJwks(url: string, init: RequestInit): Promise<Response> {
+    const response = await fetch(url, init);
+    if (response.ok) {
+      try {
+        const body = (await response.clone().json()) as { keys?: unknown };
+        const keys = Array.isArray(body.keys) ? body.keys : [];
+        const fingerprint = keys
+          .map((k) => JSON.stringify(k, Object.keys((k ?? {}) as object).sort()))
+          .sort()
+          .join('\n');
+        if (fingerprint !== this.#keySetFingerprint) {
+          if (this.#keySetFingerprint !== undefined) {
+            this.#keySetGeneration++;
+            this.#cache?.clear();
+          }
+          this.#keySetFingerprint = fingerprint;
+        }
+      } catch {
+        // Not JSON: jose refuses it; nothing cached is trusted less or more for it.
+        this.#keySetGeneration++;
+        this.#cache?.clear();
+      }
+    }
+    return response;
   }
 
   /** The issuer's metadata (discovery), fetched once; a failed fetch is retried on the next call. */
@@ -145,6 +244,7 @@ export class OidcClient {
       this.#jwks = createRemoteJWKSet(new URL(as.jwks_uri), {
         cooldownDuration: this.config.jwksCooldownMs ?? 30_000,
         timeoutDuration: 10_000,
+        [customFetch]: (url: string, init: RequestInit) => this.#fetchJwks(url, init),
       });
     }
     return this.#jwks;
@@ -156,6 +256,48 @@ export class OidcClient {
    * Throws `invalid_token` (401) or, when the issuer cannot be reached, `service_unavailable` (503).
    */
   async verifyIdToken(token: string, options: { nonce?: string } = {}): Promise<VerifiedIdToken> {
+    return this.#verify(token, 'id_token', options);
+  }
+
+  /**
+   * Verifies a bearer token: an RFC 9068 access token (`typ: at+jwt`; `aud` = `accessTokenAudience`,
+   * default the client id) or else an ID token (as `verifyIdToken`). Both are checked against the
+   * issuer's published keys; a token that is not a JWT (an opaque access token) is refused.
+   *
+   * A verified token is cached (SHA-256 of the token → claims) until its `exp`, at most
+   * `tokenCache.ttlMs`. The cache never outlives what verification would answer: it is emptied
+   * when the issuer's key set changes (every JWKS fetch is compared with the last), and it is not
+   * used once jose's copy of the key set is older than its `cacheMaxAge` — that request verifies
+   * in full, refetching the keys.
+   */
+  async verifyBearer(token: string): Promise<VerifiedBearerToken> {
+    const cache = this.#cache;
+    const key = cache ? createHash('sha256').update(token).digest('base64url') : '';
+    if (cache && this.#jwks?.fresh) {
+      const hit = cache.get(key);
+      if (hit && hit.expMs > Date.now()) return { kind: hit.kind, claims: hit.claims };
+    }
+    let kind: VerifiedBearerToken['kind'] = 'id_token';
+    try {
+      kind = isAccessTokenType(decodeProtectedHeader(token).typ) ? 'access_token' : 'id_token';
+    } catch {
+      throw invalid('not a JWT: only ID tokens and JWT access tokens (RFC 9068) are accepted');
+    }
+    const generation = this.#keySetGeneration;
+    const { claims } = await this.#verify(token, kind, {});
+    if (cache && generation === this.#keySetGeneration && typeof claims.exp === 'number') {
+      const expMs = claims.exp * 1000;
+      const ttl = Math.min(expMs - Date.now(), cache.ttl);
+      if (ttl > 0) cache.set(key, { kind, claims, expMs }, { ttl });
+    }
+    return { kind, claims };
+  }
+
+  async #verify(
+    token: string,
+    kind: VerifiedBearerToken['kind'],
+    options: { nonce?: string },
+  ): Promise<VerifiedIdToken> {
     let keys: ReturnType<typeof createRemoteJWKSet>;
     try {
       keys = await this.#keys();
@@ -165,19 +307,28 @@ export class OidcClient {
       });
     }
     try {
-      const { payload } = await jwtVerify(token, keys, {
+      const access = kind === 'access_token';
+      const { payload, protectedHeader } = await jwtVerify(token, keys, {
         issuer: this.config.issuer,
-        audience: this.config.clientId,
+        audience: access ? (this.config.accessTokenAudience ?? this.config.clientId) : this.config.clientId,
         algorithms: this.#algorithms,
         clockTolerance: this.config.clockToleranceSeconds ?? 30,
-        requiredClaims: ['exp', 'iat', 'sub'],
+        requiredClaims: access ? ['exp', 'iat', 'sub', 'client_id'] : ['exp', 'iat', 'sub'],
       });
+      // An access token is never taken for an ID token (or the reverse): its `typ` decides the
+      // audience checked, so the code exchange (ID tokens only) refuses one.
+      if (isAccessTokenType(protectedHeader.typ) !== access) {
+        throw invalid(
+          access ? 'not an access token (typ)' : 'an access token is not an ID token (typ at+jwt)',
+        );
+      }
       const tolerance = this.config.clockToleranceSeconds ?? 30;
       if (typeof payload.iat === 'number' && payload.iat > Date.now() / 1000 + tolerance) {
         throw new GovernanceError('invalid_token', 'OIDC token validation failed', {
           detail: 'the token was issued in the future (iat)',
         });
       }
+      if (access) return { claims: payload as JWTPayload & Record<string, unknown> };
       // OIDC Core 3.1.3.7: several audiences need `azp`, and `azp`, when present, is this client.
       if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp === undefined) {
         throw new GovernanceError('invalid_token', 'OIDC token validation failed', {

@@ -9,10 +9,10 @@ import { randomBytes } from 'node:crypto';
 import { type AnyRoute, defineRoute, errorSpec as err, errorOf, json, type Principal } from '@agentgov/core';
 import { z } from 'zod';
 import { principalFromClaims } from '../auth/claims';
-import { SESSION_COOKIE, sessionCookie } from '../auth/sessions';
 import { readCookie } from '../http';
 import type { KernelServices } from '../services';
 import { effectivePermissions } from './permissions';
+import { sessionRoutes } from './sessions';
 
 const LOGIN_COOKIE = 'agentgov_login';
 const LOGIN_TTL_SECONDS = 600;
@@ -77,6 +77,7 @@ function loginBinding(
 /** Exchanges the code, creates the session and appends its cookie to `headers`. */
 async function completeLogin(
   ctx: KernelServices,
+  client: { request: Request; remoteAddress: string | undefined },
   code: string,
   binding: { codeVerifier?: string; nonce?: string },
   signal: AbortSignal,
@@ -87,8 +88,11 @@ async function completeLogin(
   if (!mapped.ok) throw errorOf('token_exchange_failed', undefined, mapped.reason);
   const p = mapped.principal;
   await ctx.learn(p);
-  const { id } = await ctx.sessions.create(p);
-  headers.append('set-cookie', sessionCookie(id, ctx.sessions.ttlSeconds));
+  const { id } = await ctx.sessions.create(p, {
+    userAgent: client.request.headers.get('user-agent'),
+    ip: client.remoteAddress ?? null,
+  });
+  headers.append('set-cookie', ctx.sessions.cookie(id, ctx.sessions.ttlSeconds));
   headers.set('cache-control', 'no-store');
   return p;
 }
@@ -124,14 +128,14 @@ export function authRoutes(ctx: KernelServices): AnyRoute[] {
         415: err('unsupported_media_type'),
         502: err('token_exchange_failed'),
       },
-      async handler({ request, body }, { signal }) {
+      async handler({ request, body }, { signal, remoteAddress }) {
         // Only JSON: a cross-site form can post text/plain (or urlencoded) without a preflight,
         // which would log the victim in as the attacker (login CSRF).
         const type = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
         if (type !== 'application/json') throw errorOf('unsupported_media_type');
         const headers = new Headers();
         const binding = body.state === undefined ? {} : loginBinding(ctx, request, body.state, headers);
-        const p = await completeLogin(ctx, body.code, binding, signal, headers);
+        const p = await completeLogin(ctx, { request, remoteAddress }, body.code, binding, signal, headers);
         return json(
           200,
           {
@@ -156,7 +160,7 @@ export function authRoutes(ctx: KernelServices): AnyRoute[] {
         400: err('invalid_type (state, or the issuer refused the login)'),
         502: err('token_exchange_failed'),
       },
-      async handler({ request, query }, { signal }) {
+      async handler({ request, query }, { signal, remoteAddress }) {
         if (query.error !== undefined || query.code === undefined || query.state === undefined) {
           throw errorOf('invalid_type', 'The login did not complete', [
             {
@@ -172,7 +176,7 @@ export function authRoutes(ctx: KernelServices): AnyRoute[] {
         }
         const headers = new Headers();
         const binding = loginBinding(ctx, request, query.state, headers);
-        const p = await completeLogin(ctx, query.code, binding, signal, headers);
+        const p = await completeLogin(ctx, { request, remoteAddress }, query.code, binding, signal, headers);
         return landingPage(ctx.oidc.config.afterLogin ?? `${ctx.basePath}/auth/userinfo`, p, headers);
       },
     }),
@@ -230,16 +234,19 @@ export function authRoutes(ctx: KernelServices): AnyRoute[] {
       method: 'POST',
       path: '/auth/logout',
       operationId: 'authLogout',
-      summary: 'Extension: end the session of the cookie and clear it',
+      summary:
+        "Extension: end the session of the cookie and clear it; cached verifications of the user's bearer tokens are dropped",
       auth: 'session',
       responses: {
         200: { description: 'Logged out', schema: z.object({ authenticated: z.literal(false) }) },
       },
-      async handler({ request }) {
-        const id = readCookie(request.headers.get('cookie'), SESSION_COOKIE);
+      async handler({ request }, { principal }) {
+        const id = readCookie(request.headers.get('cookie'), ctx.sessions.cookieName);
         if (id) await ctx.sessions.end(id);
-        return json(200, { authenticated: false }, { 'set-cookie': sessionCookie('', 0) });
+        ctx.oidc.forgetUser(principal.tenantId, principal.userId);
+        return json(200, { authenticated: false }, { 'set-cookie': ctx.sessions.cookie('', 0) });
       },
     }),
+    ...sessionRoutes(ctx),
   ];
 }

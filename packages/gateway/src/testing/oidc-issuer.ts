@@ -39,8 +39,15 @@ export interface TestIssuer {
       notBeforeSeconds?: number;
       kid?: string;
       key?: CryptoKey;
+      /** Protected-header `typ` (e.g. `at+jwt` for an RFC 9068 access token). */
+      typ?: string;
     },
   ): Promise<string>;
+  /**
+   * Key rotation: the JWKS now publishes only a new key (`keep: true` publishes both), and
+   * signIdToken signs with it. ID tokens of the code exchange keep the provider's original key.
+   */
+  rotateKey(options?: { keep?: boolean }): Promise<void>;
   /** A key pair the provider does not publish (for "unknown key" tests). */
   foreignKey(): Promise<CryptoKey>;
   close(): Promise<void>;
@@ -52,15 +59,26 @@ export async function startTestIssuer(
   const clientId = options.clientId ?? 'agentgov-test';
   const clientSecret = options.clientSecret ?? 'test-secret-0123456789abcdef';
   const redirectUri = options.redirectUri ?? 'http://127.0.0.1/callback';
-  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
-  const kid = 'test-key-1';
+  const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
+  let kid = 'test-key-1';
+  let signingKey: CryptoKey = privateKey;
   const privateJwk: JWK = { ...(await exportJWK(privateKey)), kid, alg: 'RS256', use: 'sig' };
+  /** After rotateKey: the JWKS served instead of the provider's. */
+  let publishedKeys: JWK[] | undefined;
+  let published: JWK[] = [{ ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' }];
   const accounts = new Map<string, TestAccount>();
 
   let handler:
     | ((req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void)
     | undefined;
-  const server: Server = createServer((req, res) => handler?.(req, res));
+  const server: Server = createServer((req, res) => {
+    if (publishedKeys && req.url?.split('?')[0] === '/jwks') {
+      res.writeHead(200, { 'content-type': 'application/jwk-set+json' });
+      res.end(JSON.stringify({ keys: publishedKeys }));
+      return;
+    }
+    handler?.(req, res);
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -120,14 +138,22 @@ export async function startTestIssuer(
       const now = Math.floor(Date.now() / 1000);
       const { sub, ...rest } = claims;
       const jwt = new SignJWT(rest)
-        .setProtectedHeader({ alg: 'RS256', kid: opts.kid ?? kid })
+        .setProtectedHeader({ alg: 'RS256', kid: opts.kid ?? kid, ...(opts.typ ? { typ: opts.typ } : {}) })
         .setSubject(sub)
         .setIssuer(opts.issuer ?? issuer)
         .setAudience(opts.audience ?? clientId)
         .setIssuedAt(now + (opts.issuedAtSeconds ?? 0))
         .setExpirationTime(now + (opts.expiresInSeconds ?? 600));
       if (opts.notBeforeSeconds !== undefined) jwt.setNotBefore(now + opts.notBeforeSeconds);
-      return jwt.sign(opts.key ?? privateKey);
+      return jwt.sign(opts.key ?? signingKey);
+    },
+    async rotateKey(opts = {}) {
+      const next = await generateKeyPair('RS256', { extractable: true });
+      kid = `test-key-${published.length + 1}-${Date.now()}`;
+      signingKey = next.privateKey;
+      const jwk: JWK = { ...(await exportJWK(next.publicKey)), kid, alg: 'RS256', use: 'sig' };
+      published = opts.keep ? [...published, jwk] : [jwk];
+      publishedKeys = published;
     },
     async foreignKey() {
       return (await generateKeyPair('RS256')).privateKey;
