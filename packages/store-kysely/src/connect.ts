@@ -8,6 +8,7 @@ import type {
   ClassificationStore,
   ConnectorStore,
   ExchangeStore,
+  IdempotencyStore,
   InstanceRegistry,
   OrgDirectory,
   PolicyStore,
@@ -25,6 +26,7 @@ import { KyselyConnectorStore } from './connector-store';
 import { createPGliteKysely, createPostgresKysely } from './create-kysely';
 import { openPGlite, openPostgresPool } from './drivers';
 import { KyselyExchangeStore } from './exchange-store';
+import { KyselyIdempotencyStore } from './idempotency-store';
 import { KyselyInstanceRegistry } from './instance-registry';
 import { type EnsurePartitionsResult, ensurePartitions } from './migrations/partitions';
 import { migrateToLatest } from './migrations/run';
@@ -66,6 +68,8 @@ export interface SqlStores {
   directory: OrgDirectory;
   /** Live server processes sharing this database (`gatewayInstances`). */
   instances: InstanceRegistry;
+  /** Responses kept for `Idempotency-Key` retries (the kernel's `GovernanceConfig.idempotency`). */
+  idempotency: IdempotencyStore;
   /** Writes that commit together (a write and its audit entry): one database transaction. */
   unitOfWork: UnitOfWork;
   /** Applies pending migrations, then `ensurePartitions()`. Idempotent. */
@@ -103,6 +107,7 @@ export function createSqlStores(
     workTracking: new KyselyWorkTrackingStore(db),
     directory: new KyselyOrgDirectory(db),
     instances: new KyselyInstanceRegistry(db),
+    idempotency: new KyselyIdempotencyStore(db),
     unitOfWork: new KyselyUnitOfWork(db),
     async migrate() {
       const applied = await migrateToLatest(db, schema);

@@ -12,14 +12,14 @@ afterAll(closePGlite);
 describePGlite('kysely/pglite idempotency', () => {
   describeIdempotencyStoreConformance('kysely/pglite', async () => {
     const s = await pgliteStores();
-    return { store: new KyselyIdempotencyStore(s.db), cleanup: s.cleanup };
+    return { store: s.idempotency, cleanup: s.cleanup };
   });
 });
 
 await describePostgres('kysely/postgres idempotency', (url) => {
   describeIdempotencyStoreConformance('kysely/postgres', async () => {
     const s = await postgresStores(url, { max: 8 });
-    return { store: new KyselyIdempotencyStore(s.db), cleanup: s.cleanup };
+    return { store: s.idempotency, cleanup: s.cleanup };
   });
 
   it('two processes (two pools) claiming one key: exactly one holds it', async () => {
