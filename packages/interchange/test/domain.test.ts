@@ -1,5 +1,13 @@
+import { InMemoryExchangeStore, InMemoryOrgDirectory, type Role } from '@agentgov/core';
+import { makeExchange } from '@agentgov/core/testing';
 import { describe, expect, it } from 'vitest';
-import { AI_DISCLOSURE_LABEL, EnvelopeClaimsSchema } from '../src/index';
+import {
+  AI_DISCLOSURE_LABEL,
+  EnvelopeClaimsSchema,
+  exchangeVisibility,
+  listExchanges,
+  readExchange,
+} from '../src/index';
 import { AGENTS, answerWith, itemsAt, makeWorld } from './harness';
 
 const payload = (jws: string) =>
@@ -59,5 +67,50 @@ describe('information query (spec steps in order)', () => {
         expect(e.actionDetail.exchangeId).toBe(exchange.exchangeId);
       }
     }
+  });
+});
+
+describe('who reads stored exchanges (exchangeVisibility, listExchanges, readExchange)', () => {
+  it('enterprise_admin the tenant; org_admin their org’s users with a directory, only their own without; users their own', async () => {
+    const store = new InMemoryExchangeStore();
+    const directory = new InMemoryOrgDirectory();
+    await directory.place('acme', 'alice', { orgUnit: 'eng', team: 'platform' });
+    await directory.place('acme', 'bob', { orgUnit: 'sales' });
+    await directory.place('acme', 'olga', { orgUnit: 'eng' });
+    const engSales = makeExchange({ tenantId: 'acme', initiatorUserId: 'alice', responderUserId: 'bob' });
+    const salesOnly = makeExchange({ tenantId: 'acme', initiatorUserId: 'bob', responderUserId: 'carl' });
+    const foreign = makeExchange({ tenantId: 'globex', initiatorUserId: 'alice', responderUserId: 'bob' });
+    for (const x of [engSales, salesOnly, foreign]) await store.insert(x);
+    const viewer = (userId: string, roles: Role[], orgUnit: string | null = null) => ({
+      tenantId: 'acme',
+      userId,
+      roles,
+      orgUnit,
+    });
+    const ids = async (v: ReturnType<typeof viewer>, dir?: InMemoryOrgDirectory) =>
+      (await listExchanges(store, v, {}, { offset: 0, limit: 10 }, dir)).exchanges
+        .map((x) => x.exchangeId)
+        .sort();
+    const olga = viewer('olga', ['org_admin'], 'eng');
+    expect(await exchangeVisibility(olga, directory)).toEqual({
+      userIds: expect.arrayContaining(['alice', 'olga']),
+    });
+    expect(await ids(olga, directory)).toEqual([engSales.exchangeId]);
+    expect(await ids(olga)).toEqual([]);
+    expect(await ids(viewer('root', ['enterprise_admin']))).toEqual(
+      [engSales.exchangeId, salesOnly.exchangeId].sort(),
+    );
+    expect(await ids(viewer('bob', ['user'], 'sales'), directory)).toEqual(
+      [engSales.exchangeId, salesOnly.exchangeId].sort(),
+    );
+    expect((await readExchange(store, olga, engSales.exchangeId, directory)).exchangeId).toBe(
+      engSales.exchangeId,
+    );
+    await expect(readExchange(store, olga, salesOnly.exchangeId, directory)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    await expect(readExchange(store, olga, foreign.exchangeId, directory)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
   });
 });
