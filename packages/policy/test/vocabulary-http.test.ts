@@ -1,0 +1,93 @@
+/**
+ * The vocabulary through `POST /policies` (the gateway kernel with a real OIDC issuer on
+ * loopback): the spec users' spellings are accepted (201), `cross_enterprise: true` and a child
+ * that widens a new key are the spec's 400 bodies naming the key (and the blocking scope).
+ */
+import { InMemoryAuditSink, InMemoryOrgDirectory, InMemoryPolicyStore } from '@agentgov/core';
+import { createTestGovernance, startTestIssuer, type TestIssuer } from '@agentgov/gateway/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { policyRoutes } from '../src/gateway/index';
+
+let idp: TestIssuer;
+beforeAll(async () => {
+  idp = await startTestIssuer();
+});
+afterAll(async () => {
+  await idp.close();
+});
+
+describe('POST /policies with the spec users vocabulary', () => {
+  it('accepts the spellings, refuses cross_enterprise: true and widening children with the spec bodies', async () => {
+    const store = new InMemoryPolicyStore();
+    const plugin = policyRoutes({
+      store,
+      directory: InMemoryOrgDirectory.fromDefinitions({ tenant: 'acme', orgs: { eng: {} } }),
+      audit: new InMemoryAuditSink(),
+    });
+    const gov = createTestGovernance(idp, { plugins: [plugin] });
+    const token = await idp.signIdToken({ sub: 'root', roles: ['enterprise_admin'], tenant_id: 'acme' });
+    const post = async (scope: string, scopeId: string, domain: string, content: string) => {
+      const r = await gov.handle(
+        new Request('http://gw/api/v1/policies', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            scope,
+            scopeId,
+            domain,
+            name: `${domain} ${scopeId}`,
+            version: '1.0.0',
+            changeReason: 'test',
+            content,
+          }),
+        }),
+      );
+      return { status: r.status, body: (await r.json()) as Record<string, unknown> };
+    };
+    try {
+      const a2a = await post(
+        'enterprise',
+        'acme',
+        'agent-to-agent',
+        'enabled: true\nmax_rounds: 3\ncross_org: internal\ncross_enterprise: false\n',
+      );
+      expect(a2a.status).toBe(201);
+      expect(
+        (
+          await post(
+            'enterprise',
+            'acme',
+            'actions',
+            'default_autonomy: notify\ntools: {send_mail: approve}\n',
+          )
+        ).status,
+      ).toBe(201);
+      expect((await post('enterprise', 'acme', 'audit', 'log_all_actions: true\n')).status).toBe(201);
+
+      const never = await post('org', 'eng', 'agent-to-agent', 'cross_enterprise: true\n');
+      expect(never.status).toBe(400);
+      expect(never.body).toMatchObject({
+        error: 'invalid_type',
+        detail: [{ field: 'content.cross_enterprise' }],
+      });
+      expect(String(never.body.message)).toContain('CROSS_ENTERPRISE_BLOCKED');
+
+      const widened = await post('org', 'eng', 'agent-to-agent', 'cross_org: true\n');
+      expect(widened.status).toBe(400);
+      expect(widened.body.error).toBe('POLICY_HIERARCHY_VIOLATION');
+      expect(widened.body.detail).toEqual([
+        expect.objectContaining({ key: 'cross_org.confidential', scope: 'org', parentScope: 'enterprise' }),
+        expect.objectContaining({ key: 'cross_org.restricted', scope: 'org', parentScope: 'enterprise' }),
+      ]);
+
+      const unlogged = await post('org', 'eng', 'audit', 'log_all_actions: false\n');
+      expect(unlogged.status).toBe(400);
+      expect(unlogged.body.detail).toEqual([
+        expect.objectContaining({ key: 'log_all_actions', parentScope: 'enterprise', parentValue: true }),
+      ]);
+      expect(await store.count('acme', { status: 'active' })).toBe(3);
+    } finally {
+      await gov.close();
+    }
+  });
+});
