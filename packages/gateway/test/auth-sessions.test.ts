@@ -10,6 +10,7 @@ import type { Governance, GovernanceConfig } from '../src/index';
 import { createMemoryStores } from '../src/memory';
 import {
   createTestGovernance,
+  listen,
   startTestIssuer,
   type TestAccount,
   type TestIssuer,
@@ -152,6 +153,33 @@ describe('rolling expiry', () => {
     const res = await call(gov, 'GET', '/auth/userinfo', s.cookie);
     expect(res.status).toBe(401);
     expect(await errorOf(res)).toBe('session_expired');
+  });
+
+  it('over a real server (the Node path): the renewed cookie is sent, and not over the logout cookie', async () => {
+    const { gov, clock } = governed();
+    const server = await listen((req, res) => {
+      gov.handleNode(req, res).catch((error: unknown) => res.destroy(error as Error));
+    });
+    try {
+      const s = await login(gov, ALICE);
+      clock.advance(50 * MIN);
+      const renewed = await fetch(`${server.url}/api/v1/auth/userinfo`, { headers: { cookie: s.cookie } });
+      expect(renewed.status).toBe(200);
+      expect(renewed.headers.getSetCookie()).toEqual([
+        `session=${s.value}; HttpOnly; Secure; SameSite=Strict; Max-Age=3600; Path=/`,
+      ]);
+      clock.advance(50 * MIN);
+      const out = await fetch(`${server.url}/api/v1/auth/logout`, {
+        method: 'POST',
+        headers: { cookie: s.cookie },
+      });
+      expect(out.status).toBe(200);
+      expect(out.headers.getSetCookie()).toEqual([
+        'session=; HttpOnly; Secure; SameSite=Strict; Max-Age=0; Path=/',
+      ]);
+    } finally {
+      await server.close();
+    }
   });
 
   it('logout due for a renewal answers only the clearing cookie', async () => {
