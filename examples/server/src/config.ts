@@ -24,6 +24,10 @@ const EnvSchema = z.object({
   OIDC_SCOPES: z.string().min(1).optional(),
   /** Not in DESIGN.md's table: seconds between signed audit checkpoints (0: none). */
   AGENTGOV_CHECKPOINT_INTERVAL: z.coerce.number().int().min(0).max(86_400).default(60),
+  /** Not in DESIGN.md's table: the least level written to the log (pino JSON lines on stdout). */
+  AGENTGOV_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  /** Not in DESIGN.md's table: the bearer token of a Prometheus scraper (else: enterprise_admin). */
+  AGENTGOV_METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
 });
 
 type Database = { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string } | { kind: 'memory' };
@@ -51,6 +55,10 @@ export interface ServerConfig {
   secrets: 'env';
   /** Seconds between signed checkpoints of each tenant's audit log that had appends (0: none). */
   checkpointIntervalSeconds: number;
+  /** Least level of the log. */
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** Bearer token of `GET /api/v1/metrics/prometheus`; undefined: enterprise_admin credentials. */
+  metricsToken: string | undefined;
 }
 
 /** Development values of the OIDC client, used with the in-process development issuer. */
@@ -106,5 +114,7 @@ export function loadConfig(
     },
     secrets: e.AGENTGOV_SECRETS,
     checkpointIntervalSeconds: e.AGENTGOV_CHECKPOINT_INTERVAL,
+    logLevel: e.AGENTGOV_LOG_LEVEL,
+    metricsToken: e.AGENTGOV_METRICS_TOKEN,
   };
 }

@@ -1,33 +1,75 @@
 /**
- * One line per request: method, path (never the query string: it can carry an authorization
- * code), status, duration and request id. Nothing from the headers — no token, cookie or secret.
+ * The server's log: pino JSON lines handed to one line sink (stdout in `main.ts`, an array in
+ * tests). The gateway kernel writes one `request` line per request through it (request id,
+ * method, route template, status, duration, tenant, user — never the raw path or query string,
+ * never a header, so never a token or cookie); pino's redaction list censors credentials in
+ * anything else that is logged. While the server starts, requests are answered here (503, with
+ * the phase in the readiness body) and logged the same way.
  */
 import type http from 'node:http';
+import type { Logger } from '@agentgov/core';
+import { PINO_REDACT, pinoLogger } from '@agentgov/gateway/observability';
+import pino from 'pino';
 
 export type LogLine = (line: string) => void;
 
-export function withRequestLog(listener: http.RequestListener, log: LogLine): http.RequestListener {
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+/** A `Logger` writing pino JSON lines (ISO time, no pid or hostname) to `write`. */
+export function createServerLogger(write: LogLine, level: LogLevel = 'info'): Logger {
+  const instance = pino(
+    {
+      level,
+      base: undefined,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: { paths: [...PINO_REDACT] },
+    },
+    { write: (line: string) => write(line.endsWith('\n') ? line.slice(0, -1) : line) },
+  );
+  return pinoLogger(instance);
+}
+
+/** What the server is doing before it can serve: opening (and migrating) the database, or the rest. */
+export type StartupPhase = 'migrating' | 'starting';
+
+/**
+ * Answers requests that arrive before the service is assembled: `/api/v1/livez` 200, the
+ * `/api/v1/readyz` body saying which component is not ready, anything else 503 `service_unavailable`.
+ */
+export function startupResponder(phase: () => StartupPhase, logger: Logger): http.RequestListener {
   return (req, res) => {
-    const started = process.hrtime.bigint();
-    const method = req.method ?? '-';
-    const path = (req.url ?? '/').split('?')[0]?.slice(0, 512) ?? '/';
-    const done = (aborted: boolean) => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const id = res.getHeader('x-request-id');
-      const line = [
-        new Date().toISOString(),
-        method,
-        JSON.stringify(path).slice(1, -1),
-        aborted ? `${res.statusCode}(aborted)` : String(res.statusCode),
-        `${ms.toFixed(1)}ms`,
-        `id=${typeof id === 'string' ? id : '-'}`,
-      ];
-      log(line.join(' '));
-    };
-    res.once('finish', () => done(false));
-    res.once('close', () => {
-      if (!res.writableFinished) done(true);
+    const started = performance.now();
+    const path = (req.url ?? '/').split('?')[0];
+    let status = 503;
+    let body: unknown;
+    if (path === '/api/v1/livez') {
+      status = 200;
+      body = { status: 'alive' };
+    } else if (path === '/api/v1/readyz') {
+      body = {
+        status: 'not_ready',
+        components:
+          phase() === 'migrating'
+            ? { database: { status: 'migrating' } }
+            : { database: { status: 'healthy' }, gateway: { status: 'starting' } },
+      };
+    } else {
+      body = { error: 'service_unavailable', message: 'The server is starting' };
+    }
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'cache-control': 'no-store',
+      ...(status === 503 ? { 'retry-after': '1' } : {}),
     });
-    listener(req, res);
+    res.end(JSON.stringify(body));
+    logger.info('request', {
+      requestId: null,
+      method: req.method ?? '-',
+      route: path === '/api/v1/livez' || path === '/api/v1/readyz' ? path.slice('/api/v1'.length) : null,
+      status,
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+      tenantId: null,
+      userId: null,
+    });
   };
 }

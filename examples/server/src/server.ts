@@ -23,6 +23,7 @@ import {
   createUlidFactory,
   type DecisionEngine,
   EnvSecretStore,
+  guardPort,
   InMemoryAuditStore,
   InMemoryBriefingStore,
   InMemoryClassificationStore,
@@ -49,8 +50,9 @@ import {
   sendFetchResponse,
   toFetchRequest,
 } from '@agentgov/gateway';
+import { prometheusMetrics } from '@agentgov/gateway/observability';
 import { interchangeRoutes } from '@agentgov/interchange/gateway';
-import { OpaDecisionEngine } from '@agentgov/policy';
+import { BuiltinDecisionEngine, EffectivePolicyResolver, OpaDecisionEngine } from '@agentgov/policy';
 import { policyRoutes } from '@agentgov/policy/gateway';
 import { openStore, type SqlStores } from '@agentgov/store-kysely';
 import { createRedisStores, type RedisStores } from '@agentgov/store-redis';
@@ -64,7 +66,7 @@ import { browserHost, type ServerConfig } from './config';
 import { lockDataDir } from './data-lock';
 import { DEV_ACCOUNTS, type DevIssuer, startDevIssuer } from './dev-issuer';
 import { serverSecrets } from './dev-secrets';
-import { withRequestLog } from './request-log';
+import { createServerLogger, type StartupPhase, startupResponder } from './request-log';
 
 export interface RunningServer {
   /** Base URL, e.g. http://127.0.0.1:8080 */
@@ -90,14 +92,14 @@ export async function startServer(
     for (const fn of cleanups.reverse()) await fn().catch(() => {});
   };
   const log = options.log ?? (() => {});
+  // pino JSON lines to `log`: the kernel's request lines, checkpoints, warnings.
+  const logger = createServerLogger(log, config.logLevel);
   try {
     // --- listen first: a taken port is reported before anything is opened; requests that
-    // arrive before the service is assembled get 503.
-    let ready: http.RequestListener = (_req, res) => {
-      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
-      res.end('{"error":"service_unavailable","message":"The server is starting"}');
-    };
-    const server = http.createServer(withRequestLog((req, res) => ready(req, res), log));
+    // arrive before the service is assembled get 503 (/api/v1/readyz says which phase).
+    let phase: StartupPhase = 'starting';
+    let ready: http.RequestListener = startupResponder(() => phase, logger);
+    const server = http.createServer((req, res) => ready(req, res));
     server.listen(config.port, config.host);
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);
@@ -110,6 +112,7 @@ export async function startServer(
 
     // --- database
     let sqlStores: SqlStores | undefined;
+    phase = 'migrating';
     if (config.database.kind === 'pglite') {
       await mkdir(config.database.dataDir, { recursive: true });
       cleanups.push(await lockDataDir(config.database.dataDir));
@@ -117,6 +120,7 @@ export async function startServer(
     } else if (config.database.kind === 'postgres') {
       sqlStores = await openStore({ database: config.database.url });
     }
+    phase = 'starting';
     if (sqlStores) cleanups.push(() => (sqlStores as SqlStores).close());
     // Everything lives in the database when there is one; `memory:` keeps it all in-process.
     // Audited writes (policies, connectors, erasure) commit with their entry: `unitOfWork`.
@@ -179,9 +183,26 @@ export async function startServer(
         await directory.place(a.tenant_id, a.sub, { orgUnit: a.org_unit, team: a.team });
     }
 
-    const decisionEngine: DecisionEngine | undefined = config.opaUrl
-      ? new OpaDecisionEngine({ url: config.opaUrl })
-      : undefined;
+    // --- Prometheus (GET /api/v1/metrics/prometheus): the decision engine and the audit store
+    // are wrapped to count decisions and time appends.
+    const prometheus = prometheusMetrics({
+      ...(config.metricsToken ? { token: config.metricsToken } : {}),
+      ...(sqlStores && !redis ? { sessionsActive: () => countActiveSessions(sqlStores as SqlStores) } : {}),
+    });
+    auditStore = prometheus.observeAuditStore(auditStore);
+    // The built-in engine is built here (not by the policy plugin) so that it can be observed.
+    const resolver = config.opaUrl
+      ? undefined
+      : new EffectivePolicyResolver({
+          store: guardPort(policyStore, 'policy store'),
+          directory: guardPort(directory, 'org directory'),
+          maxAgeMs: 5_000,
+        });
+    const decisionEngine: DecisionEngine = prometheus.observeDecisionEngine(
+      resolver
+        ? new BuiltinDecisionEngine(resolver)
+        : new OpaDecisionEngine({ url: config.opaUrl as string }),
+    );
 
     // --- the service: the gateway kernel and the domains it serves, listed explicitly
     const ids = createUlidFactory(systemClock);
@@ -193,7 +214,7 @@ export async function startServer(
       get: (ref) => (ref === DEFAULT_COMMITMENT_KEY_REF ? Promise.resolve(commitmentKey) : secrets.get(ref)),
     };
     const transaction = auditedTransactions(unitOfWork, (store) =>
-      createAuditLog({ store, secrets: txSecrets, ids }),
+      createAuditLog({ store: prometheus.observeAuditStore(store), secrets: txSecrets, ids }),
     );
     const auditPlugin = auditRoutes({ store: auditStore, secrets, directory, log: audit, transaction });
     const policyPlugin = policyRoutes({
@@ -201,7 +222,8 @@ export async function startServer(
       directory,
       audit,
       transaction,
-      ...(decisionEngine ? { engine: decisionEngine } : {}),
+      engine: decisionEngine,
+      ...(resolver ? { onChange: (tenantId: string) => resolver.invalidate(tenantId) } : {}),
     });
     // Work tracking: integrations are the tenant's codehost/tracker connectors (POST /connectors),
     // webhook secrets and the tracker token come from the secret store, never from their config.
@@ -229,12 +251,20 @@ export async function startServer(
       retention: { tenants: async () => (await stores.tenants.list()).map((t) => t.id) },
     });
     const governance = createGovernance({
-      plugins: [policyPlugin, auditPlugin, workTrackingPlugin, interchangePlugin, await apiReference()],
+      plugins: [
+        policyPlugin,
+        auditPlugin,
+        workTrackingPlugin,
+        interchangePlugin,
+        prometheus,
+        await apiReference(),
+      ],
       stores,
       directory,
       secrets,
       audit,
       transaction,
+      logger,
       oidc: {
         issuer,
         clientId: config.oidc.clientId,
@@ -260,7 +290,9 @@ export async function startServer(
     });
     await governance.start();
     cleanups.push(() => governance.close());
-    const checkpoints = scheduleCheckpoints(auditStore, audit, config.checkpointIntervalSeconds, log);
+    const checkpoints = scheduleCheckpoints(auditStore, audit, config.checkpointIntervalSeconds, (message) =>
+      logger.warn(message),
+    );
     cleanups.push(() => checkpoints.tick().then(() => checkpoints.stop()));
 
     // --- HTTP: the chosen framework; everything outside /api/v1 is answered by the gateway too,
@@ -324,4 +356,14 @@ export async function startServer(
 function isLoopbackHttp(url: string): boolean {
   const { protocol, hostname } = new URL(url);
   return protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]', '::1'].includes(hostname);
+}
+
+/** Sessions not yet expired, for the `agentgov_sessions_active` gauge (sessions in the database). */
+async function countActiveSessions(stores: SqlStores): Promise<number> {
+  const row = await stores.db
+    .selectFrom('sessions')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('expires_at', '>', new Date().toISOString())
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 }

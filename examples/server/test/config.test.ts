@@ -39,6 +39,8 @@ describe('reference server configuration', () => {
         AGENTGOV_SECRETS: 'env',
         OIDC_SCOPES: 'openid email groups',
         AGENTGOV_CHECKPOINT_INTERVAL: '300',
+        AGENTGOV_LOG_LEVEL: 'warn',
+        AGENTGOV_METRICS_TOKEN: 'scraper-token-0123456789',
       },
       '/srv',
     );
@@ -58,7 +60,15 @@ describe('reference server configuration', () => {
       },
       secrets: 'env',
       checkpointIntervalSeconds: 300,
+      logLevel: 'warn',
+      metricsToken: 'scraper-token-0123456789',
     });
+  });
+
+  it('refuses a Prometheus scraper token under 16 characters and an unknown log level', () => {
+    expect(() => loadConfig({ AGENTGOV_METRICS_TOKEN: 'short' })).toThrow(/AGENTGOV_METRICS_TOKEN/);
+    expect(() => loadConfig({ AGENTGOV_LOG_LEVEL: 'loud' })).toThrow(/AGENTGOV_LOG_LEVEL/);
+    expect(loadConfig({}).logLevel).toBe('info');
   });
 
   it('points the default redirect URI at the callback route a browser can reach', () => {

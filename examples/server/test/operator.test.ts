@@ -20,7 +20,7 @@ const root = fileURLToPath(new URL('../../..', import.meta.url));
 const cleanEnv = { REDIS_URL: '', OPA_URL: '', OIDC_ISSUER: '', DATABASE_URL: '', AGENTGOV_DATA_DIR: '' };
 
 describe('request log', () => {
-  it('writes one line per request (method, path, status, duration, id) and never a credential', async () => {
+  it('writes one JSON line per request (route template, status, duration, ids) and never a credential', async () => {
     const lines: string[] = [];
     const server = await startServer(loadConfig({ DATABASE_URL: 'memory:', PORT: '0' }), {
       env: {},
@@ -37,9 +37,18 @@ describe('request log', () => {
       });
       expect(res.status).toBe(200);
       await new Promise((r) => setTimeout(r, 50));
-      const mine = lines.filter((l) => l.includes('/auth/userinfo'));
+      const mine = lines
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .filter((r) => r.msg === 'request' && r.requestId === 'req-42');
       expect(mine).toHaveLength(1);
-      expect(mine[0]).toMatch(/^\S+Z GET \/api\/v1\/auth\/userinfo 200 \d+\.\dms id=req-42$/);
+      expect(mine[0]).toMatchObject({
+        method: 'GET',
+        route: '/auth/userinfo',
+        status: 200,
+        tenantId: 'acme',
+      });
+      expect(mine[0]?.time).toMatch(/^\d{4}-\d\d-\d\dT.*Z$/);
+      expect(typeof mine[0]?.durationMs).toBe('number');
       for (const secret of [token, token.split('.')[2]!, 'cookie-value-123', 'the-secret-code']) {
         expect(lines.join('\n')).not.toContain(secret);
       }

@@ -244,7 +244,8 @@ export function createPipeline(o: PipelineOptions): Pipeline {
         outcome = errorOutcome(error);
       } else {
         o.onError(error, incoming.request);
-        outcome = errorOutcome(new GovernanceError('internal_error'));
+        seen.error = new GovernanceError('internal_error');
+        outcome = errorOutcome(seen.error);
       }
     }
     for (const [k, v] of extra) outcome.headers.set(k, v);
@@ -274,7 +275,7 @@ function reportOutcome(
       durationMs: performance.now() - seen.started,
       tenantId: seen.principal?.tenantId,
       userId: seen.principal?.userId,
-      errorCode: error?.code ?? (status >= 500 ? 'internal_error' : undefined),
+      errorCode: error?.code,
       rateLimitCategory: typeof detail?.category === 'string' ? detail.category : undefined,
     });
   } catch {

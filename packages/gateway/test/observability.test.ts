@@ -189,6 +189,18 @@ describe('request log (pino through the Logger port)', () => {
     expect(line('req-404')).toMatchObject({ route: null, status: 404, error: 'NOT_FOUND', tenantId: null });
     expect(line('req-401')).toMatchObject({ route: '/auth/userinfo', status: 401, userId: null });
     expect(line('req-500')).toMatchObject({ level: 50, status: 500, error: 'internal_error' });
+    // A 503 the handler chose (readiness) is no error of the kernel's.
+    const s503 = await serve({
+      logger: pinoLogger(pino({}, { write: (l: string) => lines.push(l) })),
+      probes: { database: async () => false },
+    });
+    try {
+      await fetch(`${s503.url}/api/v1/readyz`, { headers: { 'x-request-id': 'req-503' } });
+    } finally {
+      await s503.close();
+    }
+    expect(line('req-503')).toMatchObject({ level: 30, route: '/readyz', status: 503 });
+    expect(line('req-503')).not.toHaveProperty('error');
     const all = lines.join('\n');
     expect(all).not.toContain('path-secret-123');
     expect(all).not.toContain('not-a-token-55');

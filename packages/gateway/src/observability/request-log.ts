@@ -36,11 +36,11 @@ export function requestLogFields(o: RequestOutcome): RequestLogFields {
   return fields;
 }
 
-/** Writes one `request` line per answered request: `info` below 500, `error` for 5xx. */
+/** Writes one `request` line per answered request: `error` for an unexpected failure (500), else `info`. */
 export function requestLogObserver(logger: Logger): RequestObserver {
   return () => (outcome) => {
     const fields = requestLogFields(outcome);
-    if (outcome.status >= 500) logger.error('request', { ...fields });
+    if (outcome.errorCode === 'internal_error') logger.error('request', { ...fields });
     else logger.info('request', { ...fields });
   };
 }
