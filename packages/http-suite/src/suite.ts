@@ -21,6 +21,7 @@ import { authCases } from './cases/auth';
 import { connectorCases } from './cases/connectors';
 import { interchangeCases } from './cases/interchange';
 import { kernelCases } from './cases/kernel';
+import { observabilityCases } from './cases/observability';
 import { policyCases } from './cases/policies';
 import { rateLimitCases } from './cases/rate-limits';
 import { workTrackingCases } from './cases/work-tracking';
@@ -83,5 +84,6 @@ export function describeHttpSuite(name: string, startServer: ServerFactory): voi
     interchangeCases(h);
     workTrackingCases(h);
     rateLimitCases(h);
+    observabilityCases(h);
   });
 }
