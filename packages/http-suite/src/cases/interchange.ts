@@ -224,6 +224,34 @@ export function interchangeCases(h: Harness): void {
       expect(r.body.endedAt).not.toBeNull();
     });
 
+    it('POST /exchanges/{id}/approve: a round the initiator cancelled (A2A CancelTask) can no longer be approved', async () => {
+      const waiting = pending({});
+      const at = new Date().toISOString();
+      const cancelled = {
+        ...waiting,
+        outcome: 'denied' as const,
+        endedAt: at,
+        transcript: [
+          ...waiting.transcript,
+          { kind: 'cancelled', round: 1, by: 'acme/agent-alice', at },
+          { kind: 'outcome', outcome: 'denied', reason: 'cancelled by acme/agent-alice', at },
+        ],
+      };
+      await plugin().store.insert(cancelled);
+      h.expectError(
+        await h.call(`/exchanges/${cancelled.exchangeId}/approve`, {
+          as: 'userSales',
+          method: 'POST',
+          body: { approvalId: 'approval-1' },
+        }),
+        404,
+        'NOT_FOUND',
+      );
+      const read = await h.call(`/exchanges/${cancelled.exchangeId}`, { as: 'userSales' });
+      expect(read.body.outcome).toBe('denied');
+      expect(read.body.transcript.some((t: any) => t.kind === 'human_decision')).toBe(false);
+    });
+
     it('GET /metrics: autoResponsesSent from the exchange store; the routes are in the OpenAPI document', async () => {
       const m = await h.call('/metrics', { as: 'enterpriseAdmin' });
       expect(m.status).toBe(200);
