@@ -24,6 +24,7 @@ import { kernelCases } from './cases/kernel';
 import { observabilityCases } from './cases/observability';
 import { policyCases } from './cases/policies';
 import { rateLimitCases } from './cases/rate-limits';
+import { sessionCases } from './cases/sessions';
 import { workTrackingCases } from './cases/work-tracking';
 import { ACCOUNTS, callApi, expectError, type Harness, type Who } from './harness';
 import { createTestService, type TestServiceOverrides } from './service';
@@ -76,6 +77,7 @@ export function describeHttpSuite(name: string, startServer: ServerFactory): voi
 
     kernelCases(h);
     authCases(h);
+    sessionCases(h);
     policyCases(h);
     auditCases(h);
     auditProofCases(h);
