@@ -176,4 +176,21 @@ describe('Idempotency-Key over HTTP', () => {
       });
     }
   });
+
+  it('every header character: a valid key runs, anything else is 400 invalid_type — never a 5xx', async () => {
+    const bearer = `Bearer ${await token('fuzz')}`;
+    const allowed = (c: number) => c >= 0x21 && c <= 0x7e && c !== 0x22 && c !== 0x5c;
+    for (let c = 0x20; c <= 0xff; c++) {
+      const key = `k${String.fromCharCode(c)}${c}`;
+      const res = await gov.handle(
+        new Request('http://gw/api/v1/things', {
+          method: 'POST',
+          headers: { authorization: bearer, 'content-type': 'application/json', 'idempotency-key': key },
+          body: JSON.stringify({ name: `c${c}` }),
+        }),
+      );
+      expect(res.status, key).toBe(allowed(c) ? 201 : 400);
+      if (res.status === 400) expect(await res.json()).toMatchObject({ error: 'invalid_type' });
+    }
+  });
 });
