@@ -8,6 +8,7 @@ import {
   CONNECTOR_PERMISSIONS,
   CONNECTOR_TYPES,
   EXCHANGE_TYPES,
+  FEATURE_NAMES,
   type PolicyDomain,
   ROLES,
 } from '@agentgov/core';
@@ -148,15 +149,11 @@ export const ACTIONS = object(
   },
 );
 
-/** Feature flags the assistants know; any other flag name is accepted too. */
-export const KNOWN_FEATURES = [
-  'briefings',
-  'task_discovery',
-  'standup_summary',
-  'auto_response',
-  'ai_reclassification',
-  'web_ui',
-] as const;
+/**
+ * Feature flags the assistants know (core's `FEATURE_NAMES`, the names a `features` decision is
+ * asked about); any other flag name is accepted too.
+ */
+export const KNOWN_FEATURES = FEATURE_NAMES;
 
 /** A feature flag: on (`true`) or off; any name of letters, digits, `_ . -`. */
 export const FEATURES = mapOf('feature flag', undefined, grant(), {
