@@ -184,6 +184,32 @@ describe('agentgov policy diff / apply against the reference server', () => {
     }
   });
 
+  it('diff compares contents as values: formatting, comments and key order are no change', async () => {
+    const created = await fetch(`${server.url}/api/v1/policies`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        scope: 'enterprise',
+        scopeId: 'acme',
+        domain: 'features',
+        name: 'enterprise features',
+        version: '1.0.0',
+        content: '# written by hand\n{ auto_response: true, briefings: true }\n',
+        changeReason: 'by hand',
+      }),
+    });
+    expect(created.status).toBe(201);
+    const dir = await copyFixture('format');
+    await writeFile(
+      join(dir, 'policies/enterprise-features.yaml'),
+      'scope: enterprise\nscopeId: acme\ndomain: features\nname: enterprise features\nversion: 1.0.0\ncontent:\n  briefings: true\n  auto_response: true\n',
+    );
+    const io = captureIo(env());
+    await run(['policy', 'diff', dir, '--json'], io);
+    const item = JSON.parse(io.out).items.find((i: { name: string }) => i.name === 'enterprise features');
+    expect(item).toMatchObject({ action: 'unchanged', file: 'policies/enterprise-features.yaml' });
+  });
+
   it('refuses before sending anything: an invalid directory, another tenant, a bad token, no server', async () => {
     const before = (await activePolicies()).length;
     const violation = captureIo(env());
