@@ -425,3 +425,42 @@ describe('agentgov audit prove / verify-proof against the reference server', () 
     expect(nothing.err).toContain('an entry ID or --since FILE is required');
   });
 });
+
+// Last: it moves the server's policies past the versions the fixture copies above use.
+describe('agentgov policy apply ordering', () => {
+  it('a parent tightened below its child is retried after the child is tightened (children first)', async () => {
+    const dir = await copyFixture('tighten');
+    await rm(join(dir, 'policies/enterprise-actions.yaml'));
+    const eng = (version: string, meeting: number) =>
+      `scope: org\nscopeId: eng\ndomain: agent-to-agent\nname: eng exchange rules\nversion: ${version}\ncontent:\n  max_rounds:\n    information_query: 1\n    meeting_scheduling: ${meeting}\n`;
+    await writeFile(join(dir, 'policies/org-eng-a2a.yaml'), eng('1.2.0', 2));
+    const first = captureIo(env());
+    expect(await run(['policy', 'apply', dir], first), first.err).toBe(0);
+
+    // Now both tighten meeting_scheduling to 1: enterprise first would leave eng's 2 above it.
+    const enterprise = join(dir, 'policies/enterprise-a2a.yaml');
+    await writeFile(
+      enterprise,
+      (await readFile(enterprise, 'utf8'))
+        .replace('version: 1.0.0', 'version: 1.1.0')
+        .replace('meeting_scheduling: 2', 'meeting_scheduling: 1'),
+    );
+    await writeFile(join(dir, 'policies/org-eng-a2a.yaml'), eng('1.3.0', 1));
+    const io = captureIo(env());
+    expect(await run(['policy', 'apply', dir, '--json'], io), io.out).toBe(0);
+    const report = JSON.parse(io.out);
+    expect(report.ok).toBe(true);
+    expect(report.results.map((r: { name: string; ok: boolean }) => [r.name, r.ok])).toEqual([
+      ['enterprise exchange rules', true],
+      ['eng exchange rules', true],
+    ]);
+    // What other tests left on the server shows as removals; DIR itself is applied.
+    const diff = captureIo(env());
+    await run(['policy', 'diff', dir, '--json'], diff);
+    expect(
+      JSON.parse(diff.out)
+        .items.filter((i: { action: string }) => i.action !== 'remove')
+        .map((i: { action: string }) => i.action),
+    ).toEqual(['unchanged', 'unchanged']);
+  });
+});

@@ -112,7 +112,11 @@ export default async function policyApply(args: string[], io: CliIo): Promise<nu
   for (const item of writes) outcomes.set(item, await write(item));
   // Second pass, children first: writes refused for the hierarchy that the others may have unblocked.
   const retry = writes.filter((i) => outcomes.get(i)?.error === 'POLICY_HIERARCHY_VIOLATION').reverse();
-  for (const item of retry) outcomes.set(item, await write(item));
+  // A new request, not a retry of the refused one (whose answer the server would replay): a new key.
+  for (const item of retry) {
+    keys.delete(item);
+    outcomes.set(item, await write(item));
+  }
   for (const item of removals) outcomes.set(item, await write(item));
 
   const results = [...writes, ...removals].map((i) => outcomes.get(i) as Outcome);
