@@ -9,7 +9,9 @@
  *
  * Every server runs in its own process (this file, re-run as a child with
  * `AGENTGOV_BENCH_SERVER=<kind>`), so the load generator and the server under test do not share
- * an event loop. Each pair is measured gateway and baseline back to back, after a warm-up.
+ * an event loop. Each pair is measured baseline and gateway back to back, after a warm-up.
+ * `BENCH_TOKEN_CACHE=off` turns the gateway's verified-token cache off (every request verifies
+ * its ES256 token again), to see what the cache saves.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import http from 'node:http';
@@ -22,6 +24,8 @@ import type { BenchRow, BenchSuite } from './lib';
 const SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_HTTP_CONNECTIONS ?? 10);
 const WARMUP_SECONDS = 1;
+/** Each target's SECONDS are split into this many rounds, alternating baseline and gateway. */
+const ROUNDS = Math.max(1, Math.min(SECONDS, 5));
 
 type Framework = 'express' | 'koa';
 type Kind = `${'bare' | 'gateway'}-${Framework}`;
@@ -91,10 +95,18 @@ async function serve(kind: Kind): Promise<void> {
       listener = app.callback();
     }
   } else {
-    const { createTestService } = await import('@agentgov/http-suite');
+    const [{ createTestService }, { testOidcConfig }] = await Promise.all([
+      import('@agentgov/http-suite'),
+      import('@agentgov/gateway/testing'),
+    ]);
     if (!env.issuer || !env.token) throw new Error('a gateway server needs the issuer and a token');
     // The kernel with the policy and audit plugins on in-memory stores (the HTTP suite's composition).
-    const gov = await createTestService(env.issuer);
+    // BENCH_TOKEN_CACHE=off: every request verifies its token again (the cost the cache saves).
+    const oidc = Object.assign(
+      testOidcConfig(env.issuer),
+      process.env.BENCH_TOKEN_CACHE === 'off' ? { tokenCache: false } : {},
+    );
+    const gov = await createTestService(env.issuer, { kernel: { oidc } });
     await gov.start();
     const auth = { authorization: `Bearer ${env.token}`, 'content-type': 'application/json' };
     const created = await gov.handle(
@@ -143,6 +155,11 @@ async function serve(kind: Kind): Promise<void> {
   const server = http.createServer(listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  // The parent asks for this process's CPU time (µs, user + system) with a line on stdin.
+  createInterface({ input: process.stdin }).on('line', () => {
+    const { user, system } = process.cpuUsage();
+    process.stdout.write(`${JSON.stringify({ cpuMicros: user + system })}\n`);
+  });
   process.stdout.write(`${JSON.stringify({ ...info, port })}\n`);
 }
 
@@ -152,6 +169,8 @@ async function serve(kind: Kind): Promise<void> {
 interface Child {
   info: ServerInfo;
   url: string;
+  /** The child's CPU time so far, in µs. */
+  cpu(): Promise<number>;
   stop(): void;
 }
 
@@ -159,7 +178,7 @@ async function startChild(kind: Kind, env: object): Promise<Child> {
   const file = fileURLToPath(import.meta.url);
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', file], {
     env: { ...process.env, AGENTGOV_BENCH_SERVER: kind, AGENTGOV_BENCH_ENV: JSON.stringify(env) },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   const info = await new Promise<ServerInfo>((resolve, reject) => {
@@ -169,6 +188,11 @@ async function startChild(kind: Kind, env: object): Promise<Child> {
   return {
     info,
     url: `http://127.0.0.1:${info.port}`,
+    cpu: () =>
+      new Promise<number>((resolve) => {
+        lines.once('line', (line) => resolve((JSON.parse(line) as { cpuMicros: number }).cpuMicros));
+        child.stdin?.write('cpu\n');
+      }),
     stop: () => {
       child.removeAllListeners('exit');
       child.kill();
@@ -183,25 +207,48 @@ interface Load {
   body?: string;
 }
 
-async function load(name: string, url: string, l: Load, seconds: number): Promise<BenchRow> {
+/** What a target served over all its rounds. */
+interface Tally {
+  requests: number;
+  seconds: number;
+  cpuMicros: number;
+  latencies: { p50: number; p99: number }[];
+}
+
+async function round(target: Child, l: Load, seconds: number, tally: Tally | undefined): Promise<void> {
+  const before = await target.cpu();
   const result = await autocannon({
-    url: `${url}${l.path}`,
+    url: `${target.url}${l.path}`,
     method: l.method,
     headers: l.headers,
     ...(l.body ? { body: l.body } : {}),
     connections: CONNECTIONS,
     duration: seconds,
   });
+  const after = await target.cpu();
   if (result.non2xx > 0 || result.errors > 0) {
-    throw new Error(`${name}: ${result.non2xx} non-2xx responses and ${result.errors} errors`);
+    throw new Error(`${target.url}: ${result.non2xx} non-2xx responses and ${result.errors} errors`);
   }
+  if (!tally) return;
+  tally.requests += result.requests.total;
+  tally.seconds += result.duration;
+  tally.cpuMicros += after - before;
+  tally.latencies.push({ p50: result.latency.p50, p99: result.latency.p99 });
+}
+
+const median = (xs: number[]): number => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+
+function rowOf(name: string, t: Tally): BenchRow {
   return {
     name,
-    opsPerSec: result.requests.average,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
+    opsPerSec: t.requests / t.seconds,
+    p50Ms: median(t.latencies.map((l) => l.p50)),
+    p99Ms: median(t.latencies.map((l) => l.p99)),
     unit: 'request',
-    note: `${result.requests.total} requests, ${CONNECTIONS} connections, ${seconds}s, own process`,
+    note: `server CPU ${(t.cpuMicros / t.requests).toFixed(0)} µs/request; ${t.requests} requests in ${ROUNDS} alternating rounds, own process`,
   };
 }
 
@@ -234,13 +281,19 @@ function suite(route: 'GET' | 'POST', framework: Framework): BenchSuite {
           route === 'GET'
             ? { method: 'GET', path: c.info.policyPath ?? '/api/v1/policies/bench', headers }
             : { method: 'POST', path: '/api/v1/decisions', headers, body: DECISION_BODY };
-        // Warm both (JIT, the JWKS fetch), then measure the baseline and the gateway back to back.
-        await load('warm-up', bare.url, loadOf(bare), WARMUP_SECONDS);
-        await load('warm-up', gateway.url, loadOf(gateway), WARMUP_SECONDS);
-        return [
-          await load(baseline, bare.url, loadOf(bare), SECONDS),
-          await load(`gateway on ${framework}`, gateway.url, loadOf(gateway), SECONDS),
-        ];
+        // Warm both (JIT, the JWKS fetch); then alternate short rounds of the baseline and the
+        // gateway, so a change in the machine's load falls on both alike.
+        await round(bare, loadOf(bare), WARMUP_SECONDS, undefined);
+        await round(gateway, loadOf(gateway), WARMUP_SECONDS, undefined);
+        const tallies = [bare, gateway].map(
+          (): Tally => ({ requests: 0, seconds: 0, cpuMicros: 0, latencies: [] }),
+        );
+        const perRound = Math.max(1, Math.round(SECONDS / ROUNDS));
+        for (let i = 0; i < ROUNDS; i++) {
+          await round(bare, loadOf(bare), perRound, tallies[0]);
+          await round(gateway, loadOf(gateway), perRound, tallies[1]);
+        }
+        return [rowOf(baseline, tallies[0] as Tally), rowOf(`gateway on ${framework}`, tallies[1] as Tally)];
       } finally {
         for (const c of children) c.stop();
         await issuer.close();
@@ -250,6 +303,10 @@ function suite(route: 'GET' | 'POST', framework: Framework): BenchSuite {
 }
 
 const kind = process.env.AGENTGOV_BENCH_SERVER as Kind | undefined;
-if (kind) await serve(kind);
+if (kind) {
+  // Exit on a signal (so `node --cpu-prof` writes its profile when the parent stops the server).
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => process.exit(0));
+  await serve(kind);
+}
 
 export default [suite('GET', 'express'), suite('GET', 'koa'), suite('POST', 'express'), suite('POST', 'koa')];
