@@ -212,66 +212,101 @@ function readStream(req: IncomingMessage, limit: number): Promise<Uint8Array> {
 }
 
 const EMPTY = new Uint8Array(0);
+const BODYLESS = new Set(['GET', 'HEAD']);
 
 /**
  * The pipeline's view of a Node request: method, headers and URL read in place, the body read
- * from the stream (or from what a body parser kept, see `NodeRequestOptions`), a Fetch Request
- * built only when something asks for one.
+ * from the stream (or from what a body parser kept, see `NodeRequestOptions`), the abort signal
+ * and a Fetch Request built only when something asks for them. One object per request, its
+ * methods on the prototype.
  */
-export function nodeIncoming(
-  req: IncomingMessage,
-  res: ServerResponse,
-  options: NodeRequestOptions = {},
-): Incoming {
-  const method = (req.method ?? 'GET').toUpperCase();
-  const controller = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) controller.abort();
-  });
-  let url: URL | undefined;
-  const urlOf = (): URL => {
-    if (!url) {
+class NodeIncoming implements Incoming {
+  readonly method: string;
+  #url: URL | undefined;
+  #body: Promise<Uint8Array> | undefined;
+  #request: Request | undefined;
+  #view: Request | undefined;
+  #controller: AbortController | undefined;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    private readonly options: NodeRequestOptions,
+  ) {
+    this.method = (req.method ?? 'GET').toUpperCase();
+  }
+
+  header(name: string): string | null {
+    return headerOf(this.req, name);
+  }
+
+  url(): URL {
+    if (!this.#url) {
+      const { req, options } = this;
       const protocol =
         options.protocol ?? ((req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
       try {
-        url = new URL(options.url ?? req.url ?? '/', `${protocol}://${req.headers.host ?? 'localhost'}`);
+        this.#url = new URL(
+          options.url ?? req.url ?? '/',
+          `${protocol}://${req.headers.host ?? 'localhost'}`,
+        );
       } catch {
         throw ValidationError.invalid('(url)', 'the request target is not a valid URL');
       }
     }
-    return url;
-  };
-  const hrefOf = (): string => urlOf().href;
-  let body: Promise<Uint8Array> | undefined;
-  let request: Request | undefined;
-  const readBody = (limit: number): Promise<Uint8Array> => {
-    if (body) return body;
-    if (request) {
-      // Something built the Fetch Request first: its body is the stream now.
-      body = readBodyLimited(request, limit);
-    } else if (method === 'GET' || method === 'HEAD') body = Promise.resolve(EMPTY);
-    else if (options.rawBody !== undefined) {
+    return this.#url;
+  }
+
+  /** Aborts when the client goes away before the answer is written (created on first use). */
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      const controller = new AbortController();
+      const { res } = this;
+      res.once('close', () => {
+        if (!res.writableFinished) controller.abort();
+      });
+      this.#controller = controller;
+    }
+    return this.#controller.signal;
+  }
+
+  readBody(limit: number): Promise<Uint8Array> {
+    this.#body ??= this.#read(limit);
+    return this.#body;
+  }
+
+  #read(limit: number): Promise<Uint8Array> {
+    const { req, options } = this;
+    // Something built the Fetch Request first: its body is the stream now.
+    if (this.#request) return readBodyLimited(this.#request, limit);
+    if (BODYLESS.has(this.method)) return Promise.resolve(EMPTY);
+    if (options.rawBody !== undefined) {
       const raw = options.rawBody;
-      body = Promise.resolve(typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw);
-    } else if (bodyConsumed(req)) {
+      return Promise.resolve(typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw);
+    }
+    if (bodyConsumed(req)) {
       const sent =
         Number(req.headers['content-length'] ?? '0') > 0 || req.headers['transfer-encoding'] !== undefined;
       const parsed = options.parsedBody;
-      body = Promise.resolve(
-        parsed !== undefined && sent
-          ? Buffer.from(typeof parsed === 'string' ? parsed : JSON.stringify(parsed), 'utf8')
-          : EMPTY,
+      if (parsed === undefined || !sent) return Promise.resolve(EMPTY);
+      return Promise.resolve(
+        Buffer.from(typeof parsed === 'string' ? parsed : JSON.stringify(parsed), 'utf8'),
       );
-    } else body = readStream(req, limit);
-    return body;
-  };
-  const fetchRequest = (): Request => {
-    if (!request) {
-      const at = hrefOf();
-      if (body === undefined) request = toFetchRequest(req, res, { ...options, url: at });
+    }
+    return readStream(req, limit);
+  }
+
+  fetchRequest(): Request {
+    if (!this.#request) {
+      const { req, res, options } = this;
+      const at = this.url().href;
+      const read = this.#body;
+      if (read === undefined) this.#request = toFetchRequest(req, res, { ...options, url: at });
       else {
         // The body was read (or is being read) already: the Request carries those bytes.
-        const read = body;
+        const headers = fetchHeaders(req);
+        headers.delete('content-length');
+        headers.delete('transfer-encoding');
         const stream = new ReadableStream<Uint8Array>({
           async pull(c) {
             const bytes = await read;
@@ -279,40 +314,47 @@ export function nodeIncoming(
             c.close();
           },
         });
-        const headers = fetchHeaders(req);
-        headers.delete('content-length');
-        headers.delete('transfer-encoding');
-        request = new Request(at, {
-          method,
-          headers,
-          signal: controller.signal,
-          ...(method === 'GET' || method === 'HEAD' ? {} : { body: stream, duplex: 'half' }),
-        } as RequestInit);
+        const init: RequestInit & { duplex?: 'half' } = { method: this.method, headers, signal: this.signal };
+        if (!BODYLESS.has(this.method)) {
+          init.body = stream;
+          init.duplex = 'half';
+        }
+        this.#request = new Request(at, init);
       }
     }
-    return request;
-  };
-  const view = lazyView<Request>(
-    {
-      method,
-      get url() {
-        return hrefOf();
-      },
-      headers: lazyHeaders(req),
-      signal: controller.signal,
-    },
-    fetchRequest,
-    Request.prototype,
-  );
-  return {
-    request: view,
-    method,
-    header: (name) => headerOf(req, name),
-    url: urlOf,
-    readBody,
-    fetchRequest,
-    signal: controller.signal,
-  };
+    return this.#request;
+  }
+
+  /** What the kernel's hooks get: method, url, headers, signal read in place; the rest from `fetchRequest()`. */
+  get request(): Request {
+    if (!this.#view) {
+      const self = this;
+      this.#view = lazyView<Request>(
+        {
+          method: this.method,
+          get url() {
+            return self.url().href;
+          },
+          headers: lazyHeaders(this.req),
+          get signal() {
+            return self.signal;
+          },
+        },
+        () => this.fetchRequest(),
+        Request.prototype,
+      );
+    }
+    return this.#view;
+  }
+}
+
+/** The pipeline's view of a Node request (see `NodeIncoming`). */
+export function nodeIncoming(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: NodeRequestOptions = {},
+): Incoming {
+  return new NodeIncoming(req, res, options);
 }
 
 /**

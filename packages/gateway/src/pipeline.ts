@@ -92,6 +92,9 @@ interface Seen {
   error?: GovernanceError;
 }
 
+/** Stands in for the request's signal until the context's lazy getter replaces it. */
+const NEVER_ABORTED = new AbortController().signal;
+
 export type Pipeline = (incoming: Incoming, peerAddress?: string) => Promise<Outcome>;
 
 function validate(schema: AnyRoute['params'], input: unknown): unknown {
@@ -176,8 +179,10 @@ export function createPipeline(o: PipelineOptions): Pipeline {
       remoteAddress,
       clock: o.clock,
       logger: o.logger,
-      signal: incoming.signal,
+      signal: NEVER_ABORTED,
     });
+    // The signal is made when a handler reads it (on Node it costs an AbortController and a listener).
+    Object.defineProperty(ctx, 'signal', { get: () => incoming.signal, enumerable: true });
 
     // Authorisation before counting: a caller without the route's role is refused without using
     // the budget of the principals who have it.
