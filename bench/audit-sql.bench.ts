@@ -5,8 +5,7 @@
  *   `@agentgov/audit`'s createAuditLog (validation, identifier commitments, hashing, the tenant
  *   lock) — and through `store.append` with pre-hashed records — against a plain multi-row INSERT
  *   of equivalent rows into the same table without hashing or locking (the baseline).
- * - Query latency (p50/p99) of tenant+user+time-range queries over BENCH_AUDIT_ROWS entries
- *   (default 1,000,000) on PostgreSQL, bulk-loaded with INSERT … SELECT generate_series.
+ * Query latency, verify, proofs and memory over 1,000,000 entries: `audit-big.bench.ts`.
  *
  * PostgreSQL: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the local default (named in the
  * suite titles); every suite works
@@ -16,11 +15,10 @@ import { randomBytes } from 'node:crypto';
 import { createAuditLog, ensureAuditKeys } from '@agentgov/audit';
 import { type AuditEntryInput, type AuditRecord, InMemorySecretStore } from '@agentgov/core';
 import { openStore, type SqlStores, sql } from '@agentgov/store-kysely';
-import { type BenchRow, type BenchSuite, benchDatabaseUrl, percentile, throughput } from './lib';
+import { type BenchRow, type BenchSuite, benchDatabaseUrl, throughput } from './lib';
 
 const database = benchDatabaseUrl();
 const DATABASE_URL = database.url;
-const QUERY_ROWS = Number(process.env.BENCH_AUDIT_ROWS ?? 1_000_000);
 const BATCH = 50;
 const BATCHES = 60; // 3,000 entries per batched case
 const SINGLES = 600;
@@ -164,114 +162,9 @@ function appendSuite(kind: 'postgres' | 'pglite', mode: 'batched' | 'single'): B
   };
 }
 
-const querySuite: BenchSuite = {
-  name: `audit-sql query over ${QUERY_ROWS.toLocaleString('en-US')} entries (postgres from ${database.source})`,
-  baseline: 'get by id',
-  async run(): Promise<BenchRow[]> {
-    const schema = schemaName();
-    const s = await openStore({ database: DATABASE_URL, schema });
-    const tenant = 'bench';
-    const users = 1000;
-    const yearMs = 365 * 24 * 3600 * 1000;
-    const end = Date.now();
-    const start = end - yearMs;
-    try {
-      await s.ensurePartitions(new Date(start)); // the past 12 months get their own partitions too
-      const loadStart = performance.now();
-      await sql`INSERT INTO audit_entries (tenant_id, seq, id, user_id, "timestamp", action_type, action_detail,
-          data_accessed, model_used, model_tokens, data_classification, policy_applied, policy_result, policy_reason,
-          outcome, request_id, prev_hash, hash, commitments)
-        SELECT ${tenant}, g, '01J' || lpad(g::text, 23, '0'), 'user-' || (g % ${users}),
-               to_timestamp((${start}::float8 + (g::float8 / ${QUERY_ROWS}) * ${yearMs}) / 1000),
-               (ARRAY['tool_invocation','data_access','model_call','policy_decision'])[1 + g % 4],
-               jsonb_build_object('tool', 'tracker_update', 'ticketId', 'T-' || g), '[]'::jsonb, NULL, NULL,
-               'internal', 'policy-actions', 'allow', '', 'success', 'req-' || g,
-               md5((g - 1)::text) || md5((g - 1)::text), md5(g::text) || md5(g::text), '{}'::jsonb
-        FROM generate_series(1, ${QUERY_ROWS}) AS g`.execute(s.db);
-      await sql`INSERT INTO audit_chain_heads (tenant_id, seq, hash) VALUES (${tenant}, ${QUERY_ROWS}, 'x')`.execute(
-        s.db,
-      );
-      await sql`ANALYZE audit_entries`.execute(s.db);
-      const loadMs = performance.now() - loadStart;
-
-      const rand = (n: number) => Math.floor(Math.random() * n);
-      const measureLatency = async (
-        name: string,
-        samples: number,
-        op: () => Promise<unknown>,
-      ): Promise<BenchRow> => {
-        for (let i = 0; i < 20; i++) await op(); // warm-up
-        const ms: number[] = [];
-        for (let i = 0; i < samples; i++) {
-          const t = performance.now();
-          await op();
-          ms.push(performance.now() - t);
-        }
-        const mean = ms.reduce((a, b) => a + b, 0) / ms.length;
-        return {
-          name,
-          opsPerSec: 1000 / mean,
-          p50Ms: percentile(ms, 50),
-          p99Ms: percentile(ms, 99),
-          unit: 'query',
-          note: `${samples} samples; load ${QUERY_ROWS.toLocaleString('en-US')} rows in ${(loadMs / 1000).toFixed(1)} s`,
-        };
-      };
-      const week = 7 * 24 * 3600 * 1000;
-      const window = () => {
-        const from = start + rand(yearMs - week);
-        return { from: new Date(from).toISOString(), to: new Date(from + week).toISOString() };
-      };
-      return [
-        await measureLatency('get by id', 300, () =>
-          s.audit.get(tenant, `01J${String(1 + rand(QUERY_ROWS)).padStart(23, '0')}`),
-        ),
-        await measureLatency('query user + 7-day range, page 50 + total', 300, () =>
-          s.audit.query(
-            tenant,
-            { userId: `user-${rand(users)}`, ...window() },
-            { offset: 0, limit: 50, order: 'desc' },
-          ),
-        ),
-        await measureLatency('query user + 90-day range, page 50 + total', 300, () => {
-          const from = start + rand(yearMs - 90 * 24 * 3600 * 1000);
-          return s.audit.query(
-            tenant,
-            {
-              userId: `user-${rand(users)}`,
-              from: new Date(from).toISOString(),
-              to: new Date(from + 90 * 24 * 3600 * 1000).toISOString(),
-            },
-            { offset: 0, limit: 50 },
-          );
-        }),
-        await measureLatency('query action type + 1-day range, page 50 + total', 300, () => {
-          const from = start + rand(yearMs - 24 * 3600 * 1000);
-          return s.audit.query(
-            tenant,
-            {
-              actionType: 'model_call',
-              from: new Date(from).toISOString(),
-              to: new Date(from + 24 * 3600 * 1000).toISOString(),
-            },
-            { offset: 0, limit: 50 },
-          );
-        }),
-        await measureLatency('query request id', 300, () =>
-          s.audit.query(tenant, { requestId: `req-${1 + rand(QUERY_ROWS)}` }, { offset: 0, limit: 50 }),
-        ),
-      ];
-    } finally {
-      await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(s.db).catch(() => {});
-      await s.close();
-    }
-  },
-};
-
 export default [
   appendSuite('postgres', 'batched'),
   appendSuite('postgres', 'single'),
   appendSuite('pglite', 'batched'),
   appendSuite('pglite', 'single'),
-  querySuite,
 ] satisfies BenchSuite[];
