@@ -12,7 +12,7 @@ import {
   type Result,
   systemClock,
 } from '@agentgov/core';
-import { type CancelInput, cancelWaiting } from './cancel';
+import { type CancelInput, cancelOwn, cancelWaiting } from './cancel';
 import { createNodeContext, type NodeContext, type NodeOptions } from './context';
 import { type HumanDecisionInput, recordHumanDecision } from './desk';
 import { followUp, type QueryInput, type RoundResult, startQuery } from './initiator';
@@ -76,6 +76,16 @@ export class InterchangeNode implements Receiver {
   /** Asks the responder for the reply of a round that waited for its human. */
   collect(exchangeId: string): Promise<Result<RoundResult, GovernanceError>> {
     return guardResult(async () => ok(await collect(this.#ctx, exchangeId)));
+  }
+
+  /**
+   * Withdraws the round of an exchange this agent started that waits for the other human (the
+   * transport cancels at the peer — over A2A, CancelTask — then this record ends `denied`,
+   * `cancelled by …`). `policy_denied` once the round was answered or when the transport cannot
+   * cancel (`cancel_not_supported`: the in-process network).
+   */
+  cancel(exchangeId: string): Promise<Result<Exchange, GovernanceError>> {
+    return guardResult(async () => ok(await cancelOwn(this.#ctx, exchangeId, exchangeId)));
   }
 
   /** Closes an exchange this agent started as resolved. */

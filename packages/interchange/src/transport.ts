@@ -51,6 +51,15 @@ export interface Transport {
     request: CollectRequest,
     options?: { signal?: AbortSignal },
   ): Promise<DeliveryResult>;
+  /**
+   * Optional: withdraws the round that waits for the peer's human (over A2A: CancelTask on the
+   * waiting task, authenticated by a caller token). Transports without it cannot cancel.
+   */
+  cancel?(
+    peer: PeerInfo,
+    request: { exchangeId: string; round: number },
+    options?: { signal?: AbortSignal },
+  ): Promise<{ status: 'cancelled' } | { status: 'refused'; error: ErrorBody }>;
 }
 
 /** What a transport hands to the receiving node. */

@@ -328,6 +328,56 @@ describe('governed A2A round trip', () => {
     expect(unsigned.body.error).toMatchObject({ code: -32040, data: { reason: 'envelope_missing' } });
   });
 
+  it('the initiator cancels its waiting round through the transport (CancelTask): both records end denied, bob can no longer decide', async () => {
+    const r = (
+      await nodes.alice.query({
+        to: 'agent-bob',
+        exchangeType: 'meeting_scheduling',
+        message: { text: 'Tue?' },
+      })
+    )._unsafeUnwrap();
+    expect(r.status).toBe('pending');
+    const mine = (await nodes.alice.cancel(r.exchange.exchangeId))._unsafeUnwrap();
+    expect(mine.outcome).toBe('denied');
+    expect(mine.transcript).toContainEqual(
+      expect.objectContaining({ kind: 'cancelled', by: 'acme/agent-alice' }),
+    );
+    expect((await w.stores.bob.get('acme', r.exchange.exchangeId))?.outcome).toBe('denied');
+    expect(
+      (
+        await nodes.bob.decide({ exchangeId: r.exchange.exchangeId, by: 'bob', decision: 'approved' })
+      )._unsafeUnwrapErr().code,
+    ).toBe('NOT_FOUND');
+    for (const side of ['alice', 'bob'] as const)
+      expect(
+        w.audits[side].entries.some(
+          (e) => e.actionDetail.exchangeId === r.exchange.exchangeId && e.actionDetail.event === 'cancelled',
+        ),
+      ).toBe(true);
+    // cancelling again changes nothing; an answered exchange cannot be cancelled
+    expect((await nodes.alice.cancel(r.exchange.exchangeId))._unsafeUnwrap().outcome).toBe('denied');
+    const answered = (
+      await nodes.alice.query({ to: 'agent-bob', message: { text: 'status?' }, keepOpen: true })
+    )._unsafeUnwrap();
+    expect((await nodes.alice.cancel(answered.exchange.exchangeId))._unsafeUnwrapErr().detail).toMatchObject({
+      reason: 'already_answered',
+    });
+    // the in-process network cannot cancel
+    const local = await makeWorld({});
+    const waiting = (
+      await local.nodes.alice.query({
+        to: 'agent-bob',
+        exchangeType: 'commitment_request',
+        message: { text: 'x' },
+      })
+    )._unsafeUnwrap();
+    expect(
+      (await local.nodes.alice.cancel(waiting.exchange.exchangeId))._unsafeUnwrapErr().detail,
+    ).toMatchObject({
+      reason: 'cancel_not_supported',
+    });
+  });
+
   it('cross-tenant: alice → dave is blocked before anything is sent; dave → bob is refused by bob', async () => {
     expect(
       (await nodes.alice.query({ to: 'agent-dave', message: { text: 'hi' } }))._unsafeUnwrapErr().code,

@@ -108,6 +108,36 @@ export class A2ATransport implements Transport {
     return this.#send(peer, message, request.exchangeId, options.signal);
   }
 
+  /** CancelTask on the task that waits for the peer's human for this exchange. */
+  async cancel(
+    peer: PeerInfo,
+    request: { exchangeId: string; round: number },
+    options: { signal?: AbortSignal } = {},
+  ): Promise<{ status: 'cancelled' } | { status: 'refused'; error: ErrorBody }> {
+    const task = this.#tasks.get(request.exchangeId);
+    if (!task)
+      return { status: 'refused', error: { error: 'NOT_FOUND', message: 'No task waits for this exchange' } };
+    const known =
+      this.#peers.get(peer.agentId) ??
+      (await this.peer(peer.agentId).then(() => this.#peers.get(peer.agentId)));
+    if (!known) throw errorOf('NOT_FOUND', `No agent ${peer.agentId} is known`);
+    const body = await this.#rpc(known, 'CancelTask', { id: task.taskId }, options.signal);
+    if (body.error) {
+      if (body.error.code === -32002)
+        return {
+          status: 'refused',
+          error: {
+            error: 'policy_denied',
+            message: 'Policy denies the exchange: the round was answered already',
+            detail: { reason: 'already_answered' },
+          },
+        };
+      return refusal(body.error);
+    }
+    this.#tasks.delete(request.exchangeId);
+    return { status: 'cancelled' };
+  }
+
   async #send(
     peer: PeerInfo,
     message: Record<string, unknown>,
@@ -210,11 +240,10 @@ function answered(wire: unknown, status: 'answered' | 'declined'): DeliveryResul
   return { status, reply: { jws: m.metadata.envelope, message: m.content as ExchangeMessage } };
 }
 
-function refusal(error: {
-  code: number;
-  message: string;
-  data?: { reason?: string; error?: ErrorBody };
-}): DeliveryResult {
+function refusal(error: { code: number; message: string; data?: { reason?: string; error?: ErrorBody } }): {
+  status: 'refused';
+  error: ErrorBody;
+} {
   if (error.data?.error) return { status: 'refused', error: error.data.error };
   return {
     status: 'refused',
