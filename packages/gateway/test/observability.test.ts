@@ -4,7 +4,22 @@
  * Prometheus exposition (prom-client text format, per-kernel registry, scraper token or
  * enterprise_admin), OpenTelemetry spans (the SDK's in-memory exporter), liveness and readiness.
  */
-import { definePlugin, defineRoute, type GatewayPlugin, json } from '@agentgov/core';
+import {
+  type AuditRecord,
+  type Decision,
+  type DecisionEngine,
+  type DecisionError,
+  type DecisionRequest,
+  definePlugin,
+  defineRoute,
+  err,
+  type GatewayPlugin,
+  InMemoryAuditStore,
+  json,
+  ok,
+  PolicyEngineUnreachableError,
+  type Result,
+} from '@agentgov/core';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import {
   BasicTracerProvider,
@@ -413,5 +428,79 @@ describe('liveness and readiness', () => {
     } finally {
       await s.close();
     }
+  });
+});
+
+describe('Prometheus port wrappers', () => {
+  it('observeDecisionEngine counts allow, deny and error and keeps the engine as it was', async () => {
+    const prom = prometheusMetrics();
+    let reachable = true;
+    class SwitchEngine implements DecisionEngine {
+      readonly name = 'switch';
+      #calls = 0;
+      get calls() {
+        return this.#calls;
+      }
+      async decide(request: DecisionRequest): Promise<Result<Decision, DecisionError>> {
+        this.#calls++;
+        if (!reachable) return err(new PolicyEngineUnreachableError('away'));
+        const allow = request.userId === 'alice';
+        return ok({ allow, deny: !allow, reason: allow ? 'alice may' : 'only alice', constraints: {} });
+      }
+      async health() {
+        return reachable;
+      }
+    }
+    const inner = new SwitchEngine();
+    const engine = prom.observeDecisionEngine(inner);
+    const ask = (userId: string) =>
+      engine.decide({
+        tenantId: 'acme',
+        userId,
+        domain: 'features',
+        input: { feature: 'x' },
+      } as DecisionRequest);
+    expect((await ask('alice'))._unsafeUnwrap().allow).toBe(true);
+    expect((await ask('bob'))._unsafeUnwrap().allow).toBe(false);
+    reachable = false;
+    expect((await ask('alice')).isErr()).toBe(true);
+    // Private fields, getters and the other methods still reach the engine itself.
+    expect(engine.name).toBe('switch');
+    expect((engine as SwitchEngine).calls).toBe(3);
+    expect(await engine.health()).toBe(false);
+    const text = await prom.registry.metrics();
+    for (const outcome of ['allow', 'deny', 'error'])
+      expect(sample(text, 'agentgov_decisions_total', { domain: 'features', outcome })).toBe(1);
+  });
+
+  it('observeAuditStore times appends by result and records batch sizes', async () => {
+    const prom = prometheusMetrics();
+    const store = prom.observeAuditStore(new InMemoryAuditStore());
+    const record = (seq: number, prevHash: string): AuditRecord =>
+      ({
+        entry: { id: `e${seq}`, tenantId: 'acme' },
+        seq,
+        prevHash,
+        hash: `h${seq}`,
+      }) as unknown as AuditRecord;
+    await expect(
+      store.append('acme', () => {
+        throw new Error('build failed');
+      }),
+    ).rejects.toThrow('build failed');
+    const text0 = await prom.registry.metrics();
+    expect(sample(text0, 'agentgov_audit_append_duration_seconds_count', { result: 'error' })).toBe(1);
+    const appended = await store.append('acme', (head) => [
+      record((head?.seq ?? 0) + 1, head?.hash ?? '0'.repeat(64)),
+      record((head?.seq ?? 0) + 2, 'h1'),
+    ]);
+    const text = await prom.registry.metrics();
+    expect(appended).toHaveLength(2);
+    expect(sample(text, 'agentgov_audit_append_duration_seconds_count', { result: 'ok' })).toBe(1);
+    expect(sample(text, 'agentgov_audit_append_batch_size_count')).toBe(1);
+    expect(sample(text, 'agentgov_audit_append_batch_size_sum')).toBe(2);
+    // Reads go to the store itself.
+    expect(await store.tenants()).toEqual(['acme']);
+    expect((await store.head('acme'))?.seq).toBe(2);
   });
 });
