@@ -28,6 +28,13 @@ const EnvSchema = z.object({
   AGENTGOV_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   /** Not in DESIGN.md's table: the bearer token of a Prometheus scraper (else: enterprise_admin). */
   AGENTGOV_METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
+  /**
+   * Not in DESIGN.md's table: the proxies trusted for the client address, in Express's `trust
+   * proxy` syntax (`true`, a hop count, `loopback, 10.0.0.0/8`); unset or `false`: none.
+   */
+  AGENTGOV_TRUST_PROXY: z.string().min(1).optional(),
+  /** Not in DESIGN.md's table: the header those proxies set, `x-forwarded-for` or `forwarded` (RFC 7239). */
+  AGENTGOV_FORWARDED_HEADER: z.enum(['x-forwarded-for', 'forwarded']).default('x-forwarded-for'),
 });
 
 type Database = { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string } | { kind: 'memory' };
@@ -59,6 +66,9 @@ export interface ServerConfig {
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** Bearer token of `GET /api/v1/metrics/prometheus`; undefined: enterprise_admin credentials. */
   metricsToken: string | undefined;
+  /** Proxies trusted for the client address (undefined: none) and the header they set. */
+  trustProxy: boolean | number | string | undefined;
+  forwardedHeader: 'x-forwarded-for' | 'forwarded';
 }
 
 /** Development values of the OIDC client, used with the in-process development issuer. */
@@ -116,5 +126,21 @@ export function loadConfig(
     checkpointIntervalSeconds: e.AGENTGOV_CHECKPOINT_INTERVAL,
     logLevel: e.AGENTGOV_LOG_LEVEL,
     metricsToken: e.AGENTGOV_METRICS_TOKEN,
+    trustProxy: trustProxyOf(e.AGENTGOV_TRUST_PROXY),
+    forwardedHeader: e.AGENTGOV_FORWARDED_HEADER,
   };
+}
+
+/** `true`, `false`, a hop count, or a list of addresses, CIDR ranges and names (checked at start-up). */
+function trustProxyOf(value: string | undefined): boolean | number | string | undefined {
+  const v = value?.trim();
+  if (v === undefined || v === '' || v === 'false') return undefined;
+  if (v === 'true') return true;
+  if (/^\d+$/.test(v)) return Number(v);
+  if (!/^[0-9A-Za-z.:/,\s]+$/.test(v)) {
+    throw new ConfigError(
+      `AGENTGOV_TRUST_PROXY must be true, a hop count or addresses and CIDR ranges (got ${v})`,
+    );
+  }
+  return v;
 }

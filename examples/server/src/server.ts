@@ -287,6 +287,8 @@ export async function startServer(
           }
         : {}),
       ...(devIssuer ? { tenants: [{ id: 'acme', name: 'Acme (development)' }] } : {}),
+      ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
+      forwardedHeader: config.forwardedHeader,
     });
     await governance.start();
     cleanups.push(() => governance.close());

@@ -41,6 +41,8 @@ describe('reference server configuration', () => {
         AGENTGOV_CHECKPOINT_INTERVAL: '300',
         AGENTGOV_LOG_LEVEL: 'warn',
         AGENTGOV_METRICS_TOKEN: 'scraper-token-0123456789',
+        AGENTGOV_TRUST_PROXY: '1',
+        AGENTGOV_FORWARDED_HEADER: 'forwarded',
       },
       '/srv',
     );
@@ -62,6 +64,8 @@ describe('reference server configuration', () => {
       checkpointIntervalSeconds: 300,
       logLevel: 'warn',
       metricsToken: 'scraper-token-0123456789',
+      trustProxy: 1,
+      forwardedHeader: 'forwarded',
     });
   });
 
@@ -119,5 +123,26 @@ describe('reference server configuration', () => {
         }
       }),
     );
+  });
+});
+
+describe('AGENTGOV_TRUST_PROXY', () => {
+  it('is off by default; reads true, a hop count or a list; refuses anything else', () => {
+    expect(loadConfig({}, '/srv')).toMatchObject({
+      trustProxy: undefined,
+      forwardedHeader: 'x-forwarded-for',
+    });
+    expect(loadConfig({ AGENTGOV_TRUST_PROXY: 'false' }, '/srv').trustProxy).toBeUndefined();
+    expect(loadConfig({ AGENTGOV_TRUST_PROXY: 'true' }, '/srv').trustProxy).toBe(true);
+    expect(loadConfig({ AGENTGOV_TRUST_PROXY: '2' }, '/srv').trustProxy).toBe(2);
+    expect(loadConfig({ AGENTGOV_TRUST_PROXY: 'loopback, 10.0.0.0/8' }, '/srv').trustProxy).toBe(
+      'loopback, 10.0.0.0/8',
+    );
+    expect(
+      loadConfig({ AGENTGOV_TRUST_PROXY: 'loopback', AGENTGOV_FORWARDED_HEADER: 'forwarded' }, '/srv')
+        .forwardedHeader,
+    ).toBe('forwarded');
+    expect(() => loadConfig({ AGENTGOV_TRUST_PROXY: 'everyone!' }, '/srv')).toThrow(ConfigError);
+    expect(() => loadConfig({ AGENTGOV_FORWARDED_HEADER: 'x-real-ip' }, '/srv')).toThrow(ConfigError);
   });
 });
