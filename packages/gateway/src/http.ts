@@ -14,7 +14,7 @@ import {
 } from '@agentgov/core';
 
 /** Response headers by lower-case name; `set-cookie` is the only one kept as several values. */
-export type OutHeaders = Map<string, string | string[]>;
+type OutHeaders = Map<string, string | string[]>;
 
 /** A response before it is written: a JSON text, bytes, a stream (from a handler's Response) or none. */
 export interface Outcome {
@@ -30,7 +30,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const NO_BODY = new Set([101, 204, 205, 304]);
 
 /** Copies any HeadersInit (Headers, pairs, record) into `into`, lower-casing names. */
-export function addHeaders(into: OutHeaders, init: HeadersInit | undefined): void {
+function addHeaders(into: OutHeaders, init: HeadersInit | undefined): void {
   if (!init) return;
   if (init instanceof Headers) {
     init.forEach((value, key) => {
@@ -51,7 +51,7 @@ export function addHeaders(into: OutHeaders, init: HeadersInit | undefined): voi
 }
 
 /** A JSON outcome (what `json()` of core builds as a Response, without building one). */
-export function jsonOutcome(status: number, body: unknown, headers?: HeadersInit): Outcome {
+function jsonOutcome(status: number, body: unknown, headers?: HeadersInit): Outcome {
   const h: OutHeaders = new Map();
   addHeaders(h, headers);
   h.set('content-type', JSON_TYPE);
