@@ -458,8 +458,8 @@ describe('Prometheus port wrappers', () => {
         tenantId: 'acme',
         userId,
         domain: 'features',
-        input: { feature: 'x' },
-      } as DecisionRequest);
+        input: { feature: 'briefings' },
+      });
     expect((await ask('alice'))._unsafeUnwrap().allow).toBe(true);
     expect((await ask('bob'))._unsafeUnwrap().allow).toBe(false);
     reachable = false;
