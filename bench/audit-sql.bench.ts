@@ -153,6 +153,27 @@ function appendSuite(kind: 'postgres' | 'pglite', mode: 'batched' | 'single'): B
         // the steady state of a long-running process. Compare these two rows with each other.
         rows.push(await plainRun(`${baseline}, 2nd pass`));
         rows.push(await logRun(`${logName}, 2nd pass`));
+        if (mode === 'single') {
+          // Group commit: 20 callers appending one entry each at once share round trips.
+          const callers = 20;
+          rows.push(
+            await throughput(
+              `audit log append ×1, ${callers} concurrent callers`,
+              total,
+              async () => {
+                await Promise.all(
+                  Array.from({ length: callers }, async (_, c) => {
+                    for (let i = c; i < total; i += callers) {
+                      const result = await log.append(input('log-concurrent', i));
+                      if (result.isErr()) throw result.error;
+                    }
+                  }),
+                );
+              },
+              'entry',
+            ),
+          );
+        }
         return rows;
       } finally {
         await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(s.db).catch(() => {});
