@@ -35,6 +35,11 @@ const EnvSchema = z.object({
   AGENTGOV_TRUST_PROXY: z.string().min(1).optional(),
   /** Not in DESIGN.md's table: the header those proxies set, `x-forwarded-for` or `forwarded` (RFC 7239). */
   AGENTGOV_FORWARDED_HEADER: z.enum(['x-forwarded-for', 'forwarded']).default('x-forwarded-for'),
+  /**
+   * Not in DESIGN.md's table: `1` when the server is reached over HTTPS only — the session cookie
+   * is then `__Host-session` instead of the spec's `session`. Opt-in, never derived from a URL.
+   */
+  AGENTGOV_SECURE_COOKIES: z.enum(['0', '1']).default('0'),
 });
 
 type Database = { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string } | { kind: 'memory' };
@@ -69,6 +74,8 @@ export interface ServerConfig {
   /** Proxies trusted for the client address (undefined: none) and the header they set. */
   trustProxy: boolean | number | string | undefined;
   forwardedHeader: 'x-forwarded-for' | 'forwarded';
+  /** Session cookie named `__Host-session` (HTTPS only) instead of `session`. */
+  secureCookies: boolean;
 }
 
 /** Development values of the OIDC client, used with the in-process development issuer. */
@@ -128,6 +135,7 @@ export function loadConfig(
     metricsToken: e.AGENTGOV_METRICS_TOKEN,
     trustProxy: trustProxyOf(e.AGENTGOV_TRUST_PROXY),
     forwardedHeader: e.AGENTGOV_FORWARDED_HEADER,
+    secureCookies: e.AGENTGOV_SECURE_COOKIES === '1',
   };
 }
 

@@ -289,6 +289,10 @@ export async function startServer(
       ...(devIssuer ? { tenants: [{ id: 'acme', name: 'Acme (development)' }] } : {}),
       ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
       forwardedHeader: config.forwardedHeader,
+      sessions: { secureCookies: config.secureCookies },
+      // Idempotency-Key records live with the data (shared by every process, kept across
+      // restarts); in memory only with `DATABASE_URL=memory:`.
+      ...(sqlStores ? { idempotency: sqlStores.idempotency } : {}),
     });
     await governance.start();
     cleanups.push(() => governance.close());

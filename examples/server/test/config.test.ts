@@ -43,6 +43,7 @@ describe('reference server configuration', () => {
         AGENTGOV_METRICS_TOKEN: 'scraper-token-0123456789',
         AGENTGOV_TRUST_PROXY: '1',
         AGENTGOV_FORWARDED_HEADER: 'forwarded',
+        AGENTGOV_SECURE_COOKIES: '1',
       },
       '/srv',
     );
@@ -66,6 +67,7 @@ describe('reference server configuration', () => {
       metricsToken: 'scraper-token-0123456789',
       trustProxy: 1,
       forwardedHeader: 'forwarded',
+      secureCookies: true,
     });
   });
 
@@ -123,6 +125,14 @@ describe('reference server configuration', () => {
         }
       }),
     );
+  });
+});
+
+describe('AGENTGOV_SECURE_COOKIES', () => {
+  it("keeps the spec's `session` cookie unless set to 1, even with an https redirect URI", () => {
+    expect(loadConfig({ OIDC_REDIRECT_URI: 'https://gov.example/callback' }).secureCookies).toBe(false);
+    expect(loadConfig({ AGENTGOV_SECURE_COOKIES: '1' }).secureCookies).toBe(true);
+    expect(() => loadConfig({ AGENTGOV_SECURE_COOKIES: 'yes' })).toThrow(/AGENTGOV_SECURE_COOKIES/);
   });
 });
 

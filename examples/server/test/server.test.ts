@@ -85,25 +85,26 @@ describe.each(['express', 'koa'] as const)('reference server on %s', (framework)
 });
 
 describe('reference server on embedded PGlite', () => {
-  it('keeps policies, connectors, sessions, the org tree and a valid audit chain across a restart', async () => {
+  it('keeps policies, connectors, sessions, Idempotency-Key records, the org tree and a valid audit chain across a restart', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'agentgov-server-'));
     const config = loadConfig({ AGENTGOV_DATA_DIR: dir, PORT: '0' });
     try {
       const first = await startServer(config, { env: {} });
       const token = await first.devIssuer!.mintIdToken('alice');
       const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      const policyBody = JSON.stringify({
+        scope: 'enterprise',
+        scopeId: 'acme',
+        domain: 'features',
+        name: 'kept',
+        version: '1.0.0',
+        changeReason: 'restart test',
+        content: '{}',
+      });
       const policy = await fetch(`${first.url}/api/v1/policies`, {
         method: 'POST',
-        headers: auth,
-        body: JSON.stringify({
-          scope: 'enterprise',
-          scopeId: 'acme',
-          domain: 'features',
-          name: 'kept',
-          version: '1.0.0',
-          changeReason: 'restart test',
-          content: '{}',
-        }),
+        headers: { ...auth, 'idempotency-key': 'restart-test-1' },
+        body: policyBody,
       });
       expect(policy.status).toBe(201);
       const { id: policyId } = (await policy.json()) as { id: string };
@@ -133,6 +134,15 @@ describe('reference server on embedded PGlite', () => {
         const token2 = await second.devIssuer!.mintIdToken('alice');
         const headers = { authorization: `Bearer ${token2}` };
         expect((await fetch(`${second.url}/api/v1/policies/${policyId}`, { headers })).status).toBe(200);
+        // The Idempotency-Key record was kept with the data: a retry after the restart is replayed.
+        const retried = await fetch(`${second.url}/api/v1/policies`, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': 'restart-test-1' },
+          body: policyBody,
+        });
+        expect(retried.status).toBe(201);
+        expect(retried.headers.get('idempotent-replayed')).toBe('true');
+        expect(((await retried.json()) as { id: string }).id).toBe(policyId);
         const list = (await (await fetch(`${second.url}/api/v1/connectors`, { headers })).json()) as {
           total: number;
           connectors: { credentialsSecretRef: string }[];
