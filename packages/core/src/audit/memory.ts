@@ -3,8 +3,8 @@ import type { Clock } from '../clock';
 import { systemClock } from '../clock';
 import type { GovernanceError } from '../errors';
 import { createUlidFactory } from '../ids';
-import { copy } from '../memory-util';
 import { KeyedMutex } from '../mutex';
+import { clonePlain as copy } from '../plain-clone';
 import { parseWith } from '../result';
 import type { UndoJournal } from '../unit-of-work/journal';
 import type { CallOptions } from '../vocabulary';
@@ -257,7 +257,9 @@ export class InMemoryAuditSink implements AuditSink {
       timestamp: input.timestamp ?? this.#clock.now().toISOString(),
     });
     if (parsed.isErr()) return parsed;
+    // The parsed entry is new, but its actionDetail values are the caller's: the kept entry is a
+    // copy, the returned one needs none (it shares nothing with what this sink keeps).
     this.entries.push(copy(parsed.value));
-    return ok(copy(parsed.value));
+    return ok(parsed.value);
   }
 }

@@ -1,4 +1,5 @@
-import { byKeys, copy, TenantMap } from '../memory-util';
+import { byKeys, TenantMap } from '../memory-util';
+import { clonePlain as copy } from '../plain-clone';
 import type { ExchangeListFilter, ExchangeStore, TranscriptMatch } from './port';
 import type { Exchange } from './schema';
 
