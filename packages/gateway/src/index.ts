@@ -27,7 +27,7 @@ export {
   type SessionView,
   sessionCookie,
 } from './auth/sessions';
-export { type ForwardedHeader, type TrustProxy } from './client-address';
+export type { ForwardedHeader, TrustProxy } from './client-address';
 export { DEFAULT_BODY_LIMIT, requestIdFrom } from './http';
 export {
   createGovernance,

@@ -260,7 +260,7 @@ export function createGovernance(config: GovernanceConfig): Governance {
     rateLimiter: guardPort(config.rateLimiter ?? new MemoryRateLimiter(), 'rate limiter'),
     clock,
     logger,
-    authenticate: (request, mode) => authenticate(request, mode, oidc, sessions),
+    authenticate: (incoming, mode) => authenticate(incoming, mode, oidc, sessions),
     clientAddress: createClientAddress(config.trustProxy, config.forwardedHeader),
     learn,
     idempotency: createIdempotency(

@@ -71,8 +71,11 @@ export interface PipelineOptions {
   rateLimiter: RateLimiter;
   clock: Clock;
   logger: Logger;
-  /** The principal of a request on an authenticated route (throws the spec's 401 errors). */
-  authenticate(request: Request, mode: 'required' | 'session'): Promise<Principal>;
+  /**
+   * The principal of a request on an authenticated route (throws the spec's 401 errors); reads
+   * headers through `incoming.header`, the request (view) only for a session lookup.
+   */
+  authenticate(incoming: Incoming, mode: 'required' | 'session'): Promise<Principal>;
   /** Records what an authenticated principal's claims tell (tenant, org placement, activity). */
   learn(principal: Principal): Promise<void>;
   /** The client address: the peer's, or behind trusted proxies the forwarded one (./client-address.ts). */
@@ -141,7 +144,7 @@ export function createPipeline(o: PipelineOptions): Pipeline {
     headers: Outcome['headers'],
     seen: Seen,
   ): Promise<Outcome> {
-    const { method, request } = incoming;
+    const { method } = incoming;
     const url = incoming.url();
     const path = url.pathname;
     if (path !== basePath && !path.startsWith(`${basePath}/`))
@@ -163,7 +166,7 @@ export function createPipeline(o: PipelineOptions): Pipeline {
     let principal: Principal | undefined;
     if (route.auth !== 'none') {
       try {
-        principal = await o.authenticate(request, route.auth);
+        principal = await o.authenticate(incoming, route.auth);
       } catch (error) {
         // A request that fails authentication never counts against a tenant's budget; it counts
         // against the caller address's own, stricter `auth_failures` limit (429 once exhausted).
@@ -231,7 +234,9 @@ export function createPipeline(o: PipelineOptions): Pipeline {
     // --- Idempotency-Key (./idempotency.ts): replay the stored response of a retried write. The
     // hook answers `run()` itself without the header, so a request without one skips it.
     if (!o.idempotency || incoming.header('idempotency-key') === null) return run();
-    const response = await o.idempotency(request, url, principal, rawBody, () => run().then(responseOf));
+    const response = await o.idempotency(incoming.request, url, principal, rawBody, () =>
+      run().then(responseOf),
+    );
     return outcomeOf(response);
   }
 

@@ -13,18 +13,32 @@ import type { SessionManager } from './sessions';
 const BEARER_RE = /^Bearer[ ]+([^\s]+)\s*$/i;
 
 /**
+ * A request as authentication reads it: its headers by lower-case name, and the Fetch Request
+ * (or the Node path's lazy view of one) only for a session lookup. The kernel passes the
+ * pipeline's `Incoming`, so a Bearer request on Node never builds a request view.
+ */
+export interface Presented {
+  header(name: string): string | null;
+  readonly request: Request;
+}
+
+/**
  * The principal of a request. `mode` `session` answers `no_session` rather than
  * `authentication_required` when no credentials at all were presented. A session extended by this
  * request has its cookie queued for the response (SessionManager#withRenewedCookie).
  */
 export async function authenticate(
-  request: Request,
+  from: Request | Presented,
   mode: 'required' | 'session',
   oidc: OidcClient,
   sessions: SessionManager,
 ): Promise<Principal> {
-  const authorization = request.headers.get('authorization');
-  const cookie = readCookie(request.headers.get('cookie'), sessions.cookieName);
+  const isRequest = from instanceof Request;
+  const authorization = isRequest ? from.headers.get('authorization') : from.header('authorization');
+  const cookie = readCookie(
+    isRequest ? from.headers.get('cookie') : from.header('cookie'),
+    sessions.cookieName,
+  );
   if (authorization !== null) {
     const m = BEARER_RE.exec(authorization);
     if (m) {
@@ -39,7 +53,7 @@ export async function authenticate(
   if (cookie === undefined || cookie === '') {
     throw mode === 'session' ? errorOf('no_session') : errorOf('authentication_required');
   }
-  const found = await sessions.lookup(cookie, request);
+  const found = await sessions.lookup(cookie, isRequest ? from : from.request);
   if (found.kind === 'expired') throw errorOf('session_expired');
   if (found.kind === 'unknown') throw errorOf('no_session', 'The session cookie names no session');
   return found.principal;
