@@ -1,5 +1,10 @@
-/** Copies a record in and out of an in-memory store so callers never share mutable state with it. */
-export const copy = <T>(value: T): T => structuredClone(value);
+import { clonePlain } from './plain-clone';
+
+/**
+ * Copies a record in and out of an in-memory store so callers never share mutable state with it
+ * (a plain-data deep copy, several times cheaper than `structuredClone`; see ./plain-clone.ts).
+ */
+export const copy = <T>(value: T): T => clonePlain(value);
 
 export function byKeys<T>(...keys: ((item: T) => string | number)[]) {
   return (a: T, b: T): number => {
