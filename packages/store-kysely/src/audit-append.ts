@@ -34,7 +34,7 @@ interface Waiter {
 }
 
 /** Records per group statement: 19 parameters each stays below PostgreSQL's 65,535 (with room). */
-export const MAX_STATEMENT_RECORDS = 3000;
+const MAX_STATEMENT_RECORDS = 3000;
 /** Callers per group (a group is also cut when its records would exceed MAX_STATEMENT_RECORDS). */
 const MAX_GROUP_CALLERS = 256;
 
@@ -135,7 +135,7 @@ const ZERO_HASH = '0'.repeat(64);
  * Writes `records` (built on `expected`) in one statement when the tenant's head still is
  * `expected`; false (nothing written) when it moved.
  */
-export async function compareAndAppend(
+async function compareAndAppend(
   db: Kysely<Database>,
   tenantId: string,
   expected: ChainHead | undefined,
@@ -180,7 +180,7 @@ async function buildOn(
 }
 
 /** The locking protocol for one caller (after a stale head or a failed group). */
-export async function lockedAppend(
+async function lockedAppend(
   db: Kysely<Database>,
   tenantId: string,
   build: Build,
