@@ -3,9 +3,13 @@
  * stores, built-in engine, ES256 envelopes, audit on both sides) against calling the same answer
  * function directly; (2) filtering a payload of 1,000 classified items with
  * `filterByClassification` against a bare `Array.filter` on the level order; (3) a governed A2A
- * round trip on loopback (signed card cached, caller token, envelope signed and verified both
- * ways, policy, stores, audit) against the same round trip through the same SDK handler without
- * governance.
+ * round trip on loopback (signed card cached, envelope signed and verified both ways, policy on
+ * both sides, stores, audit on both sides) against the same round trip through the same SDK
+ * handler without governance: one JSON-RPC `SendMessage` over `fetch` to the SDK's
+ * `DefaultRequestHandler` + `JsonRpcTransportHandler` on node:http, the same query and answer data
+ * part. Client and server run in this process, so the CPU time per round trip in the notes
+ * (`process.cpuUsage` over a fixed number of sequential round trips after the timed run) counts
+ * both sides of both cases.
  */
 import { CLASSIFICATION_LEVELS, classificationOrder, newId, systemClock } from '@agentgov/core';
 import { filterByClassification, InterchangeNode } from '@agentgov/interchange';
@@ -20,6 +24,16 @@ const QUERY = {
   text: 'When is Bob free this week?',
   items: itemsAt('internal', 'confidential', 'restricted'),
 };
+
+const CPU_ROUNDS = Number(process.env.BENCH_CPU_ROUNDS ?? 300);
+
+/** Process CPU time (user + system) per call, ms, over `n` sequential calls. */
+async function cpuPerCall(fn: () => Promise<void>, n: number): Promise<number> {
+  const start = process.cpuUsage();
+  for (let i = 0; i < n; i++) await fn();
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000 / n;
+}
 
 const inProcess: BenchSuite = {
   name: 'interchange: information query in-process (memory stores, built-in engine)',
@@ -122,25 +136,28 @@ const a2a: BenchSuite = {
           },
         },
       });
+    const cases: Record<string, () => Promise<void>> = {
+      'plain A2A SendMessage (same SDK handler, no governance)': async () => {
+        const res = await fetch(plain.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+          body: body(),
+        });
+        const json = (await res.json()) as { result?: unknown };
+        if (!json.result) throw new Error(JSON.stringify(json));
+      },
+      'governed A2A information query (ES256 both ways, policy, stores, audit)': async () => {
+        const r = await alice.query({ to: 'agent-bob', message: QUERY });
+        if (r.isErr()) throw r.error;
+      },
+    };
     try {
-      return await measure(
-        {
-          'plain A2A SendMessage (same SDK handler, no governance)': async () => {
-            const res = await fetch(plain.url, {
-              method: 'POST',
-              headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
-              body: body(),
-            });
-            const json = (await res.json()) as { result?: unknown };
-            if (!json.result) throw new Error(JSON.stringify(json));
-          },
-          'governed A2A information query (ES256 both ways, policy, stores, audit)': async () => {
-            const r = await alice.query({ to: 'agent-bob', message: QUERY });
-            if (r.isErr()) throw r.error;
-          },
-        },
-        { time: TIME, unit: 'round trip' },
-      );
+      const rows = await measure(cases, { time: TIME, unit: 'round trip' });
+      for (const row of rows) {
+        const cpu = await cpuPerCall(cases[row.name] as () => Promise<void>, CPU_ROUNDS);
+        row.note = `${row.note}; CPU ${cpu.toFixed(2)} ms per round trip (${CPU_ROUNDS} in a row)`;
+      }
+      return rows;
     } finally {
       await governed.close();
       await plain.close();
