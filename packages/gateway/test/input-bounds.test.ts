@@ -2,9 +2,10 @@
  * Issue 12 item 3: every input is bounded before any route runs (no I/O): depth, size, NUL, lone
  * surrogates, date years outside 0001–9999 → 400 invalid_type with the spec's body.
  */
-import { definePlugin, defineRoute } from '@agentgov/core';
+import { definePlugin, defineRoute, type ValidationError } from '@agentgov/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { checkInputBounds } from '../src/input-bounds';
 import { createTestGovernance, startTestIssuer, type TestIssuer } from '../src/testing/index';
 
 let idp: TestIssuer;
@@ -88,5 +89,31 @@ describe('input bounds (issue 12 item 3)', () => {
     } finally {
       await gov.close();
     }
+  });
+});
+
+describe('checkInputBounds names the refused input by its path', () => {
+  const refused = (input: unknown): unknown => {
+    try {
+      checkInputBounds(input, '(body)');
+    } catch (error) {
+      return (error as ValidationError).detail;
+    }
+    throw new Error('accepted');
+  };
+
+  it.each([
+    ['a key under an array item', { a: [{ ok: 1 }, { b: 'x\u0000' }] }, 'a[1].b'],
+    ['a top-level string', 'x\uD800', '(body)'],
+    ['an array item', ['ok', 'bad\uDC00'], '[1]'],
+    ['a date with a year 0000', { when: { at: '0000-01-01' } }, 'when.at'],
+    ['an expanded year', { at: '+010000-01-01' }, 'at'],
+    ['a key itself', { 'k\u0000': 1 }, 'k\u0000'],
+  ])('%s', (_what, input, field) => {
+    expect(JSON.stringify(refused(input))).toContain(JSON.stringify(field));
+  });
+
+  it('accepts surrogate pairs, signs and digits that are not dates', () => {
+    expect(() => checkInputBounds({ a: '🚀', b: '-1', c: '+x', d: '2025', e: '' }, '(body)')).not.toThrow();
   });
 });

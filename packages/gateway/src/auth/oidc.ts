@@ -6,7 +6,7 @@
  * Over 300 lines on purpose: verification and the code exchange share the issuer discovery, the
  * JWKS cache and the error mapping; one class keeps every path that accepts a credential together.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { GovernanceError } from '@agentgov/core';
 import {
   createRemoteJWKSet,
@@ -272,7 +272,7 @@ export class OidcClient {
    */
   async verifyBearer(token: string): Promise<VerifiedBearerToken> {
     const cache = this.#cache;
-    const key = cache ? createHash('sha256').update(token).digest('base64url') : '';
+    const key = cache ? hash('sha256', token, 'base64url') : '';
     if (cache && this.#jwks?.fresh) {
       const hit = cache.get(key);
       if (hit && hit.expMs > Date.now()) return { kind: hit.kind, claims: hit.claims };
