@@ -12,8 +12,14 @@
  * an event loop. Each pair is measured baseline and gateway back to back, after a warm-up.
  * `BENCH_TOKEN_CACHE=off` turns the gateway's verified-token cache off (every request verifies
  * its ES256 token again), to see what the cache saves.
+ *
+ * A gateway server loads the workspace packages from their built `dist/` (what an application
+ * runs; the repository's tsconfig paths would otherwise send tsx to their TypeScript sources):
+ * build them first (`pnpm -r build`); a `dist/` older than its sources stops the suite.
+ * `BENCH_GATEWAY_FROM=src` loads the sources through tsx instead.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
@@ -26,6 +32,46 @@ const CONNECTIONS = Number(process.env.BENCH_HTTP_CONNECTIONS ?? 10);
 const WARMUP_SECONDS = 1;
 /** Each target's SECONDS are split into this many rounds, alternating baseline and gateway. */
 const ROUNDS = Math.max(1, Math.min(SECONDS, 5));
+
+/** Where a gateway server loads the workspace packages from: their built dist (default) or src. */
+const FROM: 'dist' | 'src' = process.env.BENCH_GATEWAY_FROM === 'src' ? 'src' : 'dist';
+/** The packages a gateway server loads (the HTTP suite's composition and the adapters). */
+const GATEWAY_PACKAGES = [
+  'core',
+  'gateway',
+  'policy',
+  'audit',
+  'interchange',
+  'work-tracking',
+  'adapter-express',
+  'adapter-koa',
+];
+
+/** The newest modification time under `dir` (ms), 0 when it does not exist. */
+function newest(dir: string): number {
+  let latest = 0;
+  let entries: import('node:fs').Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true, recursive: true });
+  } catch {
+    return 0;
+  }
+  for (const e of entries) {
+    if (e.isFile()) latest = Math.max(latest, statSync(`${e.parentPath}/${e.name}`).mtimeMs);
+  }
+  return latest;
+}
+
+/** Refuses to measure a `dist/` older than its sources (the figures would be of old code). */
+function assertBuilt(): void {
+  const root = fileURLToPath(new URL('../packages/', import.meta.url));
+  const stale = GATEWAY_PACKAGES.filter((p) => newest(`${root}${p}/dist`) < newest(`${root}${p}/src`));
+  if (stale.length > 0) {
+    throw new Error(
+      `dist/ older than src/ in ${stale.join(', ')}: run \`pnpm -r build\` (or BENCH_GATEWAY_FROM=src)`,
+    );
+  }
+}
 
 type Framework = 'express' | 'koa';
 type Kind = `${'bare' | 'gateway'}-${Framework}`;
@@ -49,6 +95,13 @@ const DECISION_BODY = JSON.stringify({
     classification_level: 'internal',
   },
 });
+
+/** A workspace package's entry: its built dist file, or (BENCH_GATEWAY_FROM=src) its source. */
+function workspace<T>(pkg: string, entry = 'index'): Promise<T> {
+  const file =
+    FROM === 'dist' ? `dist/${entry}.js` : `src/${entry === 'index' ? 'index' : `${entry}/index`}.ts`;
+  return import(new URL(`../packages/${pkg}/${file}`, import.meta.url).href) as Promise<T>;
+}
 
 // ---------------------------------------------------------------------------------------------
 // The child: one server of one kind on 127.0.0.1 port 0; prints its ServerInfo as one JSON line.
@@ -96,8 +149,9 @@ async function serve(kind: Kind): Promise<void> {
     }
   } else {
     const [{ createTestService }, { testOidcConfig }] = await Promise.all([
-      import('@agentgov/http-suite'),
-      import('@agentgov/gateway/testing'),
+      // By path: from dist, the bench's directory resolves no workspace package by name.
+      import('../packages/http-suite/src/index') as Promise<typeof import('@agentgov/http-suite')>,
+      workspace<typeof import('@agentgov/gateway/testing')>('gateway', 'testing'),
     ]);
     if (!env.issuer || !env.token) throw new Error('a gateway server needs the issuer and a token');
     // The kernel with the policy and audit plugins on in-memory stores (the HTTP suite's composition).
@@ -137,7 +191,7 @@ async function serve(kind: Kind): Promise<void> {
     if (kind === 'gateway-express') {
       const [{ default: express }, { mount }] = await Promise.all([
         import('express'),
-        import('@agentgov/adapter-express'),
+        workspace<typeof import('@agentgov/adapter-express')>('adapter-express'),
       ]);
       const app = express();
       app.use(mount(gov));
@@ -145,7 +199,7 @@ async function serve(kind: Kind): Promise<void> {
     } else {
       const [{ default: Koa }, { mount }] = await Promise.all([
         import('koa'),
-        import('@agentgov/adapter-koa'),
+        workspace<typeof import('@agentgov/adapter-koa')>('adapter-koa'),
       ]);
       const app = new Koa();
       app.use(mount(gov));
@@ -176,8 +230,18 @@ interface Child {
 
 async function startChild(kind: Kind, env: object): Promise<Child> {
   const file = fileURLToPath(import.meta.url);
+  // From dist: tsx without the repository's paths, so `@agentgov/*` resolves to the built packages.
+  const fromDist =
+    kind.startsWith('gateway-') && FROM === 'dist'
+      ? { TSX_TSCONFIG_PATH: fileURLToPath(new URL('../tsconfig.base.json', import.meta.url)) }
+      : {};
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', file], {
-    env: { ...process.env, AGENTGOV_BENCH_SERVER: kind, AGENTGOV_BENCH_ENV: JSON.stringify(env) },
+    env: {
+      ...process.env,
+      ...fromDist,
+      AGENTGOV_BENCH_SERVER: kind,
+      AGENTGOV_BENCH_ENV: JSON.stringify(env),
+    },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
@@ -256,9 +320,10 @@ function suite(route: 'GET' | 'POST', framework: Framework): BenchSuite {
   const what = route === 'GET' ? 'GET /api/v1/policies/{id}' : 'POST /api/v1/decisions';
   const baseline = `bare ${framework}, same JSON`;
   return {
-    name: `${what} on ${framework}, authenticated (${CONNECTIONS} connections, ${SECONDS}s each)`,
+    name: `${what} on ${framework}, authenticated (${CONNECTIONS} connections, ${SECONDS}s each, gateway from ${FROM})`,
     baseline,
     async run() {
+      if (FROM === 'dist') assertBuilt();
       const { startDevIssuer } = await import('../examples/server/src/dev-issuer');
       const issuer = await startDevIssuer({
         clientId: 'bench',
