@@ -63,7 +63,7 @@ export async function adminQuery(databaseUrl: string, text: string): Promise<voi
 }
 
 /** `databaseUrl` with another database name. */
-export function withDatabase(databaseUrl: string, database: string, hostPort?: string): string {
+function withDatabase(databaseUrl: string, database: string, hostPort?: string): string {
   const url = new URL(databaseUrl);
   url.pathname = `/${database}`;
   if (hostPort) url.host = hostPort;
