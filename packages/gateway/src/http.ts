@@ -153,12 +153,15 @@ export async function readBodyLimited(request: Request, limit: number): Promise<
   return out;
 }
 
+/** One strict UTF-8 decoder for every body (a one-shot `decode` keeps no state between calls). */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 /** Parses a JSON body; an empty body is `undefined` (so a required body reports `missing_type`). */
 export function parseJsonBody(bytes: Uint8Array): unknown {
   if (bytes.byteLength === 0) return undefined;
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    text = UTF8.decode(bytes);
   } catch {
     throw ValidationError.invalid('(body)', 'the body is not valid UTF-8');
   }
