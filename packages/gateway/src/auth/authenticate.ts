@@ -17,7 +17,7 @@ const BEARER_RE = /^Bearer[ ]+([^\s]+)\s*$/i;
  * (or the Node path's lazy view of one) only for a session lookup. The kernel passes the
  * pipeline's `Incoming`, so a Bearer request on Node never builds a request view.
  */
-export interface Presented {
+interface Presented {
   header(name: string): string | null;
   readonly request: Request;
 }
