@@ -5,7 +5,7 @@
  * input form of a schema whose input and output differ is `<id>Input`).
  */
 
-import type { RateLimit } from '@agentgov/core';
+import { errorSpec, type RateLimit } from '@agentgov/core';
 import { z } from 'zod';
 import type { MountedRoute } from './router';
 
@@ -20,6 +20,20 @@ type Io = 'input' | 'output';
 
 const DEFS_REF = '#/$defs/';
 const COMPONENTS_REF = '#/components/schemas/';
+
+const IDEMPOTENT_WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retried write safe: the first answer is stored for 24 h per tenant, user and key and replayed (with `Idempotent-Replayed: true`) for the same request.',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+};
+const IDEMPOTENCY_RESPONSES: [string, string][] = [
+  ['409', 'idempotency_key_in_use: a request with this Idempotency-Key is still running'],
+  ['422', 'idempotency_key_reused: this Idempotency-Key was used for another request'],
+];
 
 /** Collects named schemas into `components.schemas` while converting route schemas. */
 class Components {
@@ -132,6 +146,20 @@ export function buildOpenApi(
         ]),
       ),
     };
+    if (r.auth !== 'none' && IDEMPOTENT_WRITES.has(r.method)) {
+      // The kernel's Idempotency-Key handling (./idempotency.ts) covers every authenticated write.
+      (op.parameters as Json[]).push(IDEMPOTENCY_KEY_PARAMETER);
+      const responses = op.responses as Record<string, Json>;
+      for (const [status, description] of IDEMPOTENCY_RESPONSES) {
+        const spec = errorSpec(description);
+        responses[status] ??= {
+          description,
+          content: { 'application/json': { schema: components.convert(spec.schema, 'output') } },
+        };
+        if (responses[status].description !== description)
+          responses[status].description = `${responses[status].description}; or ${description}`;
+      }
+    }
     if (r.body)
       op.requestBody = {
         required: true,

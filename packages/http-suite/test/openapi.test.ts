@@ -52,4 +52,20 @@ describe('the OpenAPI document of the whole service', () => {
       expect(body.message ?? '', op).not.toMatch(/^No route for/);
     }
   });
+
+  it('declares Idempotency-Key and its 409/422 answers on every authenticated write, and on nothing else', () => {
+    for (const { route } of gov.routes) {
+      const op = gov.openapi.paths[`${gov.basePath}${route.path}`]?.[route.method.toLowerCase()] as {
+        parameters: { name: string; in: string }[];
+        responses: Record<string, { description: string }>;
+      };
+      const declared = op.parameters.some((p) => p.in === 'header' && p.name === 'Idempotency-Key');
+      const write = route.method !== 'GET' && route.auth !== 'none';
+      expect(declared, `${route.method} ${route.path}`).toBe(write);
+      if (write) {
+        expect(op.responses['409']?.description).toContain('idempotency_key_in_use');
+        expect(op.responses['422']?.description).toContain('idempotency_key_reused');
+      }
+    }
+  });
 });
