@@ -20,3 +20,12 @@ export const EXIT = { ok: 0, findings: 1, usage: 2 } as const;
 
 /** Thrown by a command for unusable input (exit 2). */
 export class UsageError extends Error {}
+
+/** A command's arguments through its `parse`; a parse failure is a usage error showing `usage`. */
+export function parseUsage<T>(parse: (args: string[]) => T, args: string[], usage: string): T {
+  try {
+    return parse(args);
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n${usage}`);
+  }
+}

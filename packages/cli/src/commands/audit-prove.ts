@@ -7,7 +7,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { type CliIo, EXIT, UsageError } from '../io';
+import { type CliIo, EXIT, parseUsage, UsageError } from '../io';
 import {
   type ConsistencyProofJson,
   type InclusionProofJson,
@@ -21,13 +21,7 @@ import { call, ServerError, serverFrom } from '../server-client';
 const USAGE = 'usage: agentgov audit prove [ID] --server URL [--token TOKEN] [--since FILE] [--out FILE]';
 
 export default async function auditProve(args: string[], io: CliIo): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(args);
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n${USAGE}`);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseUsage(parse, args, USAGE);
   const id = positionals[0];
   if (positionals.length > 1 || (!id && !values.since))
     throw new UsageError(`an entry ID or --since FILE is required\n${USAGE}`);

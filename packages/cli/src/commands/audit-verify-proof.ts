@@ -16,7 +16,7 @@ import {
   verifyConsistency,
   verifyInclusion,
 } from '@agentgov/audit';
-import { type CliIo, EXIT, UsageError } from '../io';
+import { type CliIo, EXIT, parseUsage, UsageError } from '../io';
 import { readCheckpoint, readProofFile, type SavedCheckpoint } from '../proof-file';
 
 const USAGE =
@@ -81,13 +81,7 @@ function signed(checkpoint: SavedCheckpoint, key: (origin: string) => string): S
 const pick = (c: SavedCheckpoint) => ({ origin: c.origin, treeSize: c.treeSize, rootHash: c.rootHash });
 
 export default async function auditVerifyProof(args: string[], io: CliIo): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(args);
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n${USAGE}`);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseUsage(parse, args, USAGE);
   const path = positionals[0];
   if (!path || positionals.length > 1) throw new UsageError(USAGE);
   const key = keyFor(values);

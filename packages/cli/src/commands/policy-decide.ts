@@ -14,19 +14,13 @@ import {
   validationErrorFromZod,
 } from '@agentgov/core';
 import { bundleEngine, loadPolicyBundle, MAX_POLICY_FILE_BYTES, parseYaml } from '@agentgov/policy';
-import { type CliIo, EXIT, UsageError } from '../io';
+import { type CliIo, EXIT, parseUsage, UsageError } from '../io';
 import { describe } from './policy-common';
 
 const USAGE = `usage: agentgov policy decide DIR --domain ${DECISION_DOMAINS.join('|')} --input FILE [--user ID] [--fail-on-deny]`;
 
 export default async function policyDecide(args: string[], io: CliIo): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(args);
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n${USAGE}`);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseUsage(parse, args, USAGE);
   const dir = positionals[0];
   if (!dir || positionals.length > 1) throw new UsageError(USAGE);
   const domain = values.domain;

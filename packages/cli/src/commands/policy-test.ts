@@ -18,7 +18,7 @@ import {
 } from '@agentgov/core';
 import { bundleEngine, loadPolicyBundle, MAX_POLICY_FILE_BYTES, parseYaml } from '@agentgov/policy';
 import { z } from 'zod';
-import { type CliIo, EXIT, UsageError } from '../io';
+import { type CliIo, EXIT, parseUsage, UsageError } from '../io';
 import { type JunitSuite, junitXml } from '../junit';
 import { describe } from './policy-common';
 
@@ -160,13 +160,7 @@ function check(c: PreparedCase, d: Decision): string[] {
 }
 
 export default async function policyTest(args: string[], io: CliIo): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(args);
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n${USAGE}`);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseUsage(parse, args, USAGE);
   const dir = positionals[0];
   if (!dir || positionals.length > 1) throw new UsageError(USAGE);
   const format = values.format ?? 'text';
