@@ -33,6 +33,23 @@ function nodeBytes(left: Uint8Array, right: Uint8Array): Uint8Array {
   return sha256Bytes(input);
 }
 
+/** Merkle leaf hash (bytes) of a record hash (hex). */
+export function merkleLeafBytes(recordHash: string): Uint8Array {
+  return leafBytes(hexToBytes(recordHash));
+}
+
+/** Node hash (bytes) of two child hashes (bytes): SHA-256(0x01 || left || right). */
+export function merkleNodeBytes(left: Uint8Array, right: Uint8Array): Uint8Array {
+  return nodeBytes(left, right);
+}
+
+/** Largest power of two strictly smaller than n (n ≥ 2). */
+export function merkleSplit(n: number): number {
+  let k = 1;
+  while (k * 2 < n) k *= 2;
+  return k;
+}
+
 /** Merkle leaf hash (hex) of a record hash (hex): SHA-256(0x00 || bytes of recordHash). */
 export function merkleLeafHash(recordHash: string): string {
   return bytesToHex(leafBytes(hexToBytes(recordHash)));
@@ -46,12 +63,7 @@ export function merkleNodeHash(left: string, right: string): string {
 /** SHA-256 of the empty string: the root of the empty tree (RFC 9162 §2.1.1). */
 export const EMPTY_TREE_ROOT = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 
-/** Largest power of two strictly smaller than n (n ≥ 2). */
-function split(n: number): number {
-  let k = 1;
-  while (k * 2 < n) k *= 2;
-  return k;
-}
+const split = merkleSplit;
 
 /** MTH over leaf hashes [lo, hi). */
 function mth(leaves: readonly Uint8Array[], lo: number, hi: number): Uint8Array {
@@ -269,10 +281,15 @@ export class MerkleAccumulator {
 
   /** Root (hex) of the tree over everything pushed so far. */
   root(): string {
+    return this.#hashes.length === 0 ? EMPTY_TREE_ROOT : bytesToHex(this.rootBytes());
+  }
+
+  /** Root (bytes) of the tree over everything pushed so far (the empty tree's too). */
+  rootBytes(): Uint8Array {
     const hashes = this.#hashes;
-    if (hashes.length === 0) return EMPTY_TREE_ROOT;
+    if (hashes.length === 0) return hexToBytes(EMPTY_TREE_ROOT);
     let r: Uint8Array = hashes[hashes.length - 1] as Buffer;
     for (let i = hashes.length - 2; i >= 0; i--) r = nodeBytes(hashes[i] as Buffer, r);
-    return bytesToHex(r);
+    return r;
   }
 }

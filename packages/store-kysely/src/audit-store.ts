@@ -1,6 +1,7 @@
 import {
   type AuditCheckpoint,
   type AuditFilter,
+  type AuditHashScanOptions,
   type AuditRecord,
   type AuditScanOptions,
   type AuditStore,
@@ -25,6 +26,14 @@ import type { AuditCheckpointsTable, Database, StoredRow } from './schema';
 import { isoFromText, isoText, toNumber } from './sql-util';
 
 const DEFAULT_SCAN_BATCH = 500;
+/** Hashes per `scanHashes` round trip when the caller gives no `batchSize`. */
+const DEFAULT_HASH_BATCH = 10_000;
+
+interface HashPage {
+  n: string;
+  last_text: string | null;
+  hashes: string | null;
+}
 
 /**
  * One per kysely instance: every store over the same database object shares the per-tenant
@@ -196,6 +205,54 @@ export class KyselyAuditStore implements AuditStore {
       }
     } finally {
       // A caller that stops early leaves the prefetched page to finish on its own (its rows dropped).
+      await next?.catch(() => {});
+    }
+  }
+
+  /**
+   * Keyset pages of the `hash` column only, each page aggregated by PostgreSQL into one text value
+   * (one row per page, not one per record); the next page is fetched while the caller uses the
+   * current one. A page whose stored hashes are not all 64 characters is read again row by row.
+   */
+  async *scanHashes(tenantId: string, options: AuditHashScanOptions = {}): AsyncIterable<string[]> {
+    const batch = Math.max(1, options.batchSize ?? DEFAULT_HASH_BATCH);
+    const upper = options.toSeq === undefined ? sql`` : sql` AND seq <= ${options.toSeq}`;
+    const rowsAfter = (after: number) =>
+      sql`SELECT seq, hash FROM audit_entries
+        WHERE tenant_id = ${tenantId} AND seq > ${after}${upper} ORDER BY seq LIMIT ${batch}`;
+    const page = (after: number) =>
+      sql<HashPage>`SELECT count(*)::text AS n, max(seq)::text AS last_text,
+          string_agg(hash, '' ORDER BY seq) AS hashes
+        FROM (${rowsAfter(after)}) AS page`.execute(this.#db);
+    options.signal?.throwIfAborted();
+    let after = (options.fromSeq ?? 1) - 1;
+    let next: ReturnType<typeof page> | undefined = page(after);
+    try {
+      while (next) {
+        const row = (await next).rows[0];
+        next = undefined;
+        const n = toNumber(row?.n ?? 0);
+        if (!row || n === 0 || row.last_text === null || row.hashes === null) return;
+        const from = after;
+        after = toNumber(row.last_text);
+        if (n === batch) {
+          options.signal?.throwIfAborted();
+          next = page(after);
+          next.catch(() => {}); // observed by the next turn; never unhandled if the caller stops
+        }
+        const text = row.hashes;
+        let hashes: string[];
+        if (text.length === 64 * n) {
+          hashes = new Array<string>(n);
+          for (let i = 0; i < n; i++) hashes[i] = text.slice(64 * i, 64 * i + 64);
+        } else {
+          const { rows } = await sql<{ hash: string }>`${rowsAfter(from)}`.execute(this.#db);
+          hashes = rows.map((r) => r.hash);
+        }
+        options.signal?.throwIfAborted();
+        yield hashes;
+      }
+    } finally {
       await next?.catch(() => {});
     }
   }

@@ -11,6 +11,7 @@ import type { CallOptions } from '../vocabulary';
 import type {
   AuditCheckpoint,
   AuditFilter,
+  AuditHashScanOptions,
   AuditRecord,
   AuditScanOptions,
   AuditSink,
@@ -173,6 +174,7 @@ export class InMemoryAuditStore implements AuditStore {
       get: (tenantId, id) => this.get(tenantId, id),
       query: (tenantId, filter, page) => this.query(tenantId, filter, page),
       scan: (tenantId, options) => this.scan(tenantId, options),
+      scanHashes: (tenantId, options) => this.scanHashes(tenantId, options),
       tenants: () => this.tenants(),
       count: (tenantId) => this.count(tenantId),
       saveCheckpoint: (checkpoint) => this.saveCheckpoint(checkpoint),
@@ -208,6 +210,20 @@ export class InMemoryAuditStore implements AuditStore {
       if (options.toSeq !== undefined && r.seq > options.toSeq) break;
       if (options.filter && !matchesAuditFilter(r, options.filter)) continue;
       yield copy(r);
+    }
+  }
+
+  async *scanHashes(tenantId: string, options: AuditHashScanOptions = {}): AsyncIterable<string[]> {
+    const chain = this.#chains.get(tenantId) ?? [];
+    const batch = Math.max(1, options.batchSize ?? 10_000);
+    // seq s sits at index s − 1 (the chain is gap-free from 1).
+    let i = Math.max(0, (options.fromSeq ?? 1) - 1);
+    const end = Math.min(chain.length, options.toSeq ?? chain.length);
+    while (i < end) {
+      options.signal?.throwIfAborted();
+      const page = chain.slice(i, Math.min(end, i + batch)).map((r) => r.hash);
+      i += page.length;
+      yield page;
     }
   }
 

@@ -52,6 +52,17 @@ export interface AuditScanOptions {
   signal?: AbortSignal;
 }
 
+/** Options of `AuditStore.scanHashes`. */
+export interface AuditHashScanOptions {
+  /** First seq to read (inclusive, default 1). */
+  fromSeq?: number;
+  /** Last seq to read (inclusive, default: the head). */
+  toSeq?: number;
+  /** Hashes per page (one round trip each). */
+  batchSize?: number;
+  signal?: AbortSignal;
+}
+
 export interface AuditCheckpoint {
   tenantId: string;
   /** Number of records covered (records with seq 1..treeSize). */
@@ -86,6 +97,12 @@ export interface AuditStore {
   ): Promise<{ records: AuditRecord[]; total: number }>;
   /** Streams matching records in seq order, fetching `batchSize` at a time (bounded memory). */
   scan(tenantId: string, options?: AuditScanOptions): AsyncIterable<AuditRecord>;
+  /**
+   * Streams only the record hashes of seq fromSeq..toSeq, in seq order, a page (array) at a time:
+   * what Merkle proofs read, without the entries. Optional: without it, readers take the hashes
+   * from `scan`.
+   */
+  scanHashes?(tenantId: string, options?: AuditHashScanOptions): AsyncIterable<string[]>;
   /**
    * GDPR erasure: replaces the clear value `userId` with `replacement` in `entry.userId` and in
    * every `actionDetail` path listed in a record's commitments whose value is `userId`. Nothing

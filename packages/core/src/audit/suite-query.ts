@@ -1,4 +1,4 @@
-/** AuditStore conformance, part 2: reads (query filters, pagination, scan). */
+/** AuditStore conformance, part 2: reads (query filters, pagination, scan, scanHashes). */
 import { expect } from 'vitest';
 import { expectRejects } from '../testing/conformance';
 import { appendEntries, isoAt, makeAuditEntry } from '../testing/fixtures';
@@ -194,6 +194,32 @@ export const auditQueryCases = {
       all.slice(1, 10).filter((r) => matches(r.entry, filter)),
     );
   },
+  'scanHashes: the record hashes of fromSeq..toSeq in seq order, page by page (when the store has it)':
+    async (store: AuditStore) => {
+      const all = await seedQueryData(store);
+      if (!store.scanHashes) return;
+      const scanHashes = store.scanHashes.bind(store);
+      const hashes = all.map((r) => r.hash);
+      const flat = async (options?: Parameters<typeof scanHashes>[1]) => {
+        const pages = await collect(scanHashes(A, options));
+        for (const page of pages) {
+          expect(page.length).toBeGreaterThan(0);
+          if (options?.batchSize !== undefined) expect(page.length).toBeLessThanOrEqual(options.batchSize);
+        }
+        return pages.flat();
+      };
+      expect(await flat()).toEqual(hashes);
+      expect(await flat({ batchSize: 5 })).toEqual(hashes);
+      expect(await flat({ batchSize: 1 })).toEqual(hashes);
+      expect(await flat({ fromSeq: 4, batchSize: 3 })).toEqual(hashes.slice(3));
+      expect(await flat({ toSeq: 7, batchSize: 3 })).toEqual(hashes.slice(0, 7));
+      expect(await flat({ fromSeq: 3, toSeq: 9, batchSize: 2 })).toEqual(hashes.slice(2, 9));
+      expect(await flat({ fromSeq: 5, toSeq: 5 })).toEqual(hashes.slice(4, 5));
+      expect(await flat({ fromSeq: 13 })).toEqual([]);
+      expect(await collect(scanHashes('tenant-none', { batchSize: 2 }))).toEqual([]);
+      const tenantB = (await collect(store.scan(B))).map((r) => r.hash);
+      expect((await collect(scanHashes(B, { batchSize: 2 }))).flat()).toEqual(tenantB);
+    },
   'scan: an aborted signal stops the scan with a rejection': async (store: AuditStore) => {
     await seedQueryData(store);
     const controller = new AbortController();
