@@ -235,7 +235,12 @@ async function startChild(kind: Kind, env: object): Promise<Child> {
     kind.startsWith('gateway-') && FROM === 'dist'
       ? { TSX_TSCONFIG_PATH: fileURLToPath(new URL('../tsconfig.base.json', import.meta.url)) }
       : {};
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', file], {
+  // BENCH_CPU_PROF=<dir>: the gateway servers write a V8 CPU profile there when they stop.
+  const profile =
+    kind.startsWith('gateway-') && process.env.BENCH_CPU_PROF
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+      : [];
+  const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', file], {
     env: {
       ...process.env,
       ...fromDist,

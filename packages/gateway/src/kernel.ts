@@ -138,6 +138,9 @@ export interface Governance {
   close(): Promise<void>;
 }
 
+/** The shortest interval between two activity writes of one principal. */
+const TOUCH_INTERVAL_MS = 1000;
+
 export function createGovernance(config: GovernanceConfig): Governance {
   const clock = config.clock ?? systemClock;
   const logger = config.logger ?? silentLogger;
@@ -174,6 +177,8 @@ export function createGovernance(config: GovernanceConfig): Governance {
   // Tenants and org placements already recorded by this process (skip repeated writes).
   const knownTenants = new Set<string>();
   const knownPlacements = new Map<string, string>();
+  // When each principal's activity was last written (`learn` coalesces its writes).
+  const lastTouched = new Map<string, number>();
   async function learn(p: Principal): Promise<void> {
     if (!knownTenants.has(p.tenantId)) {
       await stores.tenants.ensure({ id: p.tenantId }, clock.now());
@@ -189,8 +194,15 @@ export function createGovernance(config: GovernanceConfig): Governance {
       knownPlacements.set(key, placement);
     }
     // Best effort: who was active feeds /metrics only; an activity store that is away (Redis
-    // down) must not turn every authenticated request into a 503.
-    await activity.touch(p.tenantId, p.userId, clock.now()).catch((error: unknown) => {
+    // down) must not turn every authenticated request into a 503. At most one write per principal
+    // per second (the active-user windows count in minutes and days).
+    const now = clock.now();
+    const at = now.getTime();
+    const last = lastTouched.get(key);
+    if (last !== undefined && Math.abs(at - last) < TOUCH_INTERVAL_MS) return;
+    lastTouched.set(key, at);
+    await activity.touch(p.tenantId, p.userId, now).catch((error: unknown) => {
+      lastTouched.delete(key);
       logger.warn('activity tracker unavailable; activity not recorded', { error: String(error) });
     });
   }

@@ -13,7 +13,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { errorOf, ValidationError } from '@agentgov/core';
 import { type Outcome, readBodyLimited } from './http';
-import type { Incoming } from './pipeline';
+import type { Incoming, RequestTarget } from './pipeline';
 
 export interface NodeRequestOptions {
   /**
@@ -211,6 +211,13 @@ function readStream(req: IncomingMessage, limit: number): Promise<Uint8Array> {
   });
 }
 
+/**
+ * A request target whose path and query a WHATWG URL keeps exactly as sent: an absolute path
+ * without dot segments, percent escapes or a leading `//`, and a query of plain characters. Any
+ * other target goes through `new URL` (which normalises it).
+ */
+const PLAIN_TARGET = /^\/(?!\/)[A-Za-z0-9\-_~/]*(\?[A-Za-z0-9\-_.~=&+*,;:@!$()/?%]*)?$/;
+
 const EMPTY = new Uint8Array(0);
 const BODYLESS = new Set(['GET', 'HEAD']);
 
@@ -268,6 +275,16 @@ class NodeIncoming implements Incoming {
       this.#controller = controller;
     }
     return this.#controller.signal;
+  }
+
+  target(): RequestTarget {
+    if (this.#url) return this.#url;
+    const raw = this.options.url ?? this.req.url ?? '/';
+    if (!PLAIN_TARGET.test(raw)) return this.url();
+    const q = raw.indexOf('?');
+    return q < 0
+      ? { pathname: raw, search: '' }
+      : { pathname: raw.slice(0, q), search: q === raw.length - 1 ? '' : raw.slice(q) };
   }
 
   readBody(limit: number): Promise<Uint8Array> {

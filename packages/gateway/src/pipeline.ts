@@ -56,11 +56,19 @@ export interface Incoming {
   header(name: string): string | null;
   /** The absolute URL (a target that is not one is a 400). */
   url(): URL;
+  /** The target's path and query as `url()` would give them (on Node read without building a URL). */
+  target(): RequestTarget;
   /** The body, read once and bounded: 413 `payload_too_large` past `limit` bytes. */
   readBody(limit: number): Promise<Uint8Array>;
   /** The Fetch Request a handler may read (`input.request`); on Node built on first use. */
   fetchRequest(): Request;
   readonly signal: AbortSignal;
+}
+
+/** A request target's `pathname` and `search`, as a WHATWG URL has them. */
+export interface RequestTarget {
+  readonly pathname: string;
+  readonly search: string;
 }
 
 export interface PipelineOptions {
@@ -95,9 +103,6 @@ interface Seen {
   error?: GovernanceError;
 }
 
-/** Stands in for the request's signal until the context's lazy getter replaces it. */
-const NEVER_ABORTED = new AbortController().signal;
-
 export type Pipeline = (incoming: Incoming, peerAddress?: string) => Promise<Outcome>;
 
 function validate(schema: AnyRoute['params'], input: unknown): unknown {
@@ -108,9 +113,9 @@ function validate(schema: AnyRoute['params'], input: unknown): unknown {
 }
 
 /** Query parameters as an object; a repeated parameter keeps its first value (as core's `queryObject`). */
-function queryOf(url: URL): Record<string, string> {
+function queryOf(search: string): Record<string, string> {
   const out: Record<string, string> = {};
-  if (url.search.length > 1) for (const [k, v] of url.searchParams) if (!(k in out)) out[k] = v;
+  if (search.length > 1) for (const [k, v] of new URLSearchParams(search)) if (!(k in out)) out[k] = v;
   return out;
 }
 
@@ -145,8 +150,7 @@ export function createPipeline(o: PipelineOptions): Pipeline {
     seen: Seen,
   ): Promise<Outcome> {
     const { method } = incoming;
-    const url = incoming.url();
-    const path = url.pathname;
+    const { pathname: path, search } = incoming.target();
     if (path !== basePath && !path.startsWith(`${basePath}/`))
       throw errorOf('NOT_FOUND', `No route for ${path}`);
     const match = o.router.match(method, path.slice(basePath.length) || '/');
@@ -182,10 +186,9 @@ export function createPipeline(o: PipelineOptions): Pipeline {
       remoteAddress,
       clock: o.clock,
       logger: o.logger,
-      signal: NEVER_ABORTED,
+      // Made when a handler reads it (on Node it costs an AbortController and a listener).
+      signal: () => incoming.signal,
     });
-    // The signal is made when a handler reads it (on Node it costs an AbortController and a listener).
-    Object.defineProperty(ctx, 'signal', { get: () => incoming.signal, enumerable: true });
 
     // Authorisation before counting: a caller without the route's role is refused without using
     // the budget of the principals who have it.
@@ -203,7 +206,7 @@ export function createPipeline(o: PipelineOptions): Pipeline {
     }
 
     checkInputBounds(match.params, '(path)');
-    const rawQuery = queryOf(url);
+    const rawQuery = queryOf(search);
     checkInputBounds(rawQuery, '(query)');
     const params = validate(route.params, match.params);
     const query = validate(route.query, rawQuery);
@@ -224,7 +227,9 @@ export function createPipeline(o: PipelineOptions): Pipeline {
       get request() {
         return incoming.fetchRequest();
       },
-      url,
+      get url() {
+        return incoming.url();
+      },
       params,
       query,
       body,
@@ -234,7 +239,7 @@ export function createPipeline(o: PipelineOptions): Pipeline {
     // --- Idempotency-Key (./idempotency.ts): replay the stored response of a retried write. The
     // hook answers `run()` itself without the header, so a request without one skips it.
     if (!o.idempotency || incoming.header('idempotency-key') === null) return run();
-    const response = await o.idempotency(incoming.request, url, principal, rawBody, () =>
+    const response = await o.idempotency(incoming.request, incoming.url(), principal, rawBody, () =>
       run().then(responseOf),
     );
     return outcomeOf(response);
@@ -295,11 +300,13 @@ function reportOutcome(
 
 /** The Fetch side: a Request read as it is. */
 export function fetchIncoming(request: Request): Incoming {
+  const url = new URL(request.url);
   return {
     request,
     method: request.method,
     header: (name) => request.headers.get(name),
-    url: () => new URL(request.url),
+    url: () => url,
+    target: () => url,
     readBody: (limit) => readBodyLimited(request, limit),
     fetchRequest: () => request,
     signal: request.signal,

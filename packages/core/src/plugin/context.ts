@@ -64,25 +64,55 @@ export function hasRole(principal: Pick<Principal, 'roles'>, ...roles: readonly 
   return principal.roles.some((r) => roles.includes(r));
 }
 
-/** Builds a request context (the kernel does this once per request; tests and in-process callers may too). */
+/** One class for every request's context (one shape; the signal made on first read). */
+class KernelRequestContext implements RequestContext {
+  readonly tenantId: string | undefined;
+  readonly roles: readonly Role[];
+  readonly orgUnit: string | null;
+  #signal: AbortSignal | (() => AbortSignal) | undefined;
+
+  constructor(
+    readonly requestId: string,
+    readonly principal: Principal | undefined,
+    readonly remoteAddress: string | undefined,
+    readonly clock: Clock,
+    readonly logger: Logger,
+    signal: AbortSignal | (() => AbortSignal) | undefined,
+  ) {
+    this.tenantId = principal?.tenantId;
+    this.roles = principal?.roles ?? [];
+    this.orgUnit = principal?.orgUnit ?? null;
+    this.#signal = signal;
+  }
+
+  get signal(): AbortSignal {
+    const s = this.#signal;
+    if (s instanceof AbortSignal) return s;
+    const made = typeof s === 'function' ? s() : new AbortController().signal;
+    this.#signal = made;
+    return made;
+  }
+}
+
+/**
+ * Builds a request context (the kernel does this once per request; tests and in-process callers may too).
+ * `signal` may be a function: it is then called when a handler first reads `ctx.signal` (a Node
+ * request pays for its AbortController and listener only when something reads it).
+ */
 export function createRequestContext(init: {
   requestId: string;
   principal?: Principal | undefined;
   remoteAddress?: string | undefined;
   clock: Clock;
   logger?: Logger;
-  signal?: AbortSignal;
+  signal?: AbortSignal | (() => AbortSignal);
 }): RequestContext {
-  const p = init.principal;
-  return {
-    requestId: init.requestId,
-    principal: p,
-    tenantId: p?.tenantId,
-    roles: p?.roles ?? [],
-    orgUnit: p?.orgUnit ?? null,
-    remoteAddress: init.remoteAddress,
-    clock: init.clock,
-    logger: init.logger ?? silentLogger,
-    signal: init.signal ?? new AbortController().signal,
-  };
+  return new KernelRequestContext(
+    init.requestId,
+    init.principal,
+    init.remoteAddress,
+    init.clock,
+    init.logger ?? silentLogger,
+    init.signal,
+  );
 }
