@@ -1,27 +1,28 @@
 /**
  * The append path of `KyselyAuditStore` (lock modes `row` and `process`): group commit of the
- * appends of one tenant and one statement per group.
+ * appends of one tenant and one function call per group.
  *
  * Appends of one tenant queue in memory (one queue per kysely instance and tenant). While a group
  * is being written, newly arrived appends wait and form the next group, so N concurrent callers
- * cost one round trip, not N. A group is written by ONE autocommit statement: a compare-and-set
- * of the tenant's head row (`audit_chain_heads`: `UPDATE … WHERE seq = <expected> AND hash =
- * <expected>`, or its upsert for an empty chain) and, in the same statement, the INSERT of the
- * records, which inserts nothing unless the head moved. The head row's lock (taken by that UPDATE
- * until the statement commits) serializes writers across processes exactly as `SELECT … FOR
- * UPDATE` did; a writer whose expected head is stale matches no row, writes nothing and retries
- * under the locking protocol (`BEGIN; SELECT … FOR UPDATE; build; INSERT; COMMIT`), which always
- * succeeds. The head expected is the one this process last wrote (kept per tenant), so the usual
- * append reads nothing first.
+ * cost one round trip, not N. A group is written by ONE autocommit call of `audit_append`
+ * (migration 0006) with the records as one JSON parameter: a compare-and-set of the tenant's head
+ * row (`audit_chain_heads`: `UPDATE … WHERE seq = <expected> AND hash = <expected>`, or its
+ * upsert for an empty chain) and, only when the head moved, the INSERT of the records and of
+ * their lookup rows. The head row's lock (taken by that UPDATE until the call commits)
+ * serializes writers across processes exactly as `SELECT … FOR UPDATE` did; a writer whose
+ * expected head is stale matches no row, writes nothing and retries under the locking protocol
+ * (`BEGIN; SELECT … FOR UPDATE; build; audit_append; COMMIT`), which always succeeds. The head
+ * expected is the one this process last wrote (kept per tenant), so the usual append reads
+ * nothing first.
  *
  * Guarantees kept: every record links to the head it is stored after (the CAS makes a stale
- * `build` unstorable); a caller is resolved only after the statement that wrote its records has
+ * `build` unstorable); a caller is resolved only after the call that wrote its records has
  * committed; one caller's failing `build` or aborted signal fails that caller alone; when the
- * group's statement fails, each caller is retried alone, so one bad record fails only its caller.
+ * group's call fails, each caller is retried alone, so one bad record fails only its caller.
  */
 import { type AuditRecord, type CallOptions, type ChainHead, checkAppendBatch } from '@agentgov/core';
-import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
-import { insertRecords, lockHead, readHead } from './audit-sql';
+import type { Kysely, Transaction } from 'kysely';
+import { appendRows, insertRecords, lockHead, MAX_CALL_RECORDS, readHead } from './audit-sql';
 import type { Database } from './schema';
 
 type Build = (head: ChainHead | undefined) => AuditRecord[] | Promise<AuditRecord[]>;
@@ -33,134 +34,29 @@ interface Waiter {
   reject: (error: unknown) => void;
 }
 
-/** Records per group statement: 19 parameters each stays below PostgreSQL's 65,535 (with room). */
-const MAX_STATEMENT_RECORDS = 3000;
-/** Callers per group (a group is also cut when its records would exceed MAX_STATEMENT_RECORDS). */
+/** Records per group call (a group is also cut after MAX_GROUP_CALLERS callers). */
+const MAX_GROUP_RECORDS = 3000;
+/** Callers per group. */
 const MAX_GROUP_CALLERS = 256;
 
-const COLUMNS = `tenant_id, seq, id, user_id, "timestamp", action_type, action_detail, data_accessed,
-  model_used, model_tokens, data_classification, policy_applied, policy_result, policy_reason, outcome,
-  request_id, prev_hash, hash, commitments`;
-/** One row's placeholders, typed (the VALUES list is the source of an INSERT … SELECT). */
-const ROW_TYPES = [
-  'text',
-  'bigint',
-  'text',
-  'text',
-  'timestamptz',
-  'text',
-  'jsonb',
-  'jsonb',
-  'text',
-  'jsonb',
-  'text',
-  'text',
-  'text',
-  'text',
-  'text',
-  'text',
-  'text',
-  'text',
-  'jsonb',
-] as const;
-const PER_ROW = ROW_TYPES.length;
-const HEAD_PARAMS = 5;
-
-/** `VALUES` lists by row count (statement text is built once per count). */
-const valuesText = new Map<number, string>();
-function valuesOf(n: number): string {
-  let text = valuesText.get(n);
-  if (text === undefined) {
-    const rows: string[] = [];
-    for (let r = 0; r < n; r++) {
-      const base = HEAD_PARAMS + r * PER_ROW;
-      rows.push(`(${ROW_TYPES.map((t, c) => `$${base + c + 1}::${t}`).join(', ')})`);
-    }
-    text = rows.join(',\n');
-    if (n <= 64) valuesText.set(n, text);
-  }
-  return text;
-}
-
 /**
- * $1 tenant, $2 new seq, $3 new hash, $4 expected seq, $5 expected hash. The head moves only from
- * the expected head; the records are inserted only when it did; `moved` is 1 or 0.
+ * Writes a group's records (built on `expected`) when the tenant's head still is `expected`: one
+ * `audit_append` call, or for a batch too large for one call the locking protocol with chunked
+ * calls. False (nothing written) when the head moved.
  */
-function casStatement(n: number, emptyChain: boolean): string {
-  const head = emptyChain
-    ? `INSERT INTO audit_chain_heads (tenant_id, seq, hash) VALUES ($1, $2::bigint, $3)
-       ON CONFLICT (tenant_id) DO UPDATE SET seq = EXCLUDED.seq, hash = EXCLUDED.hash, updated_at = now()
-       WHERE audit_chain_heads.seq = $4::bigint AND audit_chain_heads.hash = $5
-       RETURNING 1 AS one`
-    : `UPDATE audit_chain_heads SET seq = $2::bigint, hash = $3, updated_at = now()
-       WHERE tenant_id = $1 AND seq = $4::bigint AND hash = $5
-       RETURNING 1 AS one`;
-  return `WITH moved AS (${head}),
-  inserted AS (INSERT INTO audit_entries (${COLUMNS})
-    SELECT v.* FROM (VALUES ${valuesOf(n)}) AS v WHERE EXISTS (SELECT 1 FROM moved) RETURNING 1)
-  SELECT (SELECT count(*) FROM moved)::int AS moved, (SELECT count(*) FROM inserted)::int AS inserted`;
-}
-
-const json = (value: unknown): string | null =>
-  value === null || value === undefined ? null : JSON.stringify(value);
-
-function pushRow(params: unknown[], r: AuditRecord): void {
-  const e = r.entry;
-  params.push(
-    e.tenantId,
-    r.seq,
-    e.id,
-    e.userId,
-    e.timestamp,
-    e.actionType,
-    JSON.stringify(e.actionDetail ?? {}),
-    JSON.stringify(e.dataAccessed ?? []),
-    e.modelUsed ?? null,
-    json(e.modelTokens),
-    e.dataClassification,
-    e.policyApplied,
-    e.policyResult,
-    e.policyReason ?? '',
-    e.outcome,
-    e.requestId,
-    r.prevHash,
-    r.hash,
-    JSON.stringify(r.commitments ?? {}),
-  );
-}
-
-const ZERO_HASH = '0'.repeat(64);
-
-/**
- * Writes `records` (built on `expected`) in one statement when the tenant's head still is
- * `expected`; false (nothing written) when it moved.
- */
-async function compareAndAppend(
+async function writeGroup(
   db: Kysely<Database>,
   tenantId: string,
   expected: ChainHead | undefined,
   records: readonly AuditRecord[],
 ): Promise<boolean> {
-  const last = records.at(-1);
-  if (!last) return true;
-  if (records.length > MAX_STATEMENT_RECORDS) {
-    // Too many parameters for one statement: the locking protocol, chunked INSERTs.
-    return db.transaction().execute(async (trx) => {
-      const current = await lockHead(trx, tenantId);
-      if (current?.seq !== expected?.seq || current?.hash !== expected?.hash) return false;
-      await insertRecords(trx, tenantId, [...records]);
-      return true;
-    });
-  }
-  const params: unknown[] = [tenantId, last.seq, last.hash, expected?.seq ?? 0, expected?.hash ?? ZERO_HASH];
-  for (const r of records) pushRow(params, r);
-  const { rows } = await db.executeQuery<{ moved: number; inserted: number }>(
-    CompiledQuery.raw(casStatement(records.length, expected === undefined), params),
-  );
-  const row = rows[0];
-  if (row?.moved === 1 && row.inserted === records.length) return true;
-  if (row?.moved === 0 && row.inserted === 0) return false;
-  throw new Error(`audit append of tenant ${tenantId}: unexpected result ${JSON.stringify(row)}`);
+  if (records.length <= MAX_CALL_RECORDS) return appendRows(db, tenantId, expected, records);
+  return db.transaction().execute(async (trx) => {
+    const current = await lockHead(trx, tenantId);
+    if (current?.seq !== expected?.seq || current?.hash !== expected?.hash) return false;
+    await insertRecords(trx, tenantId, current, records);
+    return true;
+  });
 }
 
 /** A caller's records: built on `head`, checked to link to it and to belong to the tenant. */
@@ -190,7 +86,7 @@ async function lockedAppend(
     const head = await lockHead(trx, tenantId);
     const records = await buildOn(tenantId, { build, options, resolve() {}, reject() {} }, head);
     if (records.length === 0) return { records, head };
-    await insertRecords(trx, tenantId, records);
+    await insertRecords(trx, tenantId, head, records);
     const last = records.at(-1) as AuditRecord;
     return { records, head: { seq: last.seq, hash: last.hash } };
   });
@@ -250,7 +146,7 @@ export class AppendGroups {
     return head;
   }
 
-  /** Builds every caller's records in turn on one head, writes them in one statement. */
+  /** Builds every caller's records in turn on one head, writes them in one call. */
   async #write(tenantId: string, group: Waiter[]): Promise<void> {
     const head = await this.#head(tenantId);
     const parts: { waiter: Waiter; records: AuditRecord[] }[] = [];
@@ -258,7 +154,7 @@ export class AppendGroups {
     const later: Waiter[] = [];
     let tip = head;
     for (const waiter of group) {
-      if (all.length >= MAX_STATEMENT_RECORDS) {
+      if (all.length >= MAX_GROUP_RECORDS) {
         later.push(waiter); // the next group
         continue;
       }
@@ -277,15 +173,24 @@ export class AppendGroups {
     if (later.length > 0) (this.#queues.get(tenantId) as Waiter[]).unshift(...later);
     if (parts.length === 0) return;
     let written: boolean;
+    let copies: AuditRecord[][] | { error: unknown };
     try {
-      written = await compareAndAppend(this.#db, tenantId, head, all);
+      const call = writeGroup(this.#db, tenantId, head, all);
+      call.catch(() => {}); // awaited below; observed even if a copy throws first
+      // The copies handed to the callers are made while the call is in flight.
+      try {
+        copies = parts.map((p) => structuredClone(p.records));
+      } catch (error) {
+        copies = { error };
+      }
+      written = await call;
     } catch (error) {
       this.#heads.delete(tenantId);
       if (parts.length === 1) {
         (parts[0] as { waiter: Waiter }).waiter.reject(error);
         return;
       }
-      // One statement for the group failed: each caller alone, so a bad record fails its caller only.
+      // The group's call failed: each caller alone, so a bad record fails its caller only.
       await this.#oneByOne(
         tenantId,
         parts.map((p) => p.waiter),
@@ -302,7 +207,10 @@ export class AppendGroups {
       return;
     }
     this.#heads.set(tenantId, tip);
-    for (const { waiter, records } of parts) waiter.resolve(structuredClone(records));
+    parts.forEach(({ waiter }, i) => {
+      if (Array.isArray(copies)) waiter.resolve(copies[i] as AuditRecord[]);
+      else waiter.reject(copies.error);
+    });
   }
 
   async #oneByOne(tenantId: string, waiters: Waiter[]): Promise<void> {

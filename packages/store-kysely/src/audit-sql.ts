@@ -1,15 +1,15 @@
 /**
  * The SQL side of `KyselyAuditStore`: how a record maps to its row and back, the query filter,
- * and the two statements of an append (lock the tenant's head, insert the records and move it).
+ * the lookups by id and by request id (pruned to the entries' partitions through the lookup tables
+ * of migration 0006), and the SQL of an append: lock or read the tenant's head, and the
+ * `audit_append` call that moves the head and inserts the records in one round trip.
  */
 import type { AuditEntry, AuditFilter, AuditRecord, ChainHead } from '@agentgov/core';
-import { type Insertable, type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import type { AuditChainHeadsTable, AuditEntriesTable, Database, StoredRow } from './schema';
-import { isoFromText, isoText, jsonb, toNumber } from './sql-util';
+import { isoFromText, isoText, toNumber } from './sql-util';
 
 const ZERO_HASH = '0'.repeat(64);
-/** Rows per INSERT statement: 19 parameters each stays far below PostgreSQL's 65,535. */
-const INSERT_CHUNK = 1000;
 
 export type AuditRow = StoredRow<AuditEntriesTable>;
 
@@ -45,31 +45,6 @@ export function toRecord(r: AuditRow): AuditRecord {
   };
 }
 
-function auditRow(r: AuditRecord): Insertable<AuditEntriesTable> {
-  const e = r.entry;
-  return {
-    tenant_id: e.tenantId,
-    seq: r.seq,
-    id: e.id,
-    user_id: e.userId,
-    timestamp: e.timestamp,
-    action_type: e.actionType,
-    action_detail: jsonb(e.actionDetail ?? {}),
-    data_accessed: jsonb(e.dataAccessed ?? []),
-    model_used: e.modelUsed ?? null,
-    model_tokens: jsonb(e.modelTokens ?? null),
-    data_classification: e.dataClassification,
-    policy_applied: e.policyApplied,
-    policy_result: e.policyResult,
-    policy_reason: e.policyReason ?? '',
-    outcome: e.outcome,
-    request_id: e.requestId,
-    prev_hash: r.prevHash,
-    hash: r.hash,
-    commitments: jsonb(r.commitments ?? {}),
-  };
-}
-
 export function whereFilter(tenantId: string, filter: AuditFilter = {}): RawBuilder<unknown> {
   const parts: RawBuilder<unknown>[] = [sql`tenant_id = ${tenantId}`];
   if (filter.userId !== undefined) parts.push(sql`user_id = ${filter.userId}`);
@@ -82,17 +57,38 @@ export function whereFilter(tenantId: string, filter: AuditFilter = {}): RawBuil
   }
   if (filter.actionType !== undefined) parts.push(sql`action_type = ${filter.actionType}`);
   if (filter.policyResult !== undefined) parts.push(sql`policy_result = ${filter.policyResult}`);
+  // (Read from `entriesOf(tenantId, filter)`, which already narrows to the request's entries.)
   if (filter.requestId !== undefined) parts.push(sql`request_id = ${filter.requestId}`);
   if (filter.from !== undefined) parts.push(sql`"timestamp" >= ${filter.from}::timestamptz`);
   if (filter.to !== undefined) parts.push(sql`"timestamp" <= ${filter.to}::timestamptz`);
   return sql.join(parts, sql` AND `);
 }
 
+/** One page of a tenant's entries matching `filter`, in seq order (`AuditStore.query`). */
+export function pageQuery(
+  tenantId: string,
+  filter: AuditFilter,
+  page: { offset: number; limit: number; order?: 'asc' | 'desc' },
+): RawBuilder<AuditRow> {
+  const order = page.order === 'desc' ? sql`DESC` : sql`ASC`;
+  return sql<AuditRow>`SELECT ${SELECT_COLUMNS} FROM ${entriesOf(tenantId, filter)}
+    WHERE ${whereFilter(tenantId, filter)} ORDER BY seq ${order} LIMIT ${Math.max(0, page.limit)} OFFSET ${Math.max(0, page.offset)}`;
+}
+
+/** How many of a tenant's entries match `filter` (the `total` of `AuditStore.query`). */
+export function countQuery(tenantId: string, filter: AuditFilter): RawBuilder<{ n: string }> {
+  return sql<{ n: string }>`SELECT count(*)::text AS n FROM ${entriesOf(tenantId, filter)}
+    WHERE ${whereFilter(tenantId, filter)}`;
+}
+
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const DAY_MS = 24 * 3600 * 1000;
 
-/** The time window (±1 day) around a ULID's timestamp; undefined when `id` is not a ULID. */
-function ulidWindow(id: string): { from: string; to: string } | undefined {
+/**
+ * The milliseconds of a ULID's time; undefined when `id` is not a ULID or its time is beyond a
+ * day before what a Date can hold (`audit_ulid_ms` in migration 0006 reads it the same way).
+ */
+function ulidMs(id: string): number | undefined {
   if (id.length !== 26) return undefined;
   let ms = 0;
   for (let i = 0; i < 10; i++) {
@@ -100,20 +96,71 @@ function ulidWindow(id: string): { from: string; to: string } | undefined {
     if (digit < 0) return undefined;
     ms = ms * 32 + digit;
   }
-  if (ms > 8.64e15 - DAY_MS) return undefined; // beyond what a Date can hold
-  return { from: new Date(ms - DAY_MS).toISOString(), to: new Date(ms + DAY_MS).toISOString() };
+  return ms > 8.64e15 - DAY_MS ? undefined : ms;
+}
+
+/** An ISO 8601 date-time with a UTC offset: what `Date.parse` and PostgreSQL read the same way. */
+const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * Whether an entry must be listed in `audit_id_index`: its id does not tell its partition (not a
+ * ULID, or the entry's timestamp is not within a day of the id's time, the window `get` reads).
+ * When unsure (a timestamp in another format), it is listed: a listed entry is always found.
+ */
+export function idOutsideItsTime(id: string, timestamp: string): boolean {
+  const ms = ulidMs(id);
+  if (ms === undefined || !ISO_WITH_OFFSET.test(timestamp)) return true;
+  const t = Date.parse(timestamp); // whole ms, truncated: within the window iff the stored value is
+  return !(t >= ms - DAY_MS && t < ms + DAY_MS);
 }
 
 /**
- * The lookup of an entry by id within a day of the id's ULID time (undefined for a non-ULID id):
- * the time bounds let PostgreSQL read only the partition(s) of that day.
+ * The entries of `audit_entries` at the (seq, timestamp) keys a lookup table lists for
+ * `condition`: a nested loop over the lookup rows whose inner side (a LATERAL subquery, kept a
+ * subquery by `OFFSET 0`) reads one entry by primary key, so PostgreSQL prunes to that entry's
+ * partition at run time whatever the planner's estimates.
  */
-export function getByIdNearItsTime(tenantId: string, id: string): RawBuilder<AuditRow> | undefined {
-  const window = ulidWindow(id);
-  if (!window) return undefined;
-  return sql<AuditRow>`SELECT ${SELECT_COLUMNS} FROM audit_entries
-    WHERE tenant_id = ${tenantId} AND id = ${id}
-      AND "timestamp" >= ${window.from}::timestamptz AND "timestamp" < ${window.to}::timestamptz
+function listedEntries(table: 'audit_id_index' | 'audit_request_index', condition: RawBuilder<unknown>) {
+  return sql`SELECT e.* FROM ${sql.table(table)} x CROSS JOIN LATERAL (SELECT * FROM audit_entries e
+    WHERE e.tenant_id = x.tenant_id AND e.seq = x.seq AND e."timestamp" = x."timestamp" OFFSET 0) e
+    WHERE ${condition}`;
+}
+
+/**
+ * The rows a filtered read of a tenant's entries starts from: `audit_entries`, or, with a request
+ * id, that request's entries through `audit_request_index` (their partitions only). The source
+ * has the columns of `audit_entries` and its name, so `whereFilter` applies as it is.
+ */
+export function entriesOf(tenantId: string, filter: AuditFilter = {}): RawBuilder<unknown> {
+  if (filter.requestId === undefined) return sql`audit_entries`;
+  const listed = listedEntries(
+    'audit_request_index',
+    sql`x.tenant_id = ${tenantId} AND x.request_id = ${filter.requestId}`,
+  );
+  return sql`(${listed}) AS audit_entries`;
+}
+
+/**
+ * The lookup of an entry by id, reading one partition. An entry listed in `audit_id_index` (its
+ * id does not tell its partition) is read by primary key from its partition; any other one is in
+ * the partition(s) within a day of its id's ULID time, whose time bounds let PostgreSQL prune the
+ * others — read only when the id is not listed. A listed entry no longer at its listed key (its
+ * timestamp changed behind the append-only triggers' back) is looked for in every partition, so
+ * that what was stored there is still read back.
+ */
+export function getByIdQuery(tenantId: string, id: string): RawBuilder<AuditRow> {
+  const ms = ulidMs(id);
+  const isListed = sql`EXISTS (SELECT 1 FROM audit_id_index WHERE tenant_id = ${tenantId} AND id = ${id})`;
+  const listed = listedEntries('audit_id_index', sql`x.tenant_id = ${tenantId} AND x.id = ${id}`);
+  const moved = sql`SELECT * FROM audit_entries WHERE tenant_id = ${tenantId} AND id = ${id}
+    AND ${isListed} AND NOT EXISTS (${listed})`;
+  const near =
+    ms === undefined
+      ? sql``
+      : sql`UNION ALL SELECT * FROM audit_entries WHERE tenant_id = ${tenantId} AND id = ${id}
+          AND "timestamp" >= ${new Date(ms - DAY_MS).toISOString()}::timestamptz
+          AND "timestamp" < ${new Date(ms + DAY_MS).toISOString()}::timestamptz AND NOT ${isListed}`;
+  return sql<AuditRow>`SELECT ${SELECT_COLUMNS} FROM (${listed} UNION ALL ${moved} ${near}) AS e
     ORDER BY seq LIMIT 1`;
 }
 
@@ -147,26 +194,74 @@ export async function lockHead(trx: Transaction<Database>, tenantId: string): Pr
   return seq === 0 ? undefined : { seq, hash: row.hash };
 }
 
-/** Inserts the records with multi-row INSERTs and moves the tenant's head (inside the caller's transaction). */
+/** Records per `audit_append` call (a bound on the size of its one JSON parameter). */
+export const MAX_CALL_RECORDS = 5000;
+
+/** The records as the JSON rows parameter of `audit_append` (keys: see migration 0006). */
+function rowsJson(records: readonly AuditRecord[]): string {
+  const rows = new Array(records.length);
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i] as AuditRecord;
+    const e = r.entry;
+    rows[i] = {
+      s: r.seq,
+      i: e.id,
+      u: e.userId,
+      t: e.timestamp,
+      a: e.actionType,
+      ad: e.actionDetail ?? {},
+      da: e.dataAccessed ?? [],
+      mu: e.modelUsed ?? null,
+      mt: e.modelTokens ?? null,
+      dc: e.dataClassification,
+      pa: e.policyApplied,
+      pr: e.policyResult,
+      pn: e.policyReason ?? '',
+      o: e.outcome,
+      q: e.requestId,
+      ph: r.prevHash,
+      h: r.hash,
+      c: r.commitments ?? {},
+      x: idOutsideItsTime(e.id, e.timestamp),
+    };
+  }
+  return JSON.stringify(rows);
+}
+
+/**
+ * One `audit_append` call: moves the tenant's head from `expected` to the last record and inserts
+ * the records (and their lookup rows) when the head still was `expected`; false (nothing written)
+ * when it was not. The records must link to `expected` (`checkAppendBatch`).
+ */
+export async function appendRows(
+  db: Kysely<Database>,
+  tenantId: string,
+  expected: ChainHead | undefined,
+  records: readonly AuditRecord[],
+): Promise<boolean> {
+  const last = records.at(-1);
+  if (!last) return true;
+  const { rows } = await sql<{ written: boolean }>`SELECT audit_append(${tenantId}, ${expected?.seq ?? 0},
+    ${expected?.hash ?? ZERO_HASH}, ${last.seq}, ${last.hash}, ${rowsJson(records)}) AS written`.execute(db);
+  return rows[0]?.written === true;
+}
+
+/**
+ * Inserts the records after `head` and moves the tenant's head, inside the caller's transaction
+ * that holds the head row's lock (`lockHead`); chunked for large batches.
+ */
 export async function insertRecords(
   trx: Transaction<Database>,
   tenantId: string,
-  records: AuditRecord[],
+  head: ChainHead | undefined,
+  records: readonly AuditRecord[],
 ): Promise<void> {
-  const last = records.at(-1);
-  if (!last) return;
-  for (let i = 0; i < records.length; i += INSERT_CHUNK) {
-    const rows = records.slice(i, i + INSERT_CHUNK).map(auditRow);
-    if (i + INSERT_CHUNK >= records.length) {
-      // Last (usually only) chunk: insert and move the head in one round trip.
-      await trx
-        .with('inserted', (db) => db.insertInto('audit_entries').values(rows).returning(sql`1`.as('one')))
-        .updateTable('audit_chain_heads')
-        .set({ seq: last.seq, hash: last.hash, updated_at: sql<string>`now()` })
-        .where('tenant_id', '=', tenantId)
-        .execute();
-    } else {
-      await trx.insertInto('audit_entries').values(rows).execute();
-    }
+  let expected = head;
+  for (let i = 0; i < records.length; i += MAX_CALL_RECORDS) {
+    const chunk = records.slice(i, i + MAX_CALL_RECORDS);
+    if (!(await appendRows(trx, tenantId, expected, chunk)))
+      throw new Error(`audit append of tenant ${tenantId}: the locked head moved`);
+    const last = chunk.at(-1) as AuditRecord;
+    expected = { seq: last.seq, hash: last.hash };
   }
 }

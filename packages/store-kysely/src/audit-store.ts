@@ -14,9 +14,12 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import { AppendGroups } from './audit-append';
 import {
   type AuditRow,
-  getByIdNearItsTime,
+  countQuery,
+  entriesOf,
+  getByIdQuery,
   insertRecords,
   lockHead,
+  pageQuery,
   readHead,
   SELECT_COLUMNS,
   toRecord,
@@ -54,9 +57,9 @@ export interface KyselyAuditStoreOptions {
   /**
    * How appends of one tenant are serialized:
    * - `row` (default; PostgreSQL) and `process` (PGlite): appends of one tenant are grouped in
-   *   memory (group commit) and each group is written by one statement that compare-and-sets the
-   *   tenant's `audit_chain_heads` row and inserts the records (see `audit-append.ts`): the row
-   *   lock that statement takes serializes writers across processes; a writer whose head was stale
+   *   memory (group commit) and each group is written by one `audit_append` call that
+   *   compare-and-sets the tenant's `audit_chain_heads` row and inserts the records (see
+   *   `audit-append.ts`): the row lock that call takes serializes writers across processes; a writer whose head was stale
    *   writes nothing and retries with `SELECT … FOR UPDATE` held across `build(head)`;
    * - `transaction`: the kysely instance is already a transaction (`KyselyUnitOfWork`): the head
    *   row lock alone serializes, held until that transaction ends; no in-process queue (waiting on
@@ -73,11 +76,11 @@ export interface KyselyAuditStoreOptions {
  *
  * Appends: concurrent appends of one tenant in this process form one group; `build(head)` of each
  * caller runs in turn on the head the previous one produced, the batch is checked to link to it,
- * and the group is written by one autocommit statement that moves the tenant's head in
+ * and the group is written by one autocommit `audit_append` call that moves the tenant's head in
  * `audit_chain_heads` only from the head the records were built on and inserts them in the same
- * statement. A stale head (another process appended) writes nothing; the append is then redone
+ * call. A stale head (another process appended) writes nothing; the append is then redone
  * under `SELECT … FOR UPDATE`, `build` called again on the locked head. Callers are resolved only
- * after their statement committed. Waiting appends hold no pool connection.
+ * after their call committed. Waiting appends hold no pool connection.
  */
 export class KyselyAuditStore implements AuditStore {
   readonly #db: Kysely<Database>;
@@ -117,7 +120,7 @@ export class KyselyAuditStore implements AuditStore {
     const head = await lockHead(tx, tenantId);
     const records = await this.#built(tenantId, head, build, options);
     if (records.length === 0) return [];
-    await insertRecords(tx, tenantId, records);
+    await insertRecords(tx, tenantId, head, records);
     return structuredClone(records);
   }
 
@@ -141,19 +144,12 @@ export class KyselyAuditStore implements AuditStore {
   }
 
   /**
-   * An entry id is a ULID timed by the log's clock when the entry was appended, which is the
-   * entry's timestamp unless the caller gave one: the lookup first reads only the partition(s)
-   * within a day of the id's time (PostgreSQL prunes the others), then, when the entry is not
-   * there (a caller-given timestamp far from the append time, or no such entry), every partition.
+   * One statement that reads one partition: an entry whose timestamp is within a day of its id's
+   * ULID time is looked up in the partition(s) of that day, any other one through
+   * `audit_id_index` (see `getByIdQuery`).
    */
   async get(tenantId: string, id: string): Promise<AuditRecord | undefined> {
-    const near = getByIdNearItsTime(tenantId, id);
-    if (near) {
-      const row = (await near.execute(this.#db)).rows[0];
-      if (row) return toRecord(row);
-    }
-    const { rows } = await sql<AuditRow>`SELECT ${SELECT_COLUMNS} FROM audit_entries
-      WHERE tenant_id = ${tenantId} AND id = ${id} ORDER BY seq LIMIT 1`.execute(this.#db);
+    const { rows } = await getByIdQuery(tenantId, id).execute(this.#db);
     const row = rows[0];
     return row && toRecord(row);
   }
@@ -163,14 +159,9 @@ export class KyselyAuditStore implements AuditStore {
     filter: AuditFilter,
     page: { offset: number; limit: number; order?: 'asc' | 'desc' },
   ): Promise<{ records: AuditRecord[]; total: number }> {
-    const where = whereFilter(tenantId, filter);
-    const order = page.order === 'desc' ? sql`DESC` : sql`ASC`;
     const [list, count] = await Promise.all([
-      sql<AuditRow>`SELECT ${SELECT_COLUMNS} FROM audit_entries WHERE ${where}
-        ORDER BY seq ${order} LIMIT ${Math.max(0, page.limit)} OFFSET ${Math.max(0, page.offset)}`.execute(
-        this.#db,
-      ),
-      sql<{ n: string }>`SELECT count(*)::text AS n FROM audit_entries WHERE ${where}`.execute(this.#db),
+      pageQuery(tenantId, filter, page).execute(this.#db),
+      countQuery(tenantId, filter).execute(this.#db),
     ]);
     return { records: list.rows.map(toRecord), total: toNumber(count.rows[0]?.n ?? 0) };
   }
@@ -182,9 +173,10 @@ export class KyselyAuditStore implements AuditStore {
   async *scan(tenantId: string, options: AuditScanOptions = {}): AsyncIterable<AuditRecord> {
     const batch = Math.max(1, options.batchSize ?? this.#scanBatch);
     const where = whereFilter(tenantId, options.filter);
+    const from = entriesOf(tenantId, options.filter);
     const upper = options.toSeq === undefined ? sql`` : sql` AND seq <= ${options.toSeq}`;
     const page = (after: number) =>
-      sql<AuditRow>`SELECT ${SELECT_COLUMNS} FROM audit_entries
+      sql<AuditRow>`SELECT ${SELECT_COLUMNS} FROM ${from}
         WHERE ${where} AND seq > ${after}${upper} ORDER BY seq LIMIT ${batch}`.execute(this.#db);
     options.signal?.throwIfAborted();
     let next: ReturnType<typeof page> | undefined = page((options.fromSeq ?? 1) - 1);

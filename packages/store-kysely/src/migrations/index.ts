@@ -12,6 +12,7 @@ import { stores } from './0002-stores';
 import { workTracking } from './0003-work-tracking';
 import { idempotency } from './0004-idempotency';
 import { sessionActivity } from './0005-session-activity';
+import { auditAppendLookups } from './0006-audit-append-lookups';
 
 /** Migration names, in order. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -20,6 +21,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0003_work_tracking': workTracking,
   '0004_idempotency': idempotency,
   '0005_session_activity': sessionActivity,
+  '0006_audit_append_lookups': auditAppendLookups,
 };
 
 /** The migrations as a kysely `MigrationProvider` (code objects, no files). */
