@@ -114,7 +114,15 @@ export async function sendFetchResponse(res: ServerResponse, response: Response)
     res.end();
     return;
   }
-  const reader = response.body.getReader();
+  await pipeBody(res, response.body);
+}
+
+/**
+ * Streams a body to the Node response with backpressure, then ends it; a client that goes away
+ * cancels the stream, a stream that fails destroys the response.
+ */
+async function pipeBody(res: ServerResponse, body: ReadableStream<Uint8Array>): Promise<void> {
+  const reader = body.getReader();
   const onClose = () => {
     reader.cancel().catch(() => {});
   };
@@ -394,21 +402,5 @@ export async function writeOutcome(res: ServerResponse, outcome: Outcome): Promi
     return;
   }
   res.writeHead(outcome.status, headers);
-  const reader = body.getReader();
-  const onClose = () => {
-    reader.cancel().catch(() => {});
-  };
-  res.once('close', onClose);
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (!res.write(value)) await once(res, 'drain');
-    }
-    res.end();
-  } catch {
-    res.destroy();
-  } finally {
-    res.off('close', onClose);
-  }
+  await pipeBody(res, body);
 }

@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import type { Policy } from '@agentgov/core';
-import { type CliIo, EXIT, UsageError } from '../io';
+import { type CliIo, EXIT, parseUsage, UsageError } from '../io';
 import type { PlanItem } from '../policy-plan';
 import { call, ServerError } from '../server-client';
 import { planAgainstServer, SERVER_OPTIONS } from './policy-server';
@@ -34,12 +34,7 @@ interface Outcome {
 }
 
 export default async function policyApply(args: string[], io: CliIo): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(args);
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n${USAGE}`);
-  }
+  const parsed = parseUsage(parse, args, USAGE);
   const dir = parsed.positionals[0];
   if (!dir || parsed.positionals.length > 1) throw new UsageError(USAGE);
   const plan = await planAgainstServer(dir, parsed.values, io);

@@ -4,19 +4,14 @@
  * 1 differences (as `git diff --exit-code`), 2 unusable input or an unreachable/refusing server.
  */
 import { parseArgs } from 'node:util';
-import { type CliIo, EXIT, UsageError } from '../io';
+import { type CliIo, EXIT, parseUsage, UsageError } from '../io';
 import { renderPlan } from '../policy-plan';
 import { planAgainstServer, SERVER_OPTIONS } from './policy-server';
 
 const USAGE = 'usage: agentgov policy diff DIR --server URL [--token TOKEN] [--json]';
 
 export default async function policyDiff(args: string[], io: CliIo): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(args);
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n${USAGE}`);
-  }
+  const parsed = parseUsage(parse, args, USAGE);
   const dir = parsed.positionals[0];
   if (!dir || parsed.positionals.length > 1) throw new UsageError(USAGE);
   const plan = await planAgainstServer(dir, parsed.values, io);

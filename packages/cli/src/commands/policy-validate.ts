@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { type BundleReport, loadPolicyBundle, validateBundle } from '@agentgov/policy';
-import { type CliIo, EXIT, UsageError } from '../io';
+import { type CliIo, EXIT, parseUsage, UsageError } from '../io';
 import { describe } from './policy-common';
 
 const show = (v: unknown): string => (Array.isArray(v) ? `[${v.join(', ')}]` : JSON.stringify(v));
@@ -28,16 +28,12 @@ function human(dir: string, policies: number, report: BundleReport): string {
   return `${[...lines, summary].join('\n')}\n`;
 }
 
+const USAGE = 'usage: agentgov policy validate DIR [--json]';
+
 export default async function policyValidate(args: string[], io: CliIo): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(args);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const parsed = parseUsage(parse, args, USAGE);
   const dir = parsed.positionals[0];
-  if (!dir || parsed.positionals.length > 1)
-    throw new UsageError('usage: agentgov policy validate DIR [--json]');
+  if (!dir || parsed.positionals.length > 1) throw new UsageError(USAGE);
   const json = parsed.values.json === true;
 
   const bundle = await loadPolicyBundle(dir);
