@@ -10,7 +10,7 @@
  */
 import type { AuditEntry, AuditRecord } from '@agentgov/core';
 import { getPath } from '@agentgov/core';
-import { canonicalJson, canonicalString, hmacHex, plainCanonicalJson, sha256Hex } from './crypto';
+import { canonicalJson, hmacHex, sha256Hex } from './crypto';
 
 /**
  * Paths of personal identifiers that are committed when they hold a string. `userId` always
@@ -125,33 +125,189 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof (v as { toJSON?: unknown }).toJSON !== 'function' &&
   !(v instanceof Number || v instanceof String || v instanceof Boolean);
 
+/** Deeper values are left to the general path (which also detects cycles). */
+const MAX_DEPTH = 64;
+const SORTED_CACHE_SIZE = 16;
+const sortedFrom: string[][] = [];
+const sortedTo: string[][] = [];
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /**
- * Canonical JSON of `value` (a plain object) with `overrides` in place of (or added to) its
- * members, written straight into the output: no copy of the object. Undefined when a member has
- * no plain canonical form (the caller then takes the general path).
+ * `keys` sorted by UTF-16 code units (`keys` itself when it is already sorted), remembered for the
+ * last few key lists seen: the records of a log repeat the same few shapes, so most calls
+ * compare instead of sorting.
  */
-function objectWith(
+function sortedKeys(keys: string[]): string[] {
+  const n = keys.length;
+  for (let c = 0; c < sortedFrom.length; c++) {
+    if (sameKeys(sortedFrom[c] as string[], keys)) return sortedTo[c] as string[];
+  }
+  let sorted = [...keys].sort();
+  if (sorted.every((k, i) => k === keys[i])) sorted = keys;
+  if (n <= 64) {
+    if (sortedFrom.length === SORTED_CACHE_SIZE) {
+      sortedFrom.pop();
+      sortedTo.pop();
+    }
+    sortedFrom.unshift(keys);
+    sortedTo.unshift(sorted);
+  }
+  return sorted;
+}
+
+/** What `canonicalCopy` returns for a value with no plain canonical form. */
+const NO_FORM: unique symbol = Symbol('no plain canonical form');
+
+/** Keys `JSON.stringify` would not write in insertion order (array indices) or cannot be set (`__proto__`). */
+const awkwardKey = (key: string): boolean => (key.charCodeAt(0) - 48) >>> 0 < 10 || key === '__proto__';
+
+/**
+ * A value whose `JSON.stringify` is the RFC 8785 form of `value`: the value itself when its keys
+ * are already in code-unit order at every level, else a copy with the keys inserted in that
+ * order. `JSON.stringify` writes strings and numbers in their canonical form, except a string
+ * with a lone surrogate (escaped as `\udXXX` instead of refused): the caller rules those out on
+ * the output. NO_FORM (take the general path) for NaN/Infinity, bigint, undefined/function/symbol
+ * array elements, `toJSON`, boxed primitives, array-index or `__proto__` keys, nesting deeper
+ * than 64.
+ */
+function canonicalCopy(value: unknown, depth: number): unknown {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      return Number.isFinite(value) ? value : NO_FORM;
+    case 'object': {
+      if (value === null) return null;
+      if (depth >= MAX_DEPTH || typeof (value as { toJSON?: unknown }).toJSON === 'function') return NO_FORM;
+      if (Array.isArray(value)) {
+        let copy: unknown[] | undefined;
+        for (let i = 0; i < value.length; i++) {
+          const item = value[i];
+          const c = canonicalCopy(item, depth + 1);
+          if (c === NO_FORM || item === undefined) return NO_FORM;
+          if (c !== item) copy ??= value.slice(0, i);
+          copy?.push(c);
+        }
+        return copy ?? value;
+      }
+      if (value instanceof Number || value instanceof String || value instanceof Boolean) return NO_FORM;
+      return objectCopy(value as Record<string, unknown>, undefined, depth);
+    }
+    default:
+      return NO_FORM;
+  }
+}
+
+/**
+ * `canonicalCopy` of an object with `overrides` (strings) in place of, or added to, its members
+ * (always a copy then).
+ */
+function objectCopy(
   value: Record<string, unknown>,
   overrides: Record<string, string> | undefined,
-): string | undefined {
+  depth: number,
+): unknown {
   const keys = Object.keys(value);
   if (overrides) for (const k in overrides) if (!Object.hasOwn(value, k)) keys.push(k);
-  keys.sort();
-  let out = '{';
-  for (const key of keys) {
+  const sorted = sortedKeys(keys);
+  let copy: Record<string, unknown> | undefined = overrides !== undefined || sorted !== keys ? {} : undefined;
+  for (let i = 0; i < sorted.length; i++) {
+    const key = sorted[i] as string;
+    if (awkwardKey(key)) return NO_FORM;
     const o = overrides?.[key];
-    let text: string | undefined;
-    if (o !== undefined) text = canonicalString(o);
-    else {
-      const v = value[key];
-      if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
-      text = plainCanonicalJson(v);
+    if (o !== undefined) {
+      (copy as Record<string, unknown>)[key] = o;
+      continue;
     }
-    const k = canonicalString(key);
-    if (text === undefined || k === undefined) return undefined;
-    out += out.length === 1 ? `${k}:${text}` : `,${k}:${text}`;
+    const v = value[key];
+    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+    const c = canonicalCopy(v, depth + 1);
+    if (c === NO_FORM) return NO_FORM;
+    if (c !== v && copy === undefined) {
+      copy = {};
+      for (let j = 0; j < i; j++) {
+        const before = value[sorted[j] as string];
+        if (before !== undefined && typeof before !== 'function' && typeof before !== 'symbol')
+          copy[sorted[j] as string] = before;
+      }
+    }
+    if (copy) copy[key] = c;
   }
-  return `${out}}`;
+  return copy ?? value;
+}
+
+/** How a commitments map applies to an entry: overrides at the top and one level down. */
+interface CommitmentPlan {
+  /** Top-level member → its commitment path (the same name). */
+  top: Record<string, string> | undefined;
+  /** Member → (its member → commitment path). */
+  nested: Record<string, Record<string, string>> | undefined;
+}
+
+const planKeys: string[][] = [];
+const plans: (CommitmentPlan | undefined)[] = [];
+
+/** The plan of these commitment paths, or undefined when the general path must take them. */
+function planOf(paths: readonly string[]): CommitmentPlan | undefined {
+  let top: Record<string, string> | undefined;
+  let nested: Record<string, Record<string, string>> | undefined;
+  for (const path of paths) {
+    if (path === '__proto__' || path.endsWith('.__proto__')) return undefined;
+    const dot = path.indexOf('.');
+    if (dot < 0) {
+      if (nested?.[path] !== undefined) return undefined;
+      top ??= Object.create(null) as Record<string, string>;
+      top[path] = path;
+      continue;
+    }
+    const head = path.slice(0, dot);
+    const rest = path.slice(dot + 1);
+    if (head === '__proto__' || rest.includes('.') || top?.[head] !== undefined) return undefined;
+    nested ??= Object.create(null) as Record<string, Record<string, string>>;
+    const inner = nested[head] ?? (Object.create(null) as Record<string, string>);
+    inner[rest] = path;
+    nested[head] = inner;
+  }
+  return { top, nested };
+}
+
+/**
+ * The plan of a commitments map with these paths (remembered for the last few path lists), or
+ * null when a path is deeper than two segments, touches `__proto__`, or collides with
+ * another (the general path handles those).
+ */
+function commitmentPlan(paths: string[]): CommitmentPlan | null {
+  for (let c = 0; c < planKeys.length; c++) {
+    if (sameKeys(planKeys[c] as string[], paths)) return plans[c] ?? null;
+  }
+  const plan = planOf(paths);
+  if (planKeys.length === SORTED_CACHE_SIZE) {
+    planKeys.pop();
+    plans.pop();
+  }
+  planKeys.unshift(paths);
+  plans.unshift(plan);
+  return plan ?? null;
+}
+
+/** The values of `paths` (path → member name) taken from the commitments map. */
+function valuesOf(
+  names: Record<string, string>,
+  commitments: Record<string, unknown>,
+): Record<string, string> | undefined {
+  const out = Object.create(null) as Record<string, string>;
+  for (const name in names) {
+    const c = commitments[names[name] as string];
+    if (typeof c !== 'string') return undefined;
+    out[name] = c;
+  }
+  return out;
 }
 
 /**
@@ -166,59 +322,50 @@ function directHashInput(
   const commitments = record.commitments as unknown;
   const entry = record.entry as unknown;
   if (!isPlainObject(commitments) || !isPlainObject(entry)) return undefined;
-  let top: Record<string, string> | undefined;
-  let nested: Record<string, Record<string, string>> | undefined;
-  for (const path in commitments) {
-    const c = commitments[path];
-    if (typeof c !== 'string' || !Object.hasOwn(commitments, path)) return undefined;
-    const dot = path.indexOf('.');
-    if (path === '__proto__' || path.endsWith('.__proto__')) return undefined;
-    if (dot < 0) {
-      if (nested?.[path] !== undefined) return undefined;
-      top ??= Object.create(null) as Record<string, string>;
-      top[path] = c;
-      continue;
-    }
-    const head = path.slice(0, dot);
-    const rest = path.slice(dot + 1);
-    if (head === '__proto__' || rest.includes('.') || top?.[head] !== undefined) return undefined;
-    nested ??= Object.create(null) as Record<string, Record<string, string>>;
-    const inner = nested[head] ?? (Object.create(null) as Record<string, string>);
-    inner[rest] = c;
-    nested[head] = inner;
-  }
-  const commitmentsJson = plainCanonicalJson(commitments);
-  if (commitmentsJson === undefined || typeof record.seq !== 'number' || !Number.isFinite(record.seq))
+  if (typeof record.seq !== 'number' || !Number.isFinite(record.seq) || typeof record.prevHash !== 'string')
     return undefined;
-  const prevJson = typeof record.prevHash === 'string' ? canonicalString(record.prevHash) : undefined;
-  if (prevJson === undefined) return undefined;
-  let entryJson: string | undefined;
-  if (nested === undefined) entryJson = objectWith(entry, top);
+  const paths = Object.keys(commitments);
+  const plan = commitmentPlan(paths);
+  if (!plan) return undefined;
+  for (const path of paths) if (typeof commitments[path] !== 'string') return undefined;
+  const commitmentsCopy = objectCopy(commitments, undefined, 1);
+  const top = plan.top && valuesOf(plan.top, commitments);
+  if (commitmentsCopy === NO_FORM || (plan.top && !top)) return undefined;
+  let entryCopy: unknown;
+  if (plan.nested === undefined) entryCopy = objectCopy(entry, top, 1);
   else {
-    // Members holding a nested commitment are written with it substituted (when they are objects).
+    // Members holding a nested commitment are copied with it substituted (when they are objects).
     const keys = Object.keys(entry);
     if (top) for (const k in top) if (!Object.hasOwn(entry, k)) keys.push(k);
-    keys.sort();
-    let out = '{';
-    for (const key of keys) {
-      let text: string | undefined;
+    const copy: Record<string, unknown> = {};
+    for (const key of sortedKeys(keys)) {
+      if (awkwardKey(key)) return undefined;
       const t = top?.[key];
-      if (t !== undefined) text = canonicalString(t);
-      else {
-        const v = entry[key];
-        if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
-        const inner = nested[key];
-        if (inner !== undefined && v !== null && typeof v === 'object' && !Array.isArray(v)) {
-          if (!isPlainObject(v)) return undefined;
-          text = objectWith(v, inner);
-        } else text = plainCanonicalJson(v);
+      if (t !== undefined) {
+        copy[key] = t;
+        continue;
       }
-      const k = canonicalString(key);
-      if (text === undefined || k === undefined) return undefined;
-      out += out.length === 1 ? `${k}:${text}` : `,${k}:${text}`;
+      const v = entry[key];
+      if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+      const inner = plan.nested[key];
+      let c: unknown;
+      if (inner !== undefined && v !== null && typeof v === 'object' && !Array.isArray(v)) {
+        if (!isPlainObject(v)) return undefined;
+        const values = valuesOf(inner, commitments);
+        if (!values) return undefined;
+        c = objectCopy(v, values, 2);
+      } else c = canonicalCopy(v, 2);
+      if (c === NO_FORM) return undefined;
+      copy[key] = c;
     }
-    entryJson = `${out}}`;
+    entryCopy = copy;
   }
-  if (entryJson === undefined) return undefined;
-  return `{"commitments":${commitmentsJson},"entry":${entryJson},"prevHash":${prevJson},"seq":${JSON.stringify(record.seq)}}`;
+  if (entryCopy === NO_FORM) return undefined;
+  const out = JSON.stringify({
+    commitments: commitmentsCopy,
+    entry: entryCopy,
+    prevHash: record.prevHash,
+    seq: record.seq,
+  });
+  return out.includes('\\ud') ? undefined : out;
 }

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { AuditEntrySchema } from '@agentgov/core';
+import canonicalize from 'canonicalize';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -66,6 +67,116 @@ describe('record hash input', () => {
       ),
       { numRuns: 2000 },
     );
+  });
+
+  it('equals the general path and the canonicalize package for awkward keys and values', () => {
+    // Keys that JSON.stringify orders by number, `__proto__`, keys already sorted or not; strings
+    // with escapes, surrogate pairs, lone surrogates and a literal backslash-u; odd numbers.
+    const awkwardKey = fc.oneof(
+      key,
+      fc.constantFrom(
+        '0',
+        '1',
+        '9',
+        '10',
+        '01',
+        '-1',
+        '1.5',
+        '__proto__',
+        'constructor',
+        'a\\ud800',
+        'b\udc00',
+        '\ud83d\ude00',
+      ),
+    );
+    const leaf = fc.oneof(
+      fc.constantFrom(
+        '\ud800',
+        'x\udfff',
+        '\ud83d\ude00',
+        '\\ud800',
+        '\\',
+        '"',
+        '\u0000\u001f\u2028',
+        -0,
+        1e21,
+        1e-7,
+        0.1,
+        Number.MAX_SAFE_INTEGER,
+        Number.NaN,
+        Number.POSITIVE_INFINITY,
+        undefined,
+        true,
+        null,
+      ),
+      fc.string({ maxLength: 4, unit: 'binary' }),
+      fc.double(),
+    );
+    const value = fc.letrec((tie) => ({
+      v: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        leaf,
+        fc.array(tie('v'), { maxLength: 3 }),
+        fc.dictionary(awkwardKey, tie('v'), { maxKeys: 4 }),
+      ),
+    })).v;
+    const awkwardEntry = fc.dictionary(awkwardKey, value, { maxKeys: 8 });
+    fc.assert(
+      fc.property(
+        awkwardEntry,
+        fc.dictionary(path, hex64, { maxKeys: 4 }),
+        fc.oneof(fc.nat(), fc.constantFrom(-0, 1e21, 0.5)),
+        hex64,
+        (e, commitments, seq, prevHash) => {
+          const record = { entry: e as never, seq, prevHash, commitments };
+          let expected: string | Error;
+          try {
+            expected = general(record);
+          } catch (error) {
+            expected = error as Error;
+          }
+          if (expected instanceof Error) expect(() => recordHashInput(record)).toThrow();
+          else {
+            expect(recordHashInput(record)).toBe(expected);
+            expect(recordHashInput(record)).toBe(
+              canonicalize({
+                commitments,
+                entry: committedEntry(e as never, commitments),
+                prevHash,
+                seq,
+              }),
+            );
+          }
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('takes records of the same shapes again and again without mixing them up', () => {
+    // The key-order and commitment-plan caches: many shapes in turn, each compared with the definition.
+    const shapes = Array.from({ length: 40 }, (_, i) => ({
+      entry: Object.fromEntries(
+        Array.from({ length: 1 + (i % 7) }, (_, k) => [
+          `k${(i * 7 + k * 3) % 11}`,
+          { [`n${i % 5}`]: k, m: [i] },
+        ]),
+      ),
+      commitments: Object.fromEntries(
+        Array.from({ length: i % 4 }, (_, k) => [k === 0 ? 'userId' : `k${k}.x${i % 3}`, 'ab'.repeat(32)]),
+      ),
+    }));
+    for (let round = 0; round < 3; round++) {
+      for (const [i, s] of shapes.entries()) {
+        const record = {
+          entry: s.entry as never,
+          seq: i,
+          prevHash: 'cd'.repeat(32),
+          commitments: s.commitments,
+        };
+        expect(recordHashInput(record)).toBe(general(record));
+      }
+    }
   });
 
   it('throws, like the general path, for values with no canonical form', () => {
