@@ -11,6 +11,7 @@ import { createMemoryStores } from '../src/memory';
 import {
   createTestGovernance,
   listen,
+  signIn,
   startTestIssuer,
   type TestAccount,
   type TestIssuer,
@@ -52,21 +53,13 @@ async function login(
   account: TestAccount,
   opts: { name?: string; userAgent?: string } = {},
 ): Promise<Session> {
-  const name = opts.name ?? 'session';
-  const code = await idp.issueCode(account);
-  const res = await gov.handle(
-    new Request('http://gw/api/v1/auth/callback', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'user-agent': opts.userAgent ?? 'test-agent/1.0' },
-      body: JSON.stringify({ code }),
-    }),
-    { remoteAddress: '203.0.113.9' },
+  const { cookie, value, setCookie } = await signIn(
+    idp,
+    account,
+    (r) => gov.handle(r, { remoteAddress: '203.0.113.9' }),
+    { cookieName: opts.name ?? 'session', headers: { 'user-agent': opts.userAgent ?? 'test-agent/1.0' } },
   );
-  expect(res.status).toBe(200);
-  const setCookie = setCookieOf(res, name);
-  if (!setCookie) throw new Error(`no ${name} cookie in ${res.headers.getSetCookie().join(' | ')}`);
-  const pair = setCookie.split(';')[0]!;
-  return { cookie: pair, value: pair.slice(name.length + 1), setCookie };
+  return { cookie, value, setCookie };
 }
 
 const call = (gov: Governance, method: string, path: string, cookie?: string) =>

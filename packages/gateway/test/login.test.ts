@@ -9,7 +9,7 @@ import { GovernanceError, ManualClock } from '@agentgov/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OidcClient } from '../src/auth/oidc';
 import type { Governance } from '../src/index';
-import { createTestGovernance, startTestIssuer, type TestIssuer } from '../src/testing/index';
+import { createTestGovernance, signIn, startTestIssuer, type TestIssuer } from '../src/testing/index';
 
 let idp: TestIssuer;
 beforeAll(async () => {
@@ -31,17 +31,7 @@ const get = (gov: Governance, path: string, headers: Record<string, string> = {}
   gov.handle(new Request(`http://gw/api/v1${path}`, { headers }));
 
 async function sessionFor(gov: Governance): Promise<string> {
-  const code = await idp.issueCode(ALICE);
-  const res = await gov.handle(
-    new Request('http://gw/api/v1/auth/callback', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ code }),
-    }),
-  );
-  expect(res.status).toBe(200);
-  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('session='));
-  return (cookie ?? '').split(';')[0] ?? '';
+  return (await signIn(idp, ALICE, (r) => gov.handle(r))).cookie;
 }
 
 describe('ID tokens', () => {

@@ -37,6 +37,7 @@ import {
   createTestGovernance,
   listen,
   type StartedServer,
+  signIn,
   startTestIssuer,
   type TestIssuer,
 } from '../src/testing/index';
@@ -129,19 +130,10 @@ describe('request log (pino through the Logger port)', () => {
 
   it('writes one JSON line per request (route template, status, duration, ids) and never a credential', async () => {
     // A session: the authorization code travels in the body, the session id comes back in Set-Cookie.
-    const code = await idp.issueCode(ALICE);
-    const login = await fetch(`${server.url}/api/v1/auth/callback`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-request-id': 'req-login' },
-      body: JSON.stringify({ code }),
+    const { cookie, value: sessionId, code } = await signIn(idp, ALICE, fetch, {
+      base: `${server.url}/api/v1`,
+      headers: { 'x-request-id': 'req-login' },
     });
-    expect(login.status).toBe(200);
-    const cookie =
-      login.headers
-        .getSetCookie()
-        .find((c) => c.startsWith('session='))
-        ?.split(';')[0] ?? '';
-    const sessionId = cookie.slice('session='.length);
     expect(sessionId.length).toBeGreaterThan(10);
 
     const token = await idp.signIdToken(ALICE);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { InMemoryConnectorStore, InMemoryTenantStore } from '@agentgov/core';
 import { servicesRequired } from '@agentgov/core/testing';
 import type { Governance } from '@agentgov/gateway';
-import { startTestIssuer, type TestIssuer } from '@agentgov/gateway/testing';
+import { signIn, startTestIssuer, type TestIssuer } from '@agentgov/gateway/testing';
 import { createRedisRateLimiter, RedisInstanceRegistry, RedisSessionStore } from '@agentgov/store-redis';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,21 +74,11 @@ describe.skipIf(!url)('Redis-shared state across two gateway processes (TEST_RED
   });
 
   it('a session created by one process is read by the other; gatewayInstances counts both', async () => {
-    const code = await idp.issueCode({
-      sub: 'ea2',
-      roles: ['enterprise_admin'],
-      tenant_id: 'shared',
-      email: 'e@x',
-    });
-    const cb = await govs[0]!.handle(
-      new Request('http://gw/api/v1/auth/callback', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ code }),
-      }),
+    const { cookie } = await signIn(
+      idp,
+      { sub: 'ea2', roles: ['enterprise_admin'], tenant_id: 'shared', email: 'e@x' },
+      (r) => govs[0]!.handle(r),
     );
-    expect(cb.status).toBe(200);
-    const cookie = (cb.headers.get('set-cookie') ?? '').split(';')[0]!;
     const info = await govs[1]!.handle(
       new Request('http://gw/api/v1/auth/userinfo', { headers: { cookie } }),
     );

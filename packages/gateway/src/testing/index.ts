@@ -11,3 +11,4 @@ export {
   type StartedServer,
   testOidcConfig,
 } from './servers';
+export { type SignedIn, signIn } from './sign-in';
