@@ -235,9 +235,9 @@ async function startChild(kind: Kind, env: object): Promise<Child> {
     kind.startsWith('gateway-') && FROM === 'dist'
       ? { TSX_TSCONFIG_PATH: fileURLToPath(new URL('../tsconfig.base.json', import.meta.url)) }
       : {};
-  // BENCH_CPU_PROF=<dir>: the gateway servers write a V8 CPU profile there when they stop.
+  // BENCH_CPU_PROF=<dir>: every server writes a V8 CPU profile there when it stops.
   const profile =
-    kind.startsWith('gateway-') && process.env.BENCH_CPU_PROF
+    process.env.BENCH_CPU_PROF
       ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
       : [];
   const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', file], {
