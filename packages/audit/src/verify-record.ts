@@ -9,12 +9,11 @@ import {
   AuditEntrySchema,
   type AuditRecord,
   CLASSIFICATION_LEVELS,
-  getPath,
   isUlid,
   POLICY_RESULTS,
 } from '@agentgov/core';
 import { isHash } from './crypto';
-import { anonymizedPlaceholder, computeRecordHash, isAnonymizedPlaceholder } from './records';
+import { anonymizedPlaceholder, computeRecordHash, isAnonymizedPlaceholder, valueAt } from './records';
 import type { Problem } from './verify-report';
 
 const ACTIONS: ReadonlySet<unknown> = new Set(ACTION_TYPES);
@@ -75,6 +74,18 @@ function plainlyValid(e: Record<string, unknown>): boolean {
   );
 }
 
+const pathParts = new Map<string, readonly string[]>();
+/** A commitment path split at its dots (remembered: the same few paths recur in every record). */
+function partsOf(path: string): readonly string[] {
+  let parts = pathParts.get(path);
+  if (!parts) {
+    parts = path.split('.');
+    if (pathParts.size >= 256) pathParts.clear();
+    pathParts.set(path, parts);
+  }
+  return parts;
+}
+
 /** Checks one record's content (not its link); returns the first problem. */
 function checkContent(
   record: AuditRecord,
@@ -108,11 +119,13 @@ function checkContent(
   if (!('userId' in commitments)) {
     return { reason: 'commitment_mismatch', field: 'commitments.userId', detail: 'userId is not committed' };
   }
-  for (const [path, commitment] of Object.entries(commitments as Record<string, unknown>)) {
-    const field = `commitments.${path}`;
-    if (!isHash(commitment))
+  for (const path of Object.keys(commitments)) {
+    const commitment = (commitments as Record<string, unknown>)[path];
+    if (!isHash(commitment)) {
+      const field = `commitments.${path}`;
       return { reason: 'commitment_mismatch', field, detail: `${field} is not a 64-digit hex HMAC` };
-    const value = getPath(record.entry, path);
+    }
+    const value = valueAt(record.entry, partsOf(path));
     if (typeof value !== 'string') {
       return {
         reason: 'commitment_mismatch',
