@@ -1,7 +1,8 @@
 /**
  * The SQL store under `@agentgov/audit`: tampering with any stored column (triggers disabled by a
  * superuser), reordering or deleting entries makes `verifyTenant` fail and name the entry;
- * anonymization through the store keeps the chain valid and leaves no clear user id behind.
+ * anonymization through the store keeps the chain valid and leaves no clear user id behind;
+ * the hashes-only scan reads back exactly what is stored.
  * Runs on PGlite and on PostgreSQL.
  */
 import { createAuditLog, createAuditService, ensureAuditKeys, verifyTenant } from '@agentgov/audit';
@@ -150,6 +151,21 @@ function chainSuite(name: string, open: () => Promise<Stores>): void {
       expect(report.ok).toBe(false);
       expect(report.firstBreak?.entryId).toBe(entries[3]?.id);
       expect(report.firstBreak?.reason).toBe('seq_gap');
+    });
+
+    it('scanHashes reads the stored hashes exactly, also one tampered to another length', async () => {
+      const tenant = 't-hashes';
+      await seed(tenant);
+      await tamper(sql`UPDATE audit_entries SET hash = 'short' WHERE tenant_id = ${tenant} AND seq = 2`);
+      const scanned = [];
+      for await (const r of s.audit.scan(tenant)) scanned.push(r.hash);
+      expect(scanned[1]).toBe('short');
+      for (const batchSize of [1, 2, 10]) {
+        const pages: string[][] = [];
+        for await (const page of s.audit.scanHashes(tenant, { batchSize })) pages.push(page);
+        expect(pages.flat()).toEqual(scanned);
+        expect(Math.max(...pages.map((p) => p.length))).toBeLessThanOrEqual(batchSize);
+      }
     });
 
     it('anonymizing a user keeps the chain valid and leaves the clear id in no column of any row', async () => {
