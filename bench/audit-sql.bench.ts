@@ -4,7 +4,10 @@
  * - Append throughput on PostgreSQL and PGlite, single and batched (50), through
  *   `@agentgov/audit`'s createAuditLog (validation, identifier commitments, hashing, the tenant
  *   lock) — and through `store.append` with pre-hashed records — against a plain multi-row INSERT
- *   of equivalent rows into the same table without hashing or locking (the baseline).
+ *   of equivalent rows into the same table without hashing or locking (the baseline: the same
+ *   indexes on `audit_entries`; it does not write the request-id lookup rows the store writes).
+ *   The cases run in interleaved rounds (`BENCH_AUDIT_SQL_ROUNDS`, default 7) and each row is the
+ *   median round, so a machine whose load moves during the run weighs on every case alike.
  * Query latency, verify, proofs and memory over 1,000,000 entries: `audit-big.bench.ts`.
  *
  * PostgreSQL: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the local default (named in the
@@ -15,13 +18,13 @@ import { randomBytes } from 'node:crypto';
 import { createAuditLog, ensureAuditKeys } from '@agentgov/audit';
 import { type AuditEntryInput, type AuditRecord, InMemorySecretStore } from '@agentgov/core';
 import { openStore, type SqlStores, sql } from '@agentgov/store-kysely';
-import { type BenchRow, type BenchSuite, benchDatabaseUrl, throughput } from './lib';
+import { type BenchRow, type BenchSuite, benchDatabaseUrl } from './lib';
 
 const database = benchDatabaseUrl();
 const DATABASE_URL = database.url;
 const BATCH = 50;
-const BATCHES = 60; // 3,000 entries per batched case
-const SINGLES = 600;
+const BATCHES = 20; // 1,000 entries per batched round
+const SINGLES = 200; // per single round
 
 const schemaName = () => `agentgov_bench_${randomBytes(4).toString('hex')}`;
 
@@ -89,10 +92,44 @@ function prebuilt(
   });
 }
 
+/** Throughput rounds per case, interleaved (plain, log, store, plain, log, store, …). */
+const ROUNDS = Number(process.env.BENCH_AUDIT_SQL_ROUNDS ?? 7);
+
+/**
+ * Runs every case once per round, the cases interleaved, after one warm-up round; a case's row is
+ * the median of its rounds (entries per second), so that the load of a shared machine, which
+ * moves during a run, weighs on every case alike.
+ */
+async function interleaved(
+  cases: { name: string; entries: number; run: () => Promise<void> }[],
+  rounds: number,
+): Promise<BenchRow[]> {
+  for (const c of cases) await c.run(); // warm-up: JIT, pools, plan caches
+  const rates = new Map<string, number[]>(cases.map((c) => [c.name, []]));
+  for (let r = 0; r < rounds; r++) {
+    for (const c of cases) {
+      const start = performance.now();
+      await c.run();
+      rates.get(c.name)?.push((c.entries / (performance.now() - start)) * 1000);
+    }
+  }
+  return cases.map((c) => {
+    const sorted = [...(rates.get(c.name) as number[])].sort((x, y) => x - y);
+    const median = sorted[sorted.length >> 1] as number;
+    const range = `${Math.round(sorted[0] as number)}–${Math.round(sorted.at(-1) as number)}`;
+    return {
+      name: c.name,
+      opsPerSec: median,
+      unit: 'entry',
+      note: `median of ${rounds} interleaved rounds of ${c.entries} entries (${range}/s)`,
+    };
+  });
+}
+
 function appendSuite(kind: 'postgres' | 'pglite', mode: 'batched' | 'single'): BenchSuite {
   const size = mode === 'batched' ? BATCH : 1;
-  const rounds = mode === 'batched' ? BATCHES : SINGLES;
-  const total = size * rounds;
+  const calls = mode === 'batched' ? BATCHES : SINGLES; // per round
+  const perRound = size * calls;
   const baseline = `plain INSERT ×${size}`;
   return {
     name: `audit-sql append ${mode} (${kind === 'postgres' ? `postgres from ${database.source}` : kind})`,
@@ -104,29 +141,20 @@ function appendSuite(kind: 'postgres' | 'pglite', mode: 'batched' | 'single'): B
         const secrets = new InMemorySecretStore();
         await ensureAuditKeys(secrets);
         const log = createAuditLog({ store: s.audit, secrets });
-        // Warm-up: every path once.
-        await plainInsert(s, 'warm-plain', size);
-        await log.appendBatch(Array.from({ length: size }, (_, i) => input('warm-log', i)));
-        await s.audit.append('warm-store', (h) => prebuilt(h, 'warm-store', size));
-
-        const rows: BenchRow[] = [];
-        const plainRun = (name: string) =>
-          throughput(
-            name,
-            total,
-            async () => {
-              for (let r = 0; r < rounds; r++) await plainInsert(s, 'plain', size);
-            },
-            'entry',
-          );
-        const logName = `audit log ${mode === 'batched' ? `appendBatch ×${size}` : 'append ×1'}`;
         let logged = 0;
-        const logRun = (name: string) =>
-          throughput(
-            name,
-            total,
-            async () => {
-              for (let r = 0; r < rounds; r++, logged += size) {
+        const cases = [
+          {
+            name: baseline,
+            entries: perRound,
+            run: async () => {
+              for (let r = 0; r < calls; r++) await plainInsert(s, 'plain', size);
+            },
+          },
+          {
+            name: `audit log ${mode === 'batched' ? `appendBatch ×${size}` : 'append ×1'}`,
+            entries: perRound,
+            run: async () => {
+              for (let r = 0; r < calls; r++, logged += size) {
                 const result =
                   mode === 'batched'
                     ? await log.appendBatch(Array.from({ length: size }, (_, i) => input('log', logged + i)))
@@ -134,47 +162,38 @@ function appendSuite(kind: 'postgres' | 'pglite', mode: 'batched' | 'single'): B
                 if (result.isErr()) throw result.error;
               }
             },
-            'entry',
-          );
-        rows.push(await plainRun(baseline));
-        rows.push(await logRun(logName));
-        rows.push(
-          await throughput(
-            `store.append pre-hashed ×${size}`,
-            total,
-            async () => {
-              for (let r = 0; r < rounds; r++)
+          },
+          {
+            name: `store.append pre-hashed ×${size}`,
+            entries: perRound,
+            run: async () => {
+              for (let r = 0; r < calls; r++)
                 await s.audit.append('store', (h) => prebuilt(h, 'store', size));
             },
-            'entry',
-          ),
-        );
-        // Second pass, once every path has run `total` times (JIT-compiled, pools and caches warm):
-        // the steady state of a long-running process. Compare these two rows with each other.
-        rows.push(await plainRun(`${baseline}, 2nd pass`));
-        rows.push(await logRun(`${logName}, 2nd pass`));
+          },
+        ];
         if (mode === 'single') {
           // Group commit: 20 callers appending one entry each at once share round trips.
           const callers = 20;
-          rows.push(
-            await throughput(
-              `audit log append ×1, ${callers} concurrent callers`,
-              total,
-              async () => {
-                await Promise.all(
-                  Array.from({ length: callers }, async (_, c) => {
-                    for (let i = c; i < total; i += callers) {
-                      const result = await log.append(input('log-concurrent', i));
-                      if (result.isErr()) throw result.error;
-                    }
-                  }),
-                );
-              },
-              'entry',
-            ),
-          );
+          let concurrent = 0;
+          cases.push({
+            name: `audit log append ×1, ${callers} concurrent callers`,
+            entries: perRound,
+            run: async () => {
+              const from = concurrent;
+              concurrent += perRound;
+              await Promise.all(
+                Array.from({ length: callers }, async (_, c) => {
+                  for (let i = c; i < perRound; i += callers) {
+                    const result = await log.append(input('log-concurrent', from + i));
+                    if (result.isErr()) throw result.error;
+                  }
+                }),
+              );
+            },
+          });
         }
-        return rows;
+        return await interleaved(cases, ROUNDS);
       } finally {
         await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(s.db).catch(() => {});
         await s.close();

@@ -40,6 +40,7 @@ export * from './mutex';
 export * from './org-directory/memory';
 export * from './org-directory/port';
 export * from './org-directory/schema';
+export * from './plain-clone';
 // The gateway plugin contract (RequestContext, Principal, routes, guards).
 export * from './plugin/index';
 export * from './policy/memory';

@@ -20,7 +20,13 @@
  * committed; one caller's failing `build` or aborted signal fails that caller alone; when the
  * group's call fails, each caller is retried alone, so one bad record fails only its caller.
  */
-import { type AuditRecord, type CallOptions, type ChainHead, checkAppendBatch } from '@agentgov/core';
+import {
+  type AuditRecord,
+  type CallOptions,
+  type ChainHead,
+  checkAppendBatch,
+  clonePlain,
+} from '@agentgov/core';
 import type { Kysely, Transaction } from 'kysely';
 import { appendRows, insertRecords, lockHead, MAX_CALL_RECORDS, readHead } from './audit-sql';
 import type { Database } from './schema';
@@ -179,7 +185,7 @@ export class AppendGroups {
       call.catch(() => {}); // awaited below; observed even if a copy throws first
       // The copies handed to the callers are made while the call is in flight.
       try {
-        copies = parts.map((p) => structuredClone(p.records));
+        copies = parts.map((p) => clonePlain(p.records));
       } catch (error) {
         copies = { error };
       }
@@ -218,7 +224,7 @@ export class AppendGroups {
       try {
         const { records, head } = await lockedAppend(this.#db, tenantId, waiter.build, waiter.options);
         this.#heads.set(tenantId, head);
-        waiter.resolve(structuredClone(records));
+        waiter.resolve(clonePlain(records));
       } catch (error) {
         this.#heads.delete(tenantId);
         waiter.reject(error);

@@ -8,6 +8,7 @@ import {
   type CallOptions,
   type ChainHead,
   checkAppendBatch,
+  clonePlain,
   KeyedMutex,
 } from '@agentgov/core';
 import { type Kysely, sql, type Transaction } from 'kysely';
@@ -121,7 +122,7 @@ export class KyselyAuditStore implements AuditStore {
     const records = await this.#built(tenantId, head, build, options);
     if (records.length === 0) return [];
     await insertRecords(tx, tenantId, head, records);
-    return structuredClone(records);
+    return clonePlain(records);
   }
 
   async #built(
