@@ -23,6 +23,7 @@ import { type KeyResolver, keyId, parseKeyId, type SigningKey } from './keys';
 /** The fixed AI disclosure label every envelope carries. */
 export const AI_DISCLOSURE_LABEL = "This message was sent by the user's AI assistant." as const;
 const ENVELOPE_JWS_TYPE = 'agentgov-envelope+jws';
+const utf8 = new TextDecoder();
 /** Largest accepted compact JWS (bytes). */
 export const MAX_ENVELOPE_BYTES = 16_384;
 
@@ -154,13 +155,13 @@ export async function verifyEnvelope(
   if (!key) return reject('unknown_signer', 'no key is known for the signing agent');
   let payload: Uint8Array;
   try {
-    payload = await verifyCompact(jws, key);
+    payload = await verifyCompact(jws, key, header);
   } catch {
     return reject('signature_invalid', 'the envelope signature does not verify');
   }
   let parsed: z.ZodSafeParseResult<EnvelopeClaims>;
   try {
-    parsed = EnvelopeClaimsSchema.safeParse(JSON.parse(new TextDecoder().decode(payload)));
+    parsed = EnvelopeClaimsSchema.safeParse(JSON.parse(utf8.decode(payload)));
   } catch {
     return reject('envelope_malformed', 'the envelope payload is not JSON');
   }

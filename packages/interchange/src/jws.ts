@@ -108,12 +108,18 @@ export function protectedHeader(jws: string): Record<string, unknown> | undefine
   }
 }
 
-/** Verifies a compact JWS with `key`; returns the payload bytes or throws JwsInvalidError. */
-export async function verifyCompact(jws: string, key: VerifyKey | KeyObject): Promise<Uint8Array> {
+/**
+ * Verifies a compact JWS with `key`; returns the payload bytes or throws JwsInvalidError.
+ * `header`: its protected header when the caller has already read it (`protectedHeader(jws)`).
+ */
+export async function verifyCompact(
+  jws: string,
+  key: VerifyKey | KeyObject,
+  header: Record<string, unknown> | undefined = protectedHeader(jws),
+): Promise<Buffer | Uint8Array> {
   const parts = jws.split('.');
   if (parts.length !== 3) throw new JwsInvalidError('not a compact JWS');
   const [h, p, s] = parts as [string, string, string];
-  const header = protectedHeader(jws);
   if (!header || typeof header.alg !== 'string') throw new JwsInvalidError('invalid protected header');
   if (header.crit !== undefined || header.b64 !== undefined)
     throw new JwsInvalidError('unsupported header parameters');

@@ -142,19 +142,29 @@ export const appended = (x: Exchange, ...add: TranscriptEntry[]): Exchange => ({
 
 /**
  * Compare-and-set on the stored round: `change(current)` returns the new exchange (or throws);
- * retried a few times when another writer got there first (re-reading, re-deciding).
+ * retried a few times when another writer got there first (re-reading, re-deciding). `known`: the
+ * record as the caller just read or wrote it — the first attempt starts from it instead of reading
+ * it again; the compare-and-set refuses it if it changed meanwhile, and a change that finds
+ * nothing to do on it is decided again on a fresh read.
  */
 export async function casUpdate(
   store: ExchangeStore,
   tenantId: string,
   exchangeId: string,
   change: (current: Exchange) => Exchange | Promise<Exchange>,
+  known?: Exchange,
 ): Promise<Exchange> {
+  let snapshot = known;
   for (let attempt = 0; attempt < 5; attempt++) {
-    const current = await store.get(tenantId, exchangeId);
+    const fromSnapshot = snapshot !== undefined;
+    const current = snapshot ?? (await store.get(tenantId, exchangeId));
+    snapshot = undefined;
     if (!current) throw errorOf('NOT_FOUND', 'The exchange does not exist');
     const next = await change(current);
-    if (next === current) return current;
+    if (next === current) {
+      if (fromSnapshot) continue;
+      return current;
+    }
     if (await store.update(next, current.currentRound, current.transcript.length)) return next;
   }
   throw errorOf('service_unavailable', 'The exchange is being changed concurrently; try again');

@@ -79,27 +79,33 @@ export async function sendReply(
   });
   const now = ctx.nowIso();
   let existing: MessageEntry | undefined;
-  const y = await casUpdate(ctx.options.store, x.tenantId, x.exchangeId, (c) => {
-    existing = replyOf(c, round);
-    if (existing) return c;
-    let next = appended(withData(c, summarizeShared(out.kept), summarizeWithheld(out.withheld), level), {
-      kind: 'reply',
-      round,
-      from: 'responder',
-      messageType: how.messageType,
-      ...sent,
-      automatic: how.automatic,
-      ...(how.approvalId ? { approvalId: how.approvalId } : {}),
-      jti: signed.claims.jti,
-      jws: signed.jws,
-      at: now,
-    });
-    if (next.outcome !== 'in_progress') return next;
-    const query = entries(c).find((t) => t.kind === 'message' && t.round === round);
-    if (query?.kind === 'message' && query.final !== false) next = ended(next, 'resolved', now);
-    else if (round >= next.maxRounds) next = ended(next, 'escalated', now, 'round limit reached');
-    return next;
-  });
+  const y = await casUpdate(
+    ctx.options.store,
+    x.tenantId,
+    x.exchangeId,
+    (c) => {
+      existing = replyOf(c, round);
+      if (existing) return c;
+      let next = appended(withData(c, summarizeShared(out.kept), summarizeWithheld(out.withheld), level), {
+        kind: 'reply',
+        round,
+        from: 'responder',
+        messageType: how.messageType,
+        ...sent,
+        automatic: how.automatic,
+        ...(how.approvalId ? { approvalId: how.approvalId } : {}),
+        jti: signed.claims.jti,
+        jws: signed.jws,
+        at: now,
+      });
+      if (next.outcome !== 'in_progress') return next;
+      const query = entries(c).find((t) => t.kind === 'message' && t.round === round);
+      if (query?.kind === 'message' && query.final !== false) next = ended(next, 'resolved', now);
+      else if (round >= next.maxRounds) next = ended(next, 'escalated', now, 'round limit reached');
+      return next;
+    },
+    x,
+  );
   const status = how.declined ? 'declined' : 'answered';
   if (existing)
     return {

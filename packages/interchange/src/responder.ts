@@ -11,6 +11,7 @@
  * files it could no longer be read, and reviewed, top to bottom.
  */
 import {
+  type AgentIdentity,
   CommitmentRequiresHumanError,
   CrossEnterpriseBlockedError,
   type Exchange,
@@ -183,7 +184,7 @@ async function admitAndAnswer(
     reason: decision.reason,
     exchange: x,
   });
-  return answerRound(ctx, x, claims, message, accepted.kept, ceiling, requestId);
+  return answerRound(ctx, x, claims, message, accepted.kept, ceiling, identity, requestId);
 }
 
 function nextRound(
@@ -235,10 +236,11 @@ async function answerRound(
   message: ExchangeMessage,
   items: ExchangeMessage['items'],
   ceiling: ExchangeMessage['items'][number]['classification'],
+  /** This agent's identity as derived when the delivery was admitted (same request). */
+  identity: AgentIdentity,
   requestId: string,
 ): Promise<DeliveryResult> {
   const { options } = ctx;
-  const identity = await ctx.identity();
   const autoWhen = options.autoRespondWhen ?? ['online', 'away'];
   let waitReason: string | undefined;
   if (x.exchangeType !== 'information_query') waitReason = `${x.exchangeType} always needs a human`;

@@ -213,38 +213,44 @@ export async function settleRound(
   const accepted = filterByClassification(message.items, identity.maxClassificationShared, describeItem);
   const received: ExchangeMessage = { ...message, items: accepted.kept };
   const now = ctx.nowIso();
-  const x = await casUpdate(store, me.tenantId, exchangeId, (c) => {
-    // The responder's own limit may be lower than ours (its policy): the lower one holds from now on.
-    let next = e.maxRounds < c.maxRounds ? { ...c, maxRounds: e.maxRounds } : c;
-    const existing = replyOf(c, round);
-    if (!existing) {
-      next = appended(
-        withData(
-          next,
-          summarizeShared(accepted.kept),
-          summarizeWithheld(accepted.withheld),
-          highestLevel(accepted.kept),
-        ),
-        {
-          kind: 'reply',
-          round,
-          from: 'responder',
-          messageType: e.messageType,
-          ...received,
-          ...(claims.approvalId ? { approvalId: claims.approvalId } : {}),
-          jti: claims.jti,
-          jws: result.reply.jws,
-          at: now,
-        },
-      );
-    }
-    if (next.outcome !== 'in_progress') return next;
-    if (result.status === 'declined') return ended(next, 'denied', now, 'declined by a human');
-    const queryClaims = c.transcript.find((t) => t.kind === 'message' && t.round === round);
-    if (queryClaims && isFinal(queryClaims)) return ended(next, 'resolved', now);
-    if (round >= next.maxRounds) return ended(next, 'escalated', now, 'round limit reached');
-    return next;
-  });
+  const x = await casUpdate(
+    store,
+    me.tenantId,
+    exchangeId,
+    (c) => {
+      // The responder's own limit may be lower than ours (its policy): the lower one holds from now on.
+      let next = e.maxRounds < c.maxRounds ? { ...c, maxRounds: e.maxRounds } : c;
+      const existing = replyOf(c, round);
+      if (!existing) {
+        next = appended(
+          withData(
+            next,
+            summarizeShared(accepted.kept),
+            summarizeWithheld(accepted.withheld),
+            highestLevel(accepted.kept),
+          ),
+          {
+            kind: 'reply',
+            round,
+            from: 'responder',
+            messageType: e.messageType,
+            ...received,
+            ...(claims.approvalId ? { approvalId: claims.approvalId } : {}),
+            jti: claims.jti,
+            jws: result.reply.jws,
+            at: now,
+          },
+        );
+      }
+      if (next.outcome !== 'in_progress') return next;
+      if (result.status === 'declined') return ended(next, 'denied', now, 'declined by a human');
+      const queryClaims = c.transcript.find((t) => t.kind === 'message' && t.round === round);
+      if (queryClaims && isFinal(queryClaims)) return ended(next, 'resolved', now);
+      if (round >= next.maxRounds) return ended(next, 'escalated', now, 'round limit reached');
+      return next;
+    },
+    stored,
+  );
   const event =
     x.outcome === 'escalated' ? 'escalated' : x.outcome === 'resolved' ? 'resolved' : 'reply_received';
   await ctx.audit({

@@ -9,6 +9,7 @@ import { protectedHeader, signCompact, verifyCompact } from '../jws';
 import { type KeyResolver, keyId, parseKeyId, type SigningKey } from '../keys';
 
 export const CALLER_JWS_TYPE = 'agentgov-caller+jws';
+const utf8 = new TextDecoder();
 
 export interface Caller {
   tenantId: string;
@@ -55,7 +56,7 @@ export async function verifyCallerToken(
   if (!key) return fail('unknown_caller');
   let payload: { aud?: unknown; method?: unknown; jti?: unknown; iat?: unknown; exp?: unknown };
   try {
-    payload = JSON.parse(new TextDecoder().decode(await verifyCompact(token, key)));
+    payload = JSON.parse(utf8.decode(await verifyCompact(token, key, h)));
   } catch {
     return fail('caller_signature_invalid');
   }

@@ -8,7 +8,6 @@ import { Message, TaskState } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutor } from '@a2a-js/sdk/server';
 import { type Clock, newId } from '@agentgov/core';
 import type { DeliveryResult } from '../transport';
-import { decodeClaims } from './http-util';
 import { GOVERNANCE_EXTENSION_URI, toWireMessage } from './wire';
 
 export interface TaskBinding {
@@ -40,7 +39,7 @@ export function governedExecutor(deps: {
       const now = clock.now().toISOString();
       const replyMessage = (taskId: string): Message | undefined => {
         if (result.status !== 'answered' && result.status !== 'declined') return undefined;
-        const claims = decodeClaims(result.reply.jws);
+        // The reply answers the round the gate bound this outcome to (same exchange, same round).
         return Message.fromJSON(
           toWireMessage({
             messageId: newId(),
@@ -51,7 +50,7 @@ export function governedExecutor(deps: {
             metadata: {
               envelope: result.reply.jws,
               kind: 'reply',
-              ...(claims ? { exchangeId: claims.exchangeId, round: claims.round } : {}),
+              ...(exchangeId ? { exchangeId, round } : {}),
             },
           }),
         );

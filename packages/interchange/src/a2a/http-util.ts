@@ -1,22 +1,5 @@
 /** Small node:http and JWS helpers of the governed A2A server. */
 import type http from 'node:http';
-import { decodeProtectedHeader } from 'jose';
-import { MAX_ENVELOPE_BYTES } from '../envelope';
-import { parseKeyId } from '../keys';
-import type { Caller } from './caller';
-import { fromWireMessage } from './wire';
-
-/** The agent an envelope names as its signer (not verified here: the node verifies it). */
-export function envelopeSigner(params: Record<string, unknown>): Caller | undefined {
-  const wire = fromWireMessage(params.message);
-  if (!wire || wire.metadata.envelope.length > MAX_ENVELOPE_BYTES) return undefined;
-  try {
-    const kid = decodeProtectedHeader(wire.metadata.envelope).kid;
-    return kid ? parseKeyId(kid) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 export function decodeClaims(jws: string): { exchangeId: string; round: number } | undefined {
   try {

@@ -25,8 +25,8 @@ import {
   type User,
 } from '@a2a-js/sdk/server';
 import { type Clock, type Logger, newId, silentLogger, systemClock } from '@agentgov/core';
-import { decodeProtectedHeader } from 'jose';
 import { MAX_ENVELOPE_BYTES } from '../envelope';
+import { protectedHeader } from '../jws';
 import {
   InMemoryReplayGuard,
   type KeyResolver,
@@ -41,7 +41,7 @@ import { type Caller, verifyCallerToken } from './caller';
 import { buildGovernedCard } from './card';
 import { routeSdkConsole } from './console';
 import { type GovernedOutcome, governedExecutor, type TaskBinding } from './executor';
-import { decodeClaims, envelopeSigner, isAsyncIterable, readBody, send } from './http-util';
+import { decodeClaims, isAsyncIterable, readBody, send } from './http-util';
 import { subscribeToTask } from './subscribe';
 import {
   GOVERNANCE_ERRORS as E,
@@ -91,6 +91,18 @@ const METHODS = new Set([
 ]);
 const A2A_TASK_NOT_FOUND = -32001;
 const A2A_TASK_NOT_CANCELABLE = -32002;
+
+type WireMessage = NonNullable<ReturnType<typeof fromWireMessage>>;
+
+/** A SendMessage as the gate reads it once, before anything in it is verified. */
+interface SendMessageView {
+  wire: WireMessage | undefined;
+  /** Metadata above the limit. */
+  tooLarge: { status: number; error: JsonRpcError } | undefined;
+  envelopeTooLarge: boolean;
+  /** The agent the envelope's header names (unverified: the node verifies the envelope). */
+  signer: Caller | undefined;
+}
 
 class CallerUser implements User {
   readonly #name: string;
@@ -213,6 +225,7 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
     const auth = String(req.headers.authorization ?? '');
     const bearer = auth.startsWith('Bearer ') ? auth.slice(7) : undefined;
     let caller: Caller;
+    let sendView: SendMessageView | undefined;
     try {
       if (!METHODS.has(method)) {
         return fail(
@@ -224,14 +237,15 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
       const params = body.params ?? {};
       if (typeof params !== 'object') return fail(200, id, { code: -32602, message: 'Invalid params' });
       let token: Awaited<ReturnType<typeof verifyCallerToken>> | undefined;
-      if (bearer !== undefined || !sending) {
+      // What the checks below need of a SendMessage, read once (nothing here is trusted yet).
+      sendView = sending ? readSendMessage(params) : undefined;
+      if (bearer !== undefined || !sendView) {
         token = await verifyCallerToken(bearer, keys, { audience: me, method, nowMs: clock.now().getTime() });
         caller = token.caller;
       } else {
-        const signer = envelopeSigner(params);
+        const signer = sendView.signer;
         if (!signer) {
-          const size = sendMessageSize(params);
-          if (size) return fail(size.status, id, size.error);
+          if (sendView.tooLarge) return fail(sendView.tooLarge.status, id, sendView.tooLarge.error);
           return fail(
             200,
             id,
@@ -251,8 +265,8 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
           rpcError(E.refused, 'params.tenant is not the caller’s tenant', 'tenant_mismatch'),
         );
       }
-      if (sending) {
-        const early = checkSendMessage(params, caller);
+      if (sendView) {
+        const early = checkSendMessage(sendView, caller);
         if (early) return fail(early.status, id, early.error);
       }
       // 3. only a request that passed the checks above uses a nonce
@@ -281,8 +295,8 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
       requestedExtensions: [GOVERNANCE_EXTENSION_URI],
     });
     context.addActivatedExtension(GOVERNANCE_EXTENSION_URI);
-    if (sending) {
-      const wire = fromWireMessage(params.message) as NonNullable<ReturnType<typeof fromWireMessage>>;
+    if (sendView) {
+      const wire = sendView.wire as WireMessage;
       const requestId = newId();
       let result: DeliveryResult;
       if (wire.metadata.kind === 'query') {
@@ -329,6 +343,7 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
         );
       }
       const messageId = String((params.message as { messageId?: unknown }).messageId ?? '');
+      // The envelope verified (the node accepted it): its exchange and round, for the executor.
       const about =
         wire.metadata.kind === 'query'
           ? decodeClaims(wire.metadata.envelope)
@@ -397,28 +412,32 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
     }
   }
 
-  function sendMessageSize(
-    params: Record<string, unknown>,
-  ): { status: number; error: JsonRpcError } | undefined {
+  /** The wire message, the size checks and the (unverified) envelope signer of a SendMessage. */
+  function readSendMessage(params: Record<string, unknown>): SendMessageView {
     const message = params.message as { metadata?: unknown } | undefined;
     const metaSize = Buffer.byteLength(JSON.stringify(message?.metadata ?? null));
-    if (metaSize <= metadataLimit) return undefined;
-    return {
-      status: 413,
-      error: rpcError(E.tooLarge, 'Message metadata too large', 'metadata_too_large', {
-        limit: metadataLimit,
-      }),
-    };
+    const tooLarge =
+      metaSize <= metadataLimit
+        ? undefined
+        : {
+            status: 413,
+            error: rpcError(E.tooLarge, 'Message metadata too large', 'metadata_too_large', {
+              limit: metadataLimit,
+            }),
+          };
+    const wire = fromWireMessage(params.message);
+    const envelopeTooLarge = wire !== undefined && wire.metadata.envelope.length > MAX_ENVELOPE_BYTES;
+    const kid = wire && !envelopeTooLarge ? protectedHeader(wire.metadata.envelope)?.kid : undefined;
+    const signer = typeof kid === 'string' ? parseKeyId(kid) : undefined;
+    return { wire, tooLarge, envelopeTooLarge, signer };
   }
 
   function checkSendMessage(
-    params: Record<string, unknown>,
+    view: SendMessageView,
     caller: Caller,
   ): { status: number; error: JsonRpcError } | undefined {
-    const size = sendMessageSize(params);
-    if (size) return size;
-    const wire = fromWireMessage(params.message);
-    if (!wire)
+    if (view.tooLarge) return view.tooLarge;
+    if (!view.wire)
       return {
         status: 200,
         error: rpcError(
@@ -427,20 +446,14 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
           'envelope_missing',
         ),
       };
-    if (wire.metadata.envelope.length > MAX_ENVELOPE_BYTES)
+    if (view.envelopeTooLarge)
       return {
         status: 413,
         error: rpcError(E.tooLarge, 'Envelope too large', 'envelope_too_large', {
           limit: MAX_ENVELOPE_BYTES,
         }),
       };
-    let signer: ReturnType<typeof parseKeyId>;
-    try {
-      const kid = decodeProtectedHeader(wire.metadata.envelope).kid;
-      signer = kid ? parseKeyId(kid) : undefined;
-    } catch {
-      signer = undefined;
-    }
+    const signer = view.signer;
     if (!signer || signer.tenantId !== caller.tenantId || signer.agentId !== caller.agentId) {
       return {
         status: 200,
