@@ -115,53 +115,73 @@ export function idOutsideItsTime(id: string, timestamp: string): boolean {
 }
 
 /**
- * The entries of `audit_entries` at the (seq, timestamp) keys a lookup table lists for
- * `condition`: a nested loop over the lookup rows whose inner side (a LATERAL subquery, kept a
- * subquery by `OFFSET 0`) reads one entry by primary key, so PostgreSQL prunes to that entry's
- * partition at run time whatever the planner's estimates.
- */
-function listedEntries(table: 'audit_id_index' | 'audit_request_index', condition: RawBuilder<unknown>) {
-  return sql`SELECT e.* FROM ${sql.table(table)} x CROSS JOIN LATERAL (SELECT * FROM audit_entries e
-    WHERE e.tenant_id = x.tenant_id AND e.seq = x.seq AND e."timestamp" = x."timestamp" OFFSET 0) e
-    WHERE ${condition}`;
-}
-
-/**
  * The rows a filtered read of a tenant's entries starts from: `audit_entries`, or, with a request
  * id, that request's entries through `audit_request_index` (their partitions only). The source
  * has the columns of `audit_entries` and its name, so `whereFilter` applies as it is.
  */
 export function entriesOf(tenantId: string, filter: AuditFilter = {}): RawBuilder<unknown> {
   if (filter.requestId === undefined) return sql`audit_entries`;
-  const listed = listedEntries(
-    'audit_request_index',
-    sql`x.tenant_id = ${tenantId} AND x.request_id = ${filter.requestId}`,
-  );
-  return sql`(${listed}) AS audit_entries`;
+  // A nested loop over the request's lookup rows whose inner side (a LATERAL subquery, kept a
+  // subquery by OFFSET 0) reads one entry by primary key: PostgreSQL prunes to that entry's
+  // partition at run time whatever its estimates.
+  return sql`(SELECT e.* FROM audit_request_index x CROSS JOIN LATERAL (SELECT * FROM audit_entries e
+      WHERE e.tenant_id = x.tenant_id AND e.seq = x.seq AND e."timestamp" = x."timestamp" OFFSET 0) e
+    WHERE x.tenant_id = ${tenantId} AND x.request_id = ${filter.requestId}) AS audit_entries`;
+}
+
+/** The three statements of a get by id; see `getById`. */
+export interface GetByIdQueries {
+  /** In the partition(s) of the id's day, unless the id is listed (undefined: not a ULID). */
+  near: RawBuilder<AuditRow> | undefined;
+  /** Through `audit_id_index`: one row per listed key, its entry's columns NULL when not there. */
+  listed: RawBuilder<AuditRow>;
+  /** Every partition (for a listed entry no longer at its listed key). */
+  anywhere: RawBuilder<AuditRow>;
+}
+
+/** The statements of a get by id (exported for the EXPLAIN tests). */
+export function getByIdQueries(tenantId: string, id: string): GetByIdQueries {
+  const ms = ulidMs(id);
+  const near =
+    ms === undefined
+      ? undefined
+      : sql<AuditRow>`SELECT ${SELECT_COLUMNS} FROM audit_entries WHERE tenant_id = ${tenantId} AND id = ${id}
+          AND "timestamp" >= ${new Date(ms - DAY_MS).toISOString()}::timestamptz
+          AND "timestamp" < ${new Date(ms + DAY_MS).toISOString()}::timestamptz
+          AND NOT EXISTS (SELECT 1 FROM audit_id_index WHERE tenant_id = ${tenantId} AND id = ${id})
+        ORDER BY seq LIMIT 1`;
+  const listed = sql<AuditRow>`SELECT ${SELECT_COLUMNS} FROM (SELECT e.* FROM audit_id_index x
+      LEFT JOIN LATERAL (SELECT * FROM audit_entries e
+        WHERE e.tenant_id = x.tenant_id AND e.seq = x.seq AND e."timestamp" = x."timestamp" OFFSET 0) e ON TRUE
+      WHERE x.tenant_id = ${tenantId} AND x.id = ${id}) AS e
+    ORDER BY seq NULLS LAST LIMIT 1`;
+  const anywhere = sql<AuditRow>`SELECT ${SELECT_COLUMNS} FROM audit_entries
+    WHERE tenant_id = ${tenantId} AND id = ${id} ORDER BY seq LIMIT 1`;
+  return { near, listed, anywhere };
 }
 
 /**
- * The lookup of an entry by id, reading one partition. An entry listed in `audit_id_index` (its
- * id does not tell its partition) is read by primary key from its partition; any other one is in
- * the partition(s) within a day of its id's ULID time, whose time bounds let PostgreSQL prune the
- * others — read only when the id is not listed. A listed entry no longer at its listed key (its
- * timestamp changed behind the append-only triggers' back) is looked for in every partition, so
- * that what was stored there is still read back.
+ * An entry by id, reading one partition. An entry whose id tells its partition (a ULID within a day
+ * of the entry's timestamp: every entry the log appends with its own clock) is read from the
+ * partition(s) of its id's day, whose time bounds let PostgreSQL prune the others at plan time.
+ * Any other entry is listed in `audit_id_index` and read by primary key from its partition (run-time
+ * pruning); the id's day is then not read. Only a listed entry no longer at its listed key (its
+ * timestamp changed with the triggers disabled) is looked for in every partition, so that a
+ * tampered row still reads back as stored.
  */
-export function getByIdQuery(tenantId: string, id: string): RawBuilder<AuditRow> {
-  const ms = ulidMs(id);
-  const isListed = sql`EXISTS (SELECT 1 FROM audit_id_index WHERE tenant_id = ${tenantId} AND id = ${id})`;
-  const listed = listedEntries('audit_id_index', sql`x.tenant_id = ${tenantId} AND x.id = ${id}`);
-  const moved = sql`SELECT * FROM audit_entries WHERE tenant_id = ${tenantId} AND id = ${id}
-    AND ${isListed} AND NOT EXISTS (${listed})`;
-  const near =
-    ms === undefined
-      ? sql``
-      : sql`UNION ALL SELECT * FROM audit_entries WHERE tenant_id = ${tenantId} AND id = ${id}
-          AND "timestamp" >= ${new Date(ms - DAY_MS).toISOString()}::timestamptz
-          AND "timestamp" < ${new Date(ms + DAY_MS).toISOString()}::timestamptz AND NOT ${isListed}`;
-  return sql<AuditRow>`SELECT ${SELECT_COLUMNS} FROM (${listed} UNION ALL ${moved} ${near}) AS e
-    ORDER BY seq LIMIT 1`;
+export async function getById(
+  db: Kysely<Database>,
+  tenantId: string,
+  id: string,
+): Promise<AuditRow | undefined> {
+  const { near, listed, anywhere } = getByIdQueries(tenantId, id);
+  if (near) {
+    const row = (await near.execute(db)).rows[0];
+    if (row) return row;
+  }
+  const row = (await listed.execute(db)).rows[0];
+  if (row === undefined || row.seq_text !== null) return row; // not listed, or found at its key
+  return (await anywhere.execute(db)).rows[0];
 }
 
 type HeadRow = Pick<StoredRow<AuditChainHeadsTable>, 'seq_text' | 'hash'>;

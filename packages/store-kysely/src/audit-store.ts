@@ -17,7 +17,7 @@ import {
   type AuditRow,
   countQuery,
   entriesOf,
-  getByIdQuery,
+  getById,
   insertRecords,
   lockHead,
   pageQuery,
@@ -144,14 +144,9 @@ export class KyselyAuditStore implements AuditStore {
     return readHead(this.#db, tenantId);
   }
 
-  /**
-   * One statement that reads one partition: an entry whose timestamp is within a day of its id's
-   * ULID time is looked up in the partition(s) of that day, any other one through
-   * `audit_id_index` (see `getByIdQuery`).
-   */
+  /** Reads one partition: see `getById`. */
   async get(tenantId: string, id: string): Promise<AuditRecord | undefined> {
-    const { rows } = await getByIdQuery(tenantId, id).execute(this.#db);
-    const row = rows[0];
+    const row = await getById(this.#db, tenantId, id);
     return row && toRecord(row);
   }
 

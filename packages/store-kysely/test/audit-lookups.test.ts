@@ -9,7 +9,7 @@ import type { AuditEntry } from '@agentgov/core';
 import { appendEntries, makeAuditEntry } from '@agentgov/core/testing';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countQuery, getByIdQuery, idOutsideItsTime, pageQuery } from '../src/audit-sql';
+import { countQuery, getByIdQueries, idOutsideItsTime, pageQuery } from '../src/audit-sql';
 import type { Database, SqlStores } from '../src/index';
 import { closePGlite, describePGlite, describePostgres, pgliteStores, postgresStores } from './helpers';
 
@@ -108,11 +108,16 @@ function lookupSuite(name: string, open: () => Promise<Stores>): void {
     });
 
     it('get by id finds each kind of entry and reads only its partition', async () => {
-      for (const entry of Object.values(entries)) {
+      for (const [name, entry] of Object.entries(entries)) {
         expect((await s.audit.get(T, entry.id))?.entry).toEqual(entry);
-        expect(await partitionsRead(s.db, getByIdQuery(T, entry.id))).toEqual([
-          monthOf(new Date(entry.timestamp).toISOString()),
-        ]);
+        const own = monthOf(new Date(entry.timestamp).toISOString());
+        const { near, listed } = getByIdQueries(T, entry.id);
+        const listedOne = name === 'backdated' || name === 'plainId';
+        // An id that tells its partition: found by the first statement, in that partition only.
+        // A listed one: the id's day is not read; the second statement reads the entry's partition.
+        if (near) expect(await partitionsRead(s.db, near)).toEqual(listedOne ? [] : [own]);
+        else expect(listedOne).toBe(true);
+        if (listedOne) expect(await partitionsRead(s.db, listed)).toEqual([own]);
       }
       expect(await s.audit.get('another-tenant', entries.near?.id as string)).toBeUndefined();
     });
@@ -121,8 +126,12 @@ function lookupSuite(name: string, open: () => Promise<Stores>): void {
       const unknown = ulidAt(Date.UTC(2026, 4, 20));
       expect(await s.audit.get(T, unknown)).toBeUndefined();
       expect(await s.audit.get(T, 'no-such-entry')).toBeUndefined();
-      expect(await partitionsRead(s.db, getByIdQuery(T, unknown))).toEqual(['audit_entries_p202605']);
-      expect(await partitionsRead(s.db, getByIdQuery(T, 'no-such-entry'))).toEqual([]);
+      const ulid = getByIdQueries(T, unknown);
+      expect(await partitionsRead(s.db, ulid.near as RawBuilder<unknown>)).toEqual(['audit_entries_p202605']);
+      expect(await partitionsRead(s.db, ulid.listed)).toEqual([]);
+      const other = getByIdQueries(T, 'no-such-entry');
+      expect(other.near).toBeUndefined();
+      expect(await partitionsRead(s.db, other.listed)).toEqual([]);
     });
 
     it('a request id’s entries (page and total) come from their partition only', async () => {
