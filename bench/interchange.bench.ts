@@ -8,15 +8,15 @@
  * handler without governance: one JSON-RPC `SendMessage` over `fetch` to the SDK's
  * `DefaultRequestHandler` + `JsonRpcTransportHandler` on node:http, the same query and answer data
  * part. Client and server run in this process, so the CPU time per round trip in the notes
- * (`process.cpuUsage` over a fixed number of sequential round trips after the timed run) counts
- * both sides of both cases.
+ * (`process.cpuUsage` over a fixed number of sequential round trips after the timed run, the two
+ * cases in interleaved blocks, median of the blocks) counts both sides of both cases.
  */
 import { CLASSIFICATION_LEVELS, classificationOrder, newId, systemClock } from '@agentgov/core';
 import { filterByClassification, InterchangeNode } from '@agentgov/interchange';
 import { A2ATransport, startA2AServer } from '@agentgov/interchange/a2a';
 import { AGENTS, answerWith, itemsAt, makeWorld } from '../packages/interchange/test/harness';
 import { plainA2AServer } from '../packages/interchange/test/plain-a2a';
-import { type BenchSuite, measure } from './lib';
+import { type BenchSuite, measure, percentile } from './lib';
 
 const TIME = Number(process.env.BENCH_TIME_MS ?? 2000);
 const ANSWER = itemsAt('public', 'internal');
@@ -27,12 +27,27 @@ const QUERY = {
 
 const CPU_ROUNDS = Number(process.env.BENCH_CPU_ROUNDS ?? 300);
 
-/** Process CPU time (user + system) per call, ms, over `n` sequential calls. */
-async function cpuPerCall(fn: () => Promise<void>, n: number): Promise<number> {
-  const start = process.cpuUsage();
-  for (let i = 0; i < n; i++) await fn();
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / 1000 / n;
+/**
+ * Process CPU time (user + system) per call, ms, of each case: `n` sequential calls per case, run
+ * in interleaved blocks (case A, case B, A, B…) so that both see the same machine load; the
+ * median of the blocks.
+ */
+async function cpuPerCall(
+  cases: Record<string, () => Promise<void>>,
+  n: number,
+  block = 25,
+): Promise<Record<string, number>> {
+  const samples: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+  for (let done = 0; done < n; done += block) {
+    const size = Math.min(block, n - done);
+    for (const [name, fn] of Object.entries(cases)) {
+      const start = process.cpuUsage();
+      for (let i = 0; i < size; i++) await fn();
+      const used = process.cpuUsage(start);
+      samples[name]?.push((used.user + used.system) / 1000 / size);
+    }
+  }
+  return Object.fromEntries(Object.entries(samples).map(([name, list]) => [name, percentile(list, 50)]));
 }
 
 const inProcess: BenchSuite = {
@@ -153,9 +168,9 @@ const a2a: BenchSuite = {
     };
     try {
       const rows = await measure(cases, { time: TIME, unit: 'round trip' });
+      const cpu = await cpuPerCall(cases, CPU_ROUNDS);
       for (const row of rows) {
-        const cpu = await cpuPerCall(cases[row.name] as () => Promise<void>, CPU_ROUNDS);
-        row.note = `${row.note}; CPU ${cpu.toFixed(2)} ms per round trip (${CPU_ROUNDS} in a row)`;
+        row.note = `${row.note}; CPU ${(cpu[row.name] ?? Number.NaN).toFixed(2)} ms per round trip (median of blocks of 25, ${CPU_ROUNDS} per case, cases interleaved)`;
       }
       return rows;
     } finally {
