@@ -116,7 +116,7 @@ export async function verifyCompact(
   jws: string,
   key: VerifyKey | KeyObject,
   header: Record<string, unknown> | undefined = protectedHeader(jws),
-): Promise<Buffer | Uint8Array> {
+): Promise<Uint8Array> {
   const parts = jws.split('.');
   if (parts.length !== 3) throw new JwsInvalidError('not a compact JWS');
   const [h, p, s] = parts as [string, string, string];

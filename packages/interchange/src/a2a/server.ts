@@ -25,8 +25,8 @@ import {
   type User,
 } from '@a2a-js/sdk/server';
 import { type Clock, type Logger, newId, silentLogger, systemClock } from '@agentgov/core';
+import { decodeProtectedHeader } from 'jose';
 import { MAX_ENVELOPE_BYTES } from '../envelope';
-import { protectedHeader } from '../jws';
 import {
   InMemoryReplayGuard,
   type KeyResolver,
@@ -427,8 +427,15 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
           };
     const wire = fromWireMessage(params.message);
     const envelopeTooLarge = wire !== undefined && wire.metadata.envelope.length > MAX_ENVELOPE_BYTES;
-    const kid = wire && !envelopeTooLarge ? protectedHeader(wire.metadata.envelope)?.kid : undefined;
-    const signer = typeof kid === 'string' ? parseKeyId(kid) : undefined;
+    let signer: Caller | undefined;
+    if (wire && !envelopeTooLarge) {
+      try {
+        const kid = decodeProtectedHeader(wire.metadata.envelope).kid;
+        signer = kid ? parseKeyId(kid) : undefined;
+      } catch {
+        signer = undefined;
+      }
+    }
     return { wire, tooLarge, envelopeTooLarge, signer };
   }
 
