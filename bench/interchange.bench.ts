@@ -8,8 +8,9 @@
  * handler without governance: one JSON-RPC `SendMessage` over `fetch` to the SDK's
  * `DefaultRequestHandler` + `JsonRpcTransportHandler` on node:http, the same query and answer data
  * part. Client and server run in this process, so the CPU time per round trip in the notes
- * (`process.cpuUsage` over a fixed number of sequential round trips after the timed run, the two
- * cases in interleaved blocks, median of the blocks) counts both sides of both cases.
+ * (`process.cpuUsage` over a fixed number of sequential round trips after the timed run) counts
+ * both sides of both cases. That second run interleaves the two cases in blocks, so its p50 and
+ * CPU figures (and the ratio of its p50s) see the same machine load in both cases.
  */
 import { CLASSIFICATION_LEVELS, classificationOrder, newId, systemClock } from '@agentgov/core';
 import { filterByClassification, InterchangeNode } from '@agentgov/interchange';
@@ -26,28 +27,39 @@ const QUERY = {
 };
 
 const CPU_ROUNDS = Number(process.env.BENCH_CPU_ROUNDS ?? 300);
+const PLAIN_A2A = 'plain A2A SendMessage (same SDK handler, no governance)';
 
 /**
- * Process CPU time (user + system) per call, ms, of each case: `n` sequential calls per case, run
- * in interleaved blocks (case A, case B, A, B…) so that both see the same machine load; the
- * median of the blocks.
+ * Each case run `n` times in interleaved blocks (case A, case B, A, B…), so that both see the same
+ * machine load: the process CPU time (user + system) per call, ms, as the median of the blocks,
+ * and the median wall time of one call over all of them.
  */
-async function cpuPerCall(
+async function interleaved(
   cases: Record<string, () => Promise<void>>,
   n: number,
   block = 25,
-): Promise<Record<string, number>> {
-  const samples: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+): Promise<Record<string, { cpuMs: number; p50Ms: number }>> {
+  const cpu: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+  const wall: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
   for (let done = 0; done < n; done += block) {
     const size = Math.min(block, n - done);
     for (const [name, fn] of Object.entries(cases)) {
       const start = process.cpuUsage();
-      for (let i = 0; i < size; i++) await fn();
+      for (let i = 0; i < size; i++) {
+        const t = performance.now();
+        await fn();
+        wall[name]?.push(performance.now() - t);
+      }
       const used = process.cpuUsage(start);
-      samples[name]?.push((used.user + used.system) / 1000 / size);
+      cpu[name]?.push((used.user + used.system) / 1000 / size);
     }
   }
-  return Object.fromEntries(Object.entries(samples).map(([name, list]) => [name, percentile(list, 50)]));
+  return Object.fromEntries(
+    Object.keys(cases).map((name) => [
+      name,
+      { cpuMs: percentile(cpu[name] ?? [], 50), p50Ms: percentile(wall[name] ?? [], 50) },
+    ]),
+  );
 }
 
 const inProcess: BenchSuite = {
@@ -103,7 +115,7 @@ const filtering: BenchSuite = {
 
 const a2a: BenchSuite = {
   name: 'interchange: A2A round trip on loopback (one request at a time)',
-  baseline: 'plain A2A SendMessage (same SDK handler, no governance)',
+  baseline: PLAIN_A2A,
   async run() {
     const w = await makeWorld({ stores: 'separate', clock: systemClock });
     const urls = new Map<string, string>();
@@ -152,7 +164,7 @@ const a2a: BenchSuite = {
         },
       });
     const cases: Record<string, () => Promise<void>> = {
-      'plain A2A SendMessage (same SDK handler, no governance)': async () => {
+      [PLAIN_A2A]: async () => {
         const res = await fetch(plain.url, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
@@ -168,9 +180,13 @@ const a2a: BenchSuite = {
     };
     try {
       const rows = await measure(cases, { time: TIME, unit: 'round trip' });
-      const cpu = await cpuPerCall(cases, CPU_ROUNDS);
+      // After the timed run: both cases again in interleaved blocks (same load for both).
+      const after = await interleaved(cases, CPU_ROUNDS);
+      const base = after[PLAIN_A2A];
       for (const row of rows) {
-        row.note = `${row.note}; CPU ${(cpu[row.name] ?? Number.NaN).toFixed(2)} ms per round trip (median of blocks of 25, ${CPU_ROUNDS} per case, cases interleaved)`;
+        const m = after[row.name];
+        if (!m || !base) continue;
+        row.note = `${row.note}; interleaved (${CPU_ROUNDS} each, blocks of 25): p50 ${m.p50Ms.toFixed(2)} ms (${(base.p50Ms / m.p50Ms).toFixed(2)}x), CPU ${m.cpuMs.toFixed(2)} ms per round trip`;
       }
       return rows;
     } finally {
