@@ -162,21 +162,56 @@ function lazyHeaders(req: IncomingMessage): Headers {
 }
 
 /**
- * An object that answers `fast`'s own properties itself and everything else from `materialize()`
- * (built on first such use; its methods bound to it), and is `instanceof` the class of `proto`.
+ * An object that answers `fast`'s own properties, and those its class names in `also`, itself and
+ * everything else from `materialize()` (built on first such use; its methods bound to it), and is
+ * `instanceof` the class of `proto`.
  */
-function lazyView<T extends object>(fast: object, materialize: () => T, proto: object): T {
+function lazyView<T extends object>(
+  fast: object,
+  materialize: () => T,
+  proto: object,
+  also?: ReadonlySet<PropertyKey>,
+): T {
+  const answers = (target: object, key: PropertyKey) => Object.hasOwn(target, key) || also?.has(key) === true;
   return new Proxy(fast, {
     get(target, key) {
-      if (Object.hasOwn(target, key)) return Reflect.get(target, key);
+      if (answers(target, key)) return Reflect.get(target, key);
       const real = materialize();
       const value = Reflect.get(real, key, real) as unknown;
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(real) : value;
     },
-    has: (target, key) => Object.hasOwn(target, key) || key in materialize(),
+    has: (target, key) => answers(target, key) || key in materialize(),
     getPrototypeOf: () => proto,
   }) as T;
 }
+
+/**
+ * What the request view answers in place (the rest comes from the Fetch Request). A class, not an
+ * object literal with getters: such a literal gets its own hidden class per request in the old
+ * generation, which keeps the request's young objects alive through scavenges.
+ */
+class RequestFields {
+  readonly method: string;
+  readonly headers: Headers;
+  readonly #incoming: NodeIncoming;
+
+  constructor(incoming: NodeIncoming, req: IncomingMessage) {
+    this.method = incoming.method;
+    this.headers = lazyHeaders(req);
+    this.#incoming = incoming;
+  }
+
+  get url(): string {
+    return this.#incoming.url().href;
+  }
+
+  get signal(): AbortSignal {
+    return this.#incoming.signal;
+  }
+}
+
+/** The accessors of `RequestFields` (on its prototype, not own properties of an instance). */
+const REQUEST_ACCESSORS: ReadonlySet<PropertyKey> = new Set(['url', 'signal']);
 
 /** Reads the request stream, bounded: 413 past `limit` (the rest is drained, the connection closed). */
 function readStream(req: IncomingMessage, limit: number): Promise<Uint8Array> {
@@ -353,20 +388,11 @@ class NodeIncoming implements Incoming {
   /** What the kernel's hooks get: method, url, headers, signal read in place; the rest from `fetchRequest()`. */
   get request(): Request {
     if (!this.#view) {
-      const self = this;
       this.#view = lazyView<Request>(
-        {
-          method: this.method,
-          get url() {
-            return self.url().href;
-          },
-          headers: lazyHeaders(this.req),
-          get signal() {
-            return self.signal;
-          },
-        },
+        new RequestFields(this, this.req),
         () => this.fetchRequest(),
         Request.prototype,
+        REQUEST_ACCESSORS,
       );
     }
     return this.#view;
