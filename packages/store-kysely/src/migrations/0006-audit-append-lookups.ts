@@ -14,8 +14,9 @@
  * - `audit_id_index`: id → (seq, timestamp) of the entries whose id does not tell their partition:
  *   an id that is not a ULID, or whose ULID time is a day or more away from the entry's timestamp
  *   (a caller-given timestamp). Every other entry is found in the partition(s) of its id's time.
- * - `audit_rebuild_lookups()`: fills both tables from `audit_entries` (run here for the entries that
- *   exist; also for rows bulk-loaded into `audit_entries` without `audit_append`).
+ * - `audit_rebuild_lookups()`: fills both tables from `audit_entries`, idempotently (run here for the
+ *   entries that exist; again for rows loaded into `audit_entries` without `audit_append`, e.g. by
+ *   a process of an earlier version during a rolling upgrade).
  *
  * Both lookup tables are append-only like the entries (the same trigger function).
  */
