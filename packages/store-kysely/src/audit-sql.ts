@@ -5,7 +5,7 @@
  * `audit_append` call that moves the head and inserts the records in one round trip.
  */
 import type { AuditEntry, AuditFilter, AuditRecord, ChainHead } from '@agentgov/core';
-import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import { CompiledQuery, type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import type { AuditChainHeadsTable, AuditEntriesTable, Database, StoredRow } from './schema';
 import { isoFromText, isoText, toNumber } from './sql-util';
 
@@ -214,6 +214,9 @@ export async function lockHead(trx: Transaction<Database>, tenantId: string): Pr
   return seq === 0 ? undefined : { seq, hash: row.hash };
 }
 
+/** The call of every append (constant text: nothing to compile per call). */
+const APPEND_CALL = 'SELECT audit_append($1, $2, $3, $4, $5, $6) AS written';
+
 /** Records per `audit_append` call (a bound on the size of its one JSON parameter). */
 export const MAX_CALL_RECORDS = 5000;
 
@@ -261,8 +264,16 @@ export async function appendRows(
 ): Promise<boolean> {
   const last = records.at(-1);
   if (!last) return true;
-  const { rows } = await sql<{ written: boolean }>`SELECT audit_append(${tenantId}, ${expected?.seq ?? 0},
-    ${expected?.hash ?? ZERO_HASH}, ${last.seq}, ${last.hash}, ${rowsJson(records)}) AS written`.execute(db);
+  const { rows } = await db.executeQuery<{ written: boolean }>(
+    CompiledQuery.raw(APPEND_CALL, [
+      tenantId,
+      expected?.seq ?? 0,
+      expected?.hash ?? ZERO_HASH,
+      last.seq,
+      last.hash,
+      rowsJson(records),
+    ]),
+  );
   return rows[0]?.written === true;
 }
 
