@@ -28,7 +28,7 @@ import {
   silentLogger,
   systemClock,
 } from '@agentgov/core';
-import { authenticate } from './auth/authenticate';
+import { authenticateNow } from './auth/authenticate';
 import { OidcClient, type OidcConfig } from './auth/oidc';
 import { SessionManager, type SessionOptions } from './auth/sessions';
 import { createClientAddress, type ForwardedHeader, type TrustProxy } from './client-address';
@@ -179,13 +179,22 @@ export function createGovernance(config: GovernanceConfig): Governance {
   const knownPlacements = new Map<string, string>();
   // When each principal's activity was last written (`learn` coalesces its writes).
   const lastTouched = new Map<string, number>();
-  async function learn(p: Principal): Promise<void> {
+  /**
+   * `learn` answered at once (no promise) when there is nothing to write — the tenant and the
+   * placement known, the activity written less than a second ago — as for most requests.
+   */
+  function learnNow(p: Principal): Promise<void> | undefined {
+    const key = `${p.tenantId}\u0000${p.userId}`;
+    const placement = `${p.orgUnit ?? ''}\u0000${p.team ?? ''}`;
+    if (!knownTenants.has(p.tenantId) || knownPlacements.get(key) !== placement)
+      return record(p, key, placement);
+    return touch(p, key);
+  }
+  async function record(p: Principal, key: string, placement: string): Promise<void> {
     if (!knownTenants.has(p.tenantId)) {
       await stores.tenants.ensure({ id: p.tenantId }, clock.now());
       knownTenants.add(p.tenantId);
     }
-    const key = `${p.tenantId}\u0000${p.userId}`;
-    const placement = `${p.orgUnit ?? ''}\u0000${p.team ?? ''}`;
     if (knownPlacements.get(key) !== placement) {
       await directory.place(p.tenantId, p.userId, {
         orgUnit: p.orgUnit ?? undefined,
@@ -193,18 +202,24 @@ export function createGovernance(config: GovernanceConfig): Governance {
       });
       knownPlacements.set(key, placement);
     }
-    // Best effort: who was active feeds /metrics only; an activity store that is away (Redis
-    // down) must not turn every authenticated request into a 503. At most one write per principal
-    // per second (the active-user windows count in minutes and days).
+    await touch(p, key);
+  }
+  // Best effort: who was active feeds /metrics only; an activity store that is away (Redis
+  // down) must not turn every authenticated request into a 503. At most one write per principal
+  // per second (the active-user windows count in minutes and days).
+  function touch(p: Principal, key: string): Promise<void> | undefined {
     const now = clock.now();
     const at = now.getTime();
     const last = lastTouched.get(key);
-    if (last !== undefined && Math.abs(at - last) < TOUCH_INTERVAL_MS) return;
+    if (last !== undefined && Math.abs(at - last) < TOUCH_INTERVAL_MS) return undefined;
     lastTouched.set(key, at);
-    await activity.touch(p.tenantId, p.userId, now).catch((error: unknown) => {
+    return activity.touch(p.tenantId, p.userId, now).catch((error: unknown) => {
       lastTouched.delete(key);
       logger.warn('activity tracker unavailable; activity not recorded', { error: String(error) });
     });
+  }
+  async function learn(p: Principal): Promise<void> {
+    await learnNow(p);
   }
 
   const services: KernelServices = {
@@ -272,9 +287,9 @@ export function createGovernance(config: GovernanceConfig): Governance {
     rateLimiter: guardPort(config.rateLimiter ?? new MemoryRateLimiter(), 'rate limiter'),
     clock,
     logger,
-    authenticate: (incoming, mode) => authenticate(incoming, mode, oidc, sessions),
+    authenticate: (incoming, mode) => authenticateNow(incoming, mode, oidc, sessions),
     clientAddress: createClientAddress(config.trustProxy, config.forwardedHeader),
-    learn,
+    learn: learnNow,
     idempotency: createIdempotency(
       guardPort(config.idempotency ?? new InMemoryIdempotencyStore(), 'idempotency store'),
       clock,
@@ -309,7 +324,8 @@ export function createGovernance(config: GovernanceConfig): Governance {
         const cookies = sessions.withRenewedCookie(incoming.request, probe).headers.getSetCookie();
         if (cookies.length > 0) outcome.headers.set('set-cookie', cookies);
       }
-      await writeOutcome(res, outcome);
+      const streaming = writeOutcome(res, outcome);
+      if (streaming) await streaming;
     },
     routes,
     openapi,

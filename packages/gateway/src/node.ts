@@ -412,9 +412,9 @@ export function nodeIncoming(
  * Writes the pipeline's answer to the Node response: status and headers at once, a JSON text or
  * bytes in one write with its Content-Length, a stream (a handler's own Response) with
  * backpressure. A request body left unread (413, or an error before reading) makes the connection
- * unusable: it is closed after the answer.
+ * unusable: it is closed after the answer. Written at once (no promise) unless the body is a stream.
  */
-export async function writeOutcome(res: ServerResponse, outcome: Outcome): Promise<void> {
+export function writeOutcome(res: ServerResponse, outcome: Outcome): Promise<void> | undefined {
   const req = res.req as IncomingMessage | undefined;
   const headers: Record<string, string | string[] | number> = {};
   for (const [key, value] of outcome.headers) headers[key] = value;
@@ -425,8 +425,8 @@ export async function writeOutcome(res: ServerResponse, outcome: Outcome): Promi
     if (!(outcome.status === 204 || outcome.status === 304) || length > 0) headers['content-length'] = length;
     res.writeHead(outcome.status, headers);
     res.end(body ?? undefined);
-    return;
+    return undefined;
   }
   res.writeHead(outcome.status, headers);
-  await pipeBody(res, body);
+  return pipeBody(res, body);
 }

@@ -81,11 +81,15 @@ export interface PipelineOptions {
   logger: Logger;
   /**
    * The principal of a request on an authenticated route (throws the spec's 401 errors); reads
-   * headers through `incoming.header`, the request (view) only for a session lookup.
+   * headers through `incoming.header`, the request (view) only for a session lookup. Answered at
+   * once when it needs no I/O (a cached Bearer verification), else as a promise.
    */
-  authenticate(incoming: Incoming, mode: 'required' | 'session'): Promise<Principal>;
-  /** Records what an authenticated principal's claims tell (tenant, org placement, activity). */
-  learn(principal: Principal): Promise<void>;
+  authenticate(incoming: Incoming, mode: 'required' | 'session'): Principal | Promise<Principal>;
+  /**
+   * Records what an authenticated principal's claims tell (tenant, org placement, activity): a
+   * promise while it writes, nothing when there is nothing to write.
+   */
+  learn(principal: Principal): Promise<void> | undefined;
   /** The client address: the peer's, or behind trusted proxies the forwarded one (./client-address.ts). */
   clientAddress(peer: string | undefined, header: (name: string) => string | null): string | undefined;
   onError(error: unknown, request: Request): void;
@@ -198,7 +202,9 @@ export function createPipeline(o: PipelineOptions): Pipeline {
     let principal: Principal | undefined;
     if (route.auth !== 'none') {
       try {
-        principal = await o.authenticate(incoming, route.auth);
+        // No await (and no microtask) when authentication answered at once.
+        const found = o.authenticate(incoming, route.auth);
+        principal = found instanceof Promise ? await found : found;
       } catch (error) {
         // A request that fails authentication never counts against a tenant's budget; it counts
         // against the caller address's own, stricter `auth_failures` limit (429 once exhausted).
@@ -206,7 +212,8 @@ export function createPipeline(o: PipelineOptions): Pipeline {
         throw error;
       }
       seen.principal = principal;
-      await o.learn(principal);
+      const learning = o.learn(principal);
+      if (learning) await learning;
     }
     const ctx = createRequestContext({
       requestId,
@@ -251,10 +258,12 @@ export function createPipeline(o: PipelineOptions): Pipeline {
     }
 
     const input = new HandlerInput(incoming, params, query, body, rawBody);
-    const run = async (): Promise<Outcome> => outcomeOf(await route.handler(input, ctx));
     // --- Idempotency-Key (./idempotency.ts): replay the stored response of a retried write. The
-    // hook answers `run()` itself without the header, so a request without one skips it.
-    if (!o.idempotency || incoming.header('idempotency-key') === null) return run();
+    // hook answers `run()` itself without the header, so a request without one skips it (and
+    // awaits the handler here, without a promise of its own).
+    if (!o.idempotency || incoming.header('idempotency-key') === null)
+      return outcomeOf(await route.handler(input, ctx));
+    const run = async (): Promise<Outcome> => outcomeOf(await route.handler(input, ctx));
     const response = await o.idempotency(incoming.request, incoming.url(), principal, rawBody, () =>
       run().then(responseOf),
     );

@@ -33,6 +33,20 @@ export async function authenticate(
   oidc: OidcClient,
   sessions: SessionManager,
 ): Promise<Principal> {
+  return authenticateNow(from, mode, oidc, sessions);
+}
+
+/**
+ * As `authenticate`, answered at once (no promise) when it needs no I/O — a Bearer token whose
+ * verification is cached — so the common request pays for no asynchronous step; it may also
+ * throw at once. Otherwise the promise of `authenticate`.
+ */
+export function authenticateNow(
+  from: Request | Presented,
+  mode: 'required' | 'session',
+  oidc: OidcClient,
+  sessions: SessionManager,
+): Principal | Promise<Principal> {
   const isRequest = from instanceof Request;
   const authorization = isRequest ? from.headers.get('authorization') : from.header('authorization');
   const cookie = readCookie(
@@ -42,10 +56,9 @@ export async function authenticate(
   if (authorization !== null) {
     const m = BEARER_RE.exec(authorization);
     if (m) {
-      const { claims } = await oidc.verifyBearer(m[1]!);
-      const mapped = principalFromClaims(claims, 'bearer');
-      if (!mapped.ok) throw errorOf('invalid_token', undefined, mapped.reason);
-      return mapped.principal;
+      const token = m[1]!;
+      const cached = oidc.cachedBearer(token);
+      return cached ? bearerPrincipal(cached.claims) : verified(oidc, token);
     }
     if (cookie === undefined)
       throw errorOf('authentication_required', 'Only Bearer ID tokens and JWT access tokens are accepted');
@@ -53,7 +66,27 @@ export async function authenticate(
   if (cookie === undefined || cookie === '') {
     throw mode === 'session' ? errorOf('no_session') : errorOf('authentication_required');
   }
-  const found = await sessions.lookup(cookie, isRequest ? from : from.request);
+  return sessionPrincipal(sessions, cookie, isRequest ? from : from.request);
+}
+
+/** The principal of verified Bearer claims (`invalid_token` when they name none). */
+function bearerPrincipal(claims: Record<string, unknown>): Principal {
+  const mapped = principalFromClaims(claims, 'bearer');
+  if (!mapped.ok) throw errorOf('invalid_token', undefined, mapped.reason);
+  return mapped.principal;
+}
+
+async function verified(oidc: OidcClient, token: string): Promise<Principal> {
+  const { claims } = await oidc.verifyBearer(token);
+  return bearerPrincipal(claims);
+}
+
+async function sessionPrincipal(
+  sessions: SessionManager,
+  cookie: string,
+  request: Request,
+): Promise<Principal> {
+  const found = await sessions.lookup(cookie, request);
   if (found.kind === 'expired') throw errorOf('session_expired');
   if (found.kind === 'unknown') throw errorOf('no_session', 'The session cookie names no session');
   return found.principal;

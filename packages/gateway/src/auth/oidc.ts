@@ -271,12 +271,10 @@ export class OidcClient {
    * in full, refetching the keys.
    */
   async verifyBearer(token: string): Promise<VerifiedBearerToken> {
+    const cached = this.cachedBearer(token);
+    if (cached) return cached;
     const cache = this.#cache;
     const key = cache ? hash('sha256', token, 'base64url') : '';
-    if (cache && this.#jwks?.fresh) {
-      const hit = cache.get(key);
-      if (hit && hit.expMs > Date.now()) return { kind: hit.kind, claims: hit.claims };
-    }
     let kind: VerifiedBearerToken['kind'] = 'id_token';
     try {
       kind = isAccessTokenType(decodeProtectedHeader(token).typ) ? 'access_token' : 'id_token';
@@ -291,6 +289,17 @@ export class OidcClient {
       if (ttl > 0) cache.set(key, { kind, claims, expMs }, { ttl });
     }
     return { kind, claims };
+  }
+
+  /**
+   * The cached verification of `token` (as `verifyBearer` would answer it), without any I/O; none
+   * when there is no cache, the token is not in it or has expired, or the key set is not fresh.
+   */
+  cachedBearer(token: string): VerifiedBearerToken | undefined {
+    const cache = this.#cache;
+    if (!cache || !this.#jwks?.fresh) return undefined;
+    const hit = cache.get(hash('sha256', token, 'base64url'));
+    return hit && hit.expMs > Date.now() ? { kind: hit.kind, claims: hit.claims } : undefined;
   }
 
   async #verify(
