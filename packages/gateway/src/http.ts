@@ -4,6 +4,7 @@
  * builds it (status, headers, body) before a transport writes it: as a Fetch `Response`
  * (`responseOf`) or straight to a Node `ServerResponse` (./node.ts).
  */
+import { randomUUID } from 'node:crypto';
 import {
   errorOf,
   type GovernanceError,
@@ -97,7 +98,7 @@ const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 export function requestIdFrom(request: Request | string | null): string {
   const incoming =
     request === null || typeof request === 'string' ? request : request.headers.get('x-request-id');
-  return incoming && REQUEST_ID_RE.test(incoming) ? incoming : crypto.randomUUID();
+  return incoming && REQUEST_ID_RE.test(incoming) ? incoming : randomUUID();
 }
 
 /**

@@ -179,13 +179,20 @@ export function createGovernance(config: GovernanceConfig): Governance {
   const knownPlacements = new Map<string, string>();
   // When each principal's activity was last written (`learn` coalesces its writes).
   const lastTouched = new Map<string, number>();
+  // The keys `learn` uses, per shared principal object (a cached Bearer token's, frozen).
+  const learnKeys = new WeakMap<Principal, { key: string; placement: string }>();
   /**
    * `learn` answered at once (no promise) when there is nothing to write — the tenant and the
    * placement known, the activity written less than a second ago — as for most requests.
    */
   function learnNow(p: Principal): Promise<void> | undefined {
-    const key = `${p.tenantId}\u0000${p.userId}`;
-    const placement = `${p.orgUnit ?? ''}\u0000${p.team ?? ''}`;
+    let keys = learnKeys.get(p);
+    if (!keys) {
+      keys = { key: `${p.tenantId}\u0000${p.userId}`, placement: `${p.orgUnit ?? ''}\u0000${p.team ?? ''}` };
+      // Kept only for a shared (frozen) principal: a per-request one would write the map per request.
+      if (Object.isFrozen(p)) learnKeys.set(p, keys);
+    }
+    const { key, placement } = keys;
     if (!knownTenants.has(p.tenantId) || knownPlacements.get(key) !== placement)
       return record(p, key, placement);
     return touch(p, key);

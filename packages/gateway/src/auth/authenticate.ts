@@ -69,11 +69,22 @@ export function authenticateNow(
   return sessionPrincipal(sessions, cookie, isRequest ? from : from.request);
 }
 
+/**
+ * The principal of each claims object a cached verification hands out (the same object on every
+ * hit, so the claims are mapped once per token, not per request); frozen, as every request with
+ * that token shares it. Entries go with the claims (evicted or cleared from the token cache).
+ */
+const PRINCIPALS = new WeakMap<object, Principal>();
+
 /** The principal of verified Bearer claims (`invalid_token` when they name none). */
 function bearerPrincipal(claims: Record<string, unknown>): Principal {
+  const known = PRINCIPALS.get(claims);
+  if (known) return known;
   const mapped = principalFromClaims(claims, 'bearer');
   if (!mapped.ok) throw errorOf('invalid_token', undefined, mapped.reason);
-  return mapped.principal;
+  const principal = Object.freeze({ ...mapped.principal, roles: Object.freeze(mapped.principal.roles) });
+  PRINCIPALS.set(claims, principal as Principal);
+  return principal as Principal;
 }
 
 async function verified(oidc: OidcClient, token: string): Promise<Principal> {
