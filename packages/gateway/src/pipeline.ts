@@ -105,6 +105,13 @@ interface Seen {
   route?: string;
   principal?: Principal;
   error?: GovernanceError;
+  /** Headers every answer carries (`Allow`, the rate-limit headers), made when the first is set. */
+  extra?: Outcome['headers'];
+}
+
+function extraOf(seen: Seen): Outcome['headers'] {
+  seen.extra ??= new Map();
+  return seen.extra;
 }
 
 export type Pipeline = (incoming: Incoming, peerAddress?: string) => Promise<Outcome>;
@@ -178,7 +185,6 @@ export function createPipeline(o: PipelineOptions): Pipeline {
     incoming: Incoming,
     requestId: string,
     peerAddress: string | undefined,
-    headers: Outcome['headers'],
     seen: Seen,
   ): Promise<Outcome> {
     const { method } = incoming;
@@ -188,7 +194,7 @@ export function createPipeline(o: PipelineOptions): Pipeline {
     const match = o.router.match(method, path.slice(basePath.length) || '/');
     if (match.kind === 'not_found') throw errorOf('NOT_FOUND', `No route for ${method} ${path}`);
     if (match.kind === 'method_not_allowed') {
-      headers.set('allow', match.allow.join(', '));
+      extraOf(seen).set('allow', match.allow.join(', '));
       throw errorOf('method_not_allowed', `${method} is not allowed on ${path}`);
     }
     const route = match.mounted.route;
@@ -208,7 +214,7 @@ export function createPipeline(o: PipelineOptions): Pipeline {
       } catch (error) {
         // A request that fails authentication never counts against a tenant's budget; it counts
         // against the caller address's own, stricter `auth_failures` limit (429 once exhausted).
-        await limitAuthFailure(remoteAddress, headers);
+        await limitAuthFailure(remoteAddress, extraOf(seen));
         throw error;
       }
       seen.principal = principal;
@@ -237,7 +243,7 @@ export function createPipeline(o: PipelineOptions): Pipeline {
         route.rateLimit === 'system_status' || !principal
           ? `addr:${remoteAddress ?? 'unknown'}`
           : `tenant:${principal.tenantId}`;
-      await consume(route.rateLimit, subject, headers);
+      await consume(route.rateLimit, subject, extraOf(seen));
     }
 
     checkInputBounds(match.params, '(path)');
@@ -272,12 +278,17 @@ export function createPipeline(o: PipelineOptions): Pipeline {
 
   return async function handle(incoming, peerAddress) {
     const requestId = requestIdFrom(incoming.header('x-request-id'));
-    const extra: Outcome['headers'] = new Map();
     const end = o.observe?.(incoming.request, requestId);
-    const seen: Seen = { started: end ? performance.now() : 0 };
+    const seen: Seen = {
+      started: end ? performance.now() : 0,
+      route: undefined,
+      principal: undefined,
+      error: undefined,
+      extra: undefined,
+    };
     let outcome: Outcome;
     try {
-      outcome = await dispatch(incoming, requestId, peerAddress, extra, seen);
+      outcome = await dispatch(incoming, requestId, peerAddress, seen);
     } catch (error) {
       if (error instanceof GovernanceError) {
         seen.error = error;
@@ -288,7 +299,7 @@ export function createPipeline(o: PipelineOptions): Pipeline {
         outcome = errorOutcome(seen.error);
       }
     }
-    for (const [k, v] of extra) outcome.headers.set(k, v);
+    if (seen.extra) for (const [k, v] of seen.extra) outcome.headers.set(k, v);
     outcome.headers.set('x-request-id', requestId);
     outcome.via = seen.principal?.via;
     if (end) reportOutcome(end, incoming.method, requestId, outcome.status, seen);

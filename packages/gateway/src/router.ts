@@ -62,34 +62,39 @@ export class Router {
   }
 
   match(method: string, path: string): MatchResult {
-    const exact = this.#static.get(path.length > 1 ? path.replace(/\/$/, '') : path);
+    const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+    const exact = this.#static.get(trimmed);
     if (exact) {
       const mounted = exact.get(method);
       if (mounted) return { kind: 'found', mounted, params: NO_PARAMS };
     }
-    const allow: HttpMethod[] = exact ? ([...exact.keys()] as HttpMethod[]) : [];
+    // The methods the path allows, gathered only when the method is not one of them.
+    let allow: HttpMethod[] | undefined = exact ? ([...exact.keys()] as HttpMethod[]) : undefined;
     for (const p of this.#patterns) {
       const m = p.regex.exec(path);
       if (!m) continue;
       const mounted = p.byMethod.get(method);
       if (!mounted) {
+        allow ??= [];
         allow.push(...(p.byMethod.keys() as Iterable<HttpMethod>));
         continue;
       }
       const params: Record<string, string> = {};
-      p.names.forEach((n, i) => {
-        let v = m[i + 1] ?? '';
-        try {
-          v = decodeURIComponent(v);
-        } catch {
-          // keep the raw segment; validation rejects it
-        }
-        params[n] = v;
-      });
+      for (let i = 0; i < p.names.length; i++) params[p.names[i] as string] = segment(m[i + 1] ?? '');
       return { kind: 'found', mounted, params };
     }
-    return allow.length > 0
+    return allow && allow.length > 0
       ? { kind: 'method_not_allowed', allow: [...new Set(allow)] }
       : { kind: 'not_found' };
+  }
+}
+
+/** A path segment percent-decoded (kept raw when it does not decode; validation rejects it). */
+function segment(raw: string): string {
+  if (!raw.includes('%')) return raw;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
   }
 }
