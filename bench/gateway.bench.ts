@@ -236,10 +236,9 @@ async function startChild(kind: Kind, env: object): Promise<Child> {
       ? { TSX_TSCONFIG_PATH: fileURLToPath(new URL('../tsconfig.base.json', import.meta.url)) }
       : {};
   // BENCH_CPU_PROF=<dir>: every server writes a V8 CPU profile there when it stops.
-  const profile =
-    process.env.BENCH_CPU_PROF
-      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
-      : [];
+  const profile = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+    : [];
   const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', file], {
     env: {
       ...process.env,

@@ -130,7 +130,11 @@ describe('request log (pino through the Logger port)', () => {
 
   it('writes one JSON line per request (route template, status, duration, ids) and never a credential', async () => {
     // A session: the authorization code travels in the body, the session id comes back in Set-Cookie.
-    const { cookie, value: sessionId, code } = await signIn(idp, ALICE, fetch, {
+    const {
+      cookie,
+      value: sessionId,
+      code,
+    } = await signIn(idp, ALICE, fetch, {
       base: `${server.url}/api/v1`,
       headers: { 'x-request-id': 'req-login' },
     });
