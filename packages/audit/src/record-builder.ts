@@ -8,10 +8,10 @@
 import type { AuditEntry, AuditRecord, ChainHead, Clock } from '@agentgov/core';
 import { ValidationError } from '@agentgov/core';
 import { err, ok, type Result } from 'neverthrow';
-import { canonicalString, GENESIS_HASH, plainCanonicalJson, sha256Hex } from './crypto';
+import { canonicalString, GENESIS_HASH, sha256Hex } from './crypto';
 import { fieldIn, hasNul, type IdentifierPaths, reservedIssues, type Validated } from './entry-input';
 import type { TenantKeys } from './keys';
-import { commitIdentifiers, committedEntry, computeRecordHash, valueAt } from './records';
+import { commitIdentifiers, computeRecordHash, plainCanonicalText, valueAt, withValueAt } from './records';
 
 /**
  * An entry validated and hashed as far as it can be before the chain head is known (outside the
@@ -42,30 +42,20 @@ export type Pending =
 export const validatedOf = (pending: Pending): Validated =>
   pending.prepared ? pending.prepared.entry : (pending.validated as Validated);
 
-/** The members of an AuditEntry in RFC 8785 order (UTF-16 code units). */
-const ENTRY_KEYS_SORTED = [
-  'actionDetail',
-  'actionType',
-  'dataAccessed',
-  'dataClassification',
-  'id',
-  'modelTokens',
-  'modelUsed',
-  'outcome',
-  'policyApplied',
-  'policyReason',
-  'policyResult',
-  'requestId',
-  'tenantId',
-  'timestamp',
-  'userId',
-] as const;
-const ENTRY_KEY_PREFIX = new Map(ENTRY_KEYS_SORTED.map((k) => [k, `"${k}":`]));
+/** Stand-ins for `id` and `timestamp` in the prepared JSON (a NUL anywhere else sends the entry to the original path). */
+const ID_MARK = '\u0000id';
+const TIMESTAMP_MARK = '\u0000timestamp';
+/** How the stand-ins come out of `JSON.stringify`, each with its member name. */
+const ID_TEXT = `"id":${JSON.stringify(ID_MARK)}`;
+const TIMESTAMP_TEXT = `"timestamp":${JSON.stringify(TIMESTAMP_MARK)}`;
 
 /**
  * Fast path, step 2: the checks of `validateSlow` (same errors) plus the commitments and the
- * canonical JSON, computed once. Undefined when `jsonIssue` would reject the entry: the original
- * path then reports it, with its very message.
+ * canonical JSON, computed once: the committed entry (a fresh object, its members in RFC 8785
+ * order, `id` and `timestamp` held by stand-ins) is written by one `JSON.stringify` and cut at
+ * the stand-ins. Undefined when `jsonIssue` would reject the entry (or when the text holds
+ * anything the fast path does not vouch for): the original path then reports it, with its very
+ * message, or hashes it the original way.
  */
 export function prepare(
   entry: Validated,
@@ -75,13 +65,40 @@ export function prepare(
 ): Result<Prepared, ValidationError> | undefined {
   let timestamp: string | undefined;
   if (entry.timestamp !== undefined) timestamp = JSON.stringify(entry.timestamp);
-  // Commitments (of clear values that must themselves be representable, as jsonIssue requires).
+  // The committed entry: members in code-unit order, so the copy below rarely re-sorts the top.
+  const committed: Record<string, unknown> = {
+    actionDetail: entry.actionDetail,
+    actionType: entry.actionType,
+    dataAccessed: entry.dataAccessed,
+    dataClassification: entry.dataClassification,
+    id: ID_MARK,
+    modelTokens: entry.modelTokens,
+    modelUsed: entry.modelUsed,
+    outcome: entry.outcome,
+    policyApplied: entry.policyApplied,
+    policyReason: entry.policyReason,
+    policyResult: entry.policyResult,
+    requestId: entry.requestId,
+    tenantId: entry.tenantId,
+    timestamp: TIMESTAMP_MARK,
+    userId: entry.userId,
+  };
+  // Commitments (of clear values that must themselves be representable, as jsonIssue requires),
+  // each substituted as `committedEntry` does (copy-on-write below the top: `entry` is kept).
   const commitments: Record<string, string> = {};
   for (const { path, parts } of identifiers.split) {
     const v = valueAt(entry, parts);
     if (typeof v !== 'string') continue;
     if (hasNul(v) || canonicalString(v) === undefined) return undefined;
-    commitments[path] = keys.commitment(entry.tenantId, v);
+    const c = keys.commitment(entry.tenantId, v);
+    commitments[path] = c;
+    const head = parts[0] as string;
+    if (parts.length === 1) committed[head] = c;
+    else {
+      const child = committed[head];
+      if (child !== null && typeof child === 'object' && !Array.isArray(child))
+        committed[head] = withValueAt(child as Record<string, unknown>, parts.slice(1), c);
+    }
   }
   let commitmentsJson = '{';
   for (const { path, json } of identifiers.sorted) {
@@ -90,36 +107,18 @@ export function prepare(
     commitmentsJson += `${commitmentsJson.length === 1 ? '' : ','}${json}:"${c}"`;
   }
   commitmentsJson += '}';
-  // Canonical JSON of the committed entry, cut around the members only known under the lock.
-  const committed = committedEntry(entry as AuditEntry, commitments) as Record<string, unknown>;
-  const pieces: string[] = [];
-  let piece = '{';
-  let first = true;
-  for (const k of ENTRY_KEYS_SORTED) {
-    if (k === 'id' || k === 'timestamp') {
-      pieces.push(`${piece}${first ? '' : ','}"${k}":`);
-      piece = '';
-      first = false;
-      continue;
-    }
-    const v = committed[k];
-    if (v === undefined) continue;
-    const text = plainCanonicalJson(v);
-    if (text === undefined || hasNul(text)) return undefined;
-    piece += `${first ? '' : ','}${ENTRY_KEY_PREFIX.get(k)}${text}`;
-    first = false;
-  }
+  const text = plainCanonicalText(committed);
+  if (text === undefined) return undefined;
+  const atId = text.indexOf(ID_TEXT);
+  const atTimestamp = text.indexOf(TIMESTAMP_TEXT, atId + ID_TEXT.length);
+  if (atId < 0 || atTimestamp < 0) return undefined;
+  const beforeId = text.slice(0, atId + 5); // through `"id":`
+  const beforeTimestamp = text.slice(atId + ID_TEXT.length, atTimestamp + 12); // through `"timestamp":`
+  const rest = text.slice(atTimestamp + TIMESTAMP_TEXT.length);
+  if (hasNul(beforeId) || hasNul(beforeTimestamp) || hasNul(rest)) return undefined;
   const reserved = reservedIssues(entry, identifiers, fieldIn(prefix));
   if (reserved.length > 0) return err(new ValidationError('invalid_type', reserved));
-  return ok({
-    entry,
-    commitments,
-    commitmentsJson,
-    beforeId: pieces[0] as string,
-    beforeTimestamp: pieces[1] as string,
-    timestamp,
-    rest: `${piece}}`,
-  });
+  return ok({ entry, commitments, commitmentsJson, beforeId, beforeTimestamp, timestamp, rest });
 }
 
 /** The record hash of a prepared entry: the same bytes `computeRecordHash` hashes. */

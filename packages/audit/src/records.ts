@@ -70,7 +70,7 @@ export function commitIdentifiers(
 }
 
 /** Copy-on-write set of a dotted path (copies only the objects along the path). */
-function withValueAt(
+export function withValueAt(
   target: Record<string, unknown>,
   parts: readonly string[],
   value: unknown,
@@ -240,6 +240,18 @@ function objectCopy(
     if (copy) copy[key] = c;
   }
   return copy ?? value;
+}
+
+/**
+ * The RFC 8785 JSON of a plain value in one `JSON.stringify` (over a key-sorted copy where the
+ * keys are not in order); undefined when the value has no plain canonical form or the text may
+ * hold a lone surrogate (the general `canonicalJson` then decides).
+ */
+export function plainCanonicalText(value: unknown): string | undefined {
+  const copy = canonicalCopy(value, 0);
+  if (copy === NO_FORM) return undefined;
+  const text = JSON.stringify(copy);
+  return text === undefined || text.includes('\\ud') ? undefined : text;
 }
 
 /** How a commitments map applies to an entry: overrides at the top and one level down. */
