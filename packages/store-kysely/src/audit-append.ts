@@ -20,13 +20,7 @@
  * committed; one caller's failing `build` or aborted signal fails that caller alone; when the
  * group's call fails, each caller is retried alone, so one bad record fails only its caller.
  */
-import {
-  type AuditRecord,
-  type CallOptions,
-  type ChainHead,
-  checkAppendBatch,
-  clonePlain,
-} from '@agentgov/core';
+import { type AuditRecord, type CallOptions, type ChainHead, checkAppendBatch } from '@agentgov/core';
 import type { Kysely, Transaction } from 'kysely';
 import { appendRows, insertRecords, lockHead, MAX_CALL_RECORDS, readHead } from './audit-sql';
 import type { Database } from './schema';
@@ -179,17 +173,11 @@ export class AppendGroups {
     if (later.length > 0) (this.#queues.get(tenantId) as Waiter[]).unshift(...later);
     if (parts.length === 0) return;
     let written: boolean;
-    let copies: AuditRecord[][] | { error: unknown };
     try {
-      const call = writeGroup(this.#db, tenantId, head, all);
-      call.catch(() => {}); // awaited below; observed even if a copy throws first
-      // The copies handed to the callers are made while the call is in flight.
-      try {
-        copies = parts.map((p) => clonePlain(p.records));
-      } catch (error) {
-        copies = { error };
-      }
-      written = await call;
+      // The records are serialized into the call's JSON parameter (`rowsJson`) before any caller
+      // is resolved: what is stored cannot change afterwards, so each caller gets the records
+      // its own `build` made (nothing else holds them) instead of a copy of them.
+      written = await writeGroup(this.#db, tenantId, head, all);
     } catch (error) {
       this.#heads.delete(tenantId);
       if (parts.length === 1) {
@@ -213,10 +201,7 @@ export class AppendGroups {
       return;
     }
     this.#heads.set(tenantId, tip);
-    parts.forEach(({ waiter }, i) => {
-      if (Array.isArray(copies)) waiter.resolve(copies[i] as AuditRecord[]);
-      else waiter.reject(copies.error);
-    });
+    for (const { waiter, records } of parts) waiter.resolve(records);
   }
 
   async #oneByOne(tenantId: string, waiters: Waiter[]): Promise<void> {
@@ -224,7 +209,7 @@ export class AppendGroups {
       try {
         const { records, head } = await lockedAppend(this.#db, tenantId, waiter.build, waiter.options);
         this.#heads.set(tenantId, head);
-        waiter.resolve(clonePlain(records));
+        waiter.resolve(records);
       } catch (error) {
         this.#heads.delete(tenantId);
         waiter.reject(error);
