@@ -233,6 +233,40 @@ describe('append fast path', () => {
     );
   });
 
+  it('is not fooled by the stand-ins it cuts the canonical JSON at (id, timestamp)', async () => {
+    const details: Record<string, unknown>[] = [
+      { id: '\u0000id' },
+      { timestamp: '\u0000timestamp', id: '\u0000id' },
+      { nested: { id: '\u0000id', timestamp: '\u0000timestamp' } },
+      { '\u0000id': 'x', note: '"id":"\\u0000id"' },
+      { note: '"id":"\\u0000id","timestamp":"\\u0000timestamp"' },
+      { id: 'plain', timestamp: 'plain' },
+    ];
+    for (const actionDetail of details) {
+      const input: AuditEntryInput = {
+        tenantId: 't1',
+        userId: 'alice',
+        actionType: 'tool_invocation',
+        actionDetail,
+        policyApplied: 'p',
+        policyResult: 'allow',
+        outcome: 'success',
+        requestId: 'r',
+      };
+      const { fast, slow, fastStore, slowStore } = twoLogs();
+      const a = await fast.appendBatch([input, { ...input, timestamp: '2026-01-01T00:00:00.000Z' }]);
+      const b = await slow.appendBatch([input, { ...input, timestamp: '2026-01-01T00:00:00.000Z' }]);
+      expect(a.isOk(), JSON.stringify(actionDetail)).toBe(b.isOk());
+      if (a.isErr() && b.isErr()) {
+        expect({ ...a.error, message: a.error.message }).toEqual({ ...b.error, message: b.error.message });
+        continue;
+      }
+      const ra = await records(fastStore);
+      expect(ra).toEqual(await records(slowStore));
+      for (const r of ra) expect(r.hash).toBe(referenceHash(r));
+    }
+  });
+
   it('keeps the entry the caller cannot mutate after the call', async () => {
     const { fast, fastStore } = twoLogs();
     const detail = { nested: { ticket: 'A-1' }, list: [1, 2] };
