@@ -23,7 +23,12 @@ function cloneValue(value: unknown): unknown {
   if (proto !== Object.prototype && proto !== null) return structuredClone(value);
   const out: Record<string, unknown> = {};
   for (const key in value) {
-    if (Object.hasOwn(value, key)) out[key] = cloneValue((value as Record<string, unknown>)[key]);
+    if (!Object.hasOwn(value, key)) continue;
+    const v = cloneValue((value as Record<string, unknown>)[key]);
+    // An own `__proto__` key (JSON.parse makes one) stays a property; assigning it would set the prototype.
+    if (key === '__proto__')
+      Object.defineProperty(out, key, { value: v, writable: true, enumerable: true, configurable: true });
+    else out[key] = v;
   }
   return out;
 }

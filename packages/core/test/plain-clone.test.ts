@@ -46,6 +46,16 @@ describe('clonePlain', () => {
     expect(Object.getPrototypeOf(inheriting.o)).toBe(Object.prototype);
   });
 
+  it('keeps an own __proto__ key (as JSON.parse makes) as a property, never as the prototype', () => {
+    const parsed = JSON.parse('{"a":[{"__proto__":null}],"__proto__":{"x":1}}') as object;
+    const copy = clonePlain(parsed);
+    expect(copy).toEqual(parsed);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Object.hasOwn(copy, '__proto__')).toBe(true);
+    expect(JSON.stringify(copy)).toBe(JSON.stringify(parsed));
+    expect(JSON.stringify(copy)).toBe(JSON.stringify(structuredClone(parsed)));
+  });
+
   it('throws on a function, as structuredClone does', () => {
     expect(() => clonePlain({ f: () => 1 })).toThrow();
   });
