@@ -127,9 +127,6 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
 
 /** Deeper values are left to the general path (which also detects cycles). */
 const MAX_DEPTH = 64;
-const SORTED_CACHE_SIZE = 16;
-const sortedFrom: string[][] = [];
-const sortedTo: string[][] = [];
 
 function sameKeys(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
@@ -138,26 +135,43 @@ function sameKeys(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /**
- * `keys` sorted by UTF-16 code units (`keys` itself when it is already sorted), remembered for the
- * last few key lists seen: the records of a log repeat the same few shapes, so most calls
- * compare instead of sorting.
+ * Values computed from a key list, remembered for the last 16 lists seen (compared element by
+ * element): the records of a log repeat the same few shapes, so most calls compare instead of
+ * computing again.
  */
-function sortedKeys(keys: string[]): string[] {
-  const n = keys.length;
-  for (let c = 0; c < sortedFrom.length; c++) {
-    if (sameKeys(sortedFrom[c] as string[], keys)) return sortedTo[c] as string[];
-  }
-  let sorted = [...keys].sort();
-  if (sorted.every((k, i) => k === keys[i])) sorted = keys;
-  if (n <= 64) {
-    if (sortedFrom.length === SORTED_CACHE_SIZE) {
-      sortedFrom.pop();
-      sortedTo.pop();
+class KeyListMemo<V> {
+  readonly #keys: (readonly string[])[] = [];
+  readonly #values: V[] = [];
+
+  of(keys: readonly string[], compute: () => V, remember = true): V {
+    for (let c = 0; c < this.#keys.length; c++) {
+      if (sameKeys(this.#keys[c] as readonly string[], keys)) return this.#values[c] as V;
     }
-    sortedFrom.unshift(keys);
-    sortedTo.unshift(sorted);
+    const value = compute();
+    if (remember) {
+      if (this.#keys.length === 16) {
+        this.#keys.pop();
+        this.#values.pop();
+      }
+      this.#keys.unshift(keys);
+      this.#values.unshift(value);
+    }
+    return value;
   }
-  return sorted;
+}
+
+const SORTED = new KeyListMemo<string[]>();
+
+/** `keys` sorted by UTF-16 code units (`keys` itself when it is already sorted); remembered for lists of up to 64 keys. */
+function sortedKeys(keys: string[]): string[] {
+  return SORTED.of(
+    keys,
+    () => {
+      const sorted = [...keys].sort();
+      return sorted.every((k, i) => k === keys[i]) ? keys : sorted;
+    },
+    keys.length <= 64,
+  );
 }
 
 /** What `canonicalCopy` returns for a value with no plain canonical form. */
@@ -262,8 +276,7 @@ interface CommitmentPlan {
   nested: Record<string, Record<string, string>> | undefined;
 }
 
-const planKeys: string[][] = [];
-const plans: (CommitmentPlan | undefined)[] = [];
+const PLANS = new KeyListMemo<CommitmentPlan | undefined>();
 
 /** The plan of these commitment paths, or undefined when the general path must take them. */
 function planOf(paths: readonly string[]): CommitmentPlan | undefined {
@@ -295,17 +308,7 @@ function planOf(paths: readonly string[]): CommitmentPlan | undefined {
  * another (the general path handles those).
  */
 function commitmentPlan(paths: string[]): CommitmentPlan | null {
-  for (let c = 0; c < planKeys.length; c++) {
-    if (sameKeys(planKeys[c] as string[], paths)) return plans[c] ?? null;
-  }
-  const plan = planOf(paths);
-  if (planKeys.length === SORTED_CACHE_SIZE) {
-    planKeys.pop();
-    plans.pop();
-  }
-  planKeys.unshift(paths);
-  plans.unshift(plan);
-  return plan ?? null;
+  return PLANS.of(paths, () => planOf(paths)) ?? null;
 }
 
 /** The values of `paths` (path → member name) taken from the commitments map. */

@@ -211,7 +211,9 @@ class RequestFields {
 }
 
 /** The accessors of `RequestFields` (on its prototype, not own properties of an instance). */
-const REQUEST_ACCESSORS: ReadonlySet<PropertyKey> = new Set(['url', 'signal']);
+const REQUEST_ACCESSORS: ReadonlySet<PropertyKey> = new Set(
+  Reflect.ownKeys(RequestFields.prototype).filter((k) => k !== 'constructor'),
+);
 
 /** Reads the request stream, bounded: 413 past `limit` (the rest is drained, the connection closed). */
 function readStream(req: IncomingMessage, limit: number): Promise<Uint8Array> {
