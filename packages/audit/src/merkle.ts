@@ -10,7 +10,7 @@
  * Hashes cross the API as lowercase hex strings; the verifiers never throw and return false for
  * anything malformed.
  */
-import { bytesToHex, hexToBytes, isHash, sha256Bytes } from './crypto';
+import { bytesToHex, hexToBytes, isHash, sha256Bytes, sha256Latin1 } from './crypto';
 
 function leafBytes(data: Uint8Array): Uint8Array {
   const input = new Uint8Array(1 + data.byteLength);
@@ -244,8 +244,11 @@ export function verifyConsistency(
  * it streams the log).
  */
 export class MerkleAccumulator {
-  /** Perfect subtrees, largest first: their hashes and sizes. */
-  readonly #hashes: Buffer[] = [];
+  /**
+   * Perfect subtrees, largest first: their hashes (latin1 strings of the 32 bytes: a digest as a
+   * string costs a fraction of a digest as a Buffer) and sizes.
+   */
+  readonly #hashes: string[] = [];
   readonly #sizes: number[] = [];
   #size = 0;
   /** 0x00 || record hash bytes (leaf input) and 0x01 || left || right (node input), reused. */
@@ -258,20 +261,21 @@ export class MerkleAccumulator {
 
   push(recordHash: string): void {
     // The hex is written straight into the reused leaf input: no intermediate bytes or hex.
-    let h: Buffer;
+    let h: string;
     if (recordHash.length === 64 && this.#leaf.write(recordHash, 1, 32, 'hex') === 32) {
-      h = sha256Bytes(this.#leaf);
+      h = sha256Latin1(this.#leaf);
     } else {
-      h = Buffer.from(leafBytes(hexToBytes(recordHash))); // malformed hex: the general path
+      h = Buffer.from(leafBytes(hexToBytes(recordHash))).toString('latin1'); // malformed hex: the general path
     }
     let size = 1;
     const hashes = this.#hashes;
     const sizes = this.#sizes;
+    const node = this.#node;
     while (sizes.length > 0 && sizes[sizes.length - 1] === size) {
       sizes.pop();
-      (hashes.pop() as Buffer).copy(this.#node, 1);
-      h.copy(this.#node, 33);
-      h = sha256Bytes(this.#node);
+      node.write(hashes.pop() as string, 1, 32, 'latin1');
+      node.write(h, 33, 32, 'latin1');
+      h = sha256Latin1(node);
       size *= 2;
     }
     hashes.push(h);
@@ -288,8 +292,8 @@ export class MerkleAccumulator {
   rootBytes(): Uint8Array {
     const hashes = this.#hashes;
     if (hashes.length === 0) return hexToBytes(EMPTY_TREE_ROOT);
-    let r: Uint8Array = hashes[hashes.length - 1] as Buffer;
-    for (let i = hashes.length - 2; i >= 0; i--) r = nodeBytes(hashes[i] as Buffer, r);
+    let r: Uint8Array = Buffer.from(hashes[hashes.length - 1] as string, 'latin1');
+    for (let i = hashes.length - 2; i >= 0; i--) r = nodeBytes(Buffer.from(hashes[i] as string, 'latin1'), r);
     return r;
   }
 }
