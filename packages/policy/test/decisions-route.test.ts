@@ -5,6 +5,7 @@
  */
 import {
   type Decision,
+  DecisionRequestSchema,
   InMemoryAuditSink,
   InMemoryOrgDirectory,
   InMemoryPolicyStore,
@@ -12,7 +13,7 @@ import {
 } from '@agentgov/core';
 import { makePolicy } from '@agentgov/core/testing';
 import { createGovernance, createMemoryStores } from '@agentgov/gateway';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DecisionBodySchema, policyRoutes } from '../src/gateway/index';
 
 function setup() {
@@ -97,5 +98,28 @@ describe('POST /decisions', () => {
       ['alice', p.id, 'require_approval', 'pending_approval'],
       ['mallory', 'builtin:actions', 'deny', 'denied'],
     ]);
+  });
+
+  it('parses the body once: the engine takes the request the route built from it', async () => {
+    const { call } = setup();
+    const parse = vi.spyOn(DecisionRequestSchema, 'safeParse');
+    try {
+      const r = await call({ domain: 'features', input: { feature: 'briefings' } });
+      expect(r.status).toBe(200);
+      expect(parse).not.toHaveBeenCalled();
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  it('still refuses a request whose caller ids the engine does not accept', async () => {
+    const { call } = setup();
+    // A principal id longer than a DecisionRequest allows: the engine's full check names it.
+    await expect(
+      call({ domain: 'features', input: { feature: 'briefings' } }, 'u'.repeat(256)),
+    ).rejects.toMatchObject({
+      code: 'invalid_type',
+      field: 'userId',
+    });
   });
 });

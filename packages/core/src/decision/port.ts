@@ -3,6 +3,7 @@
  * the built-in engine and the OPA client, in `@agentgov/policy`.
  */
 import { err, ok, type Result } from 'neverthrow';
+import { z } from 'zod';
 import type { ClassificationLevel } from '../classification-lattice';
 import { type PolicyEngineUnreachableError, ValidationError, validationErrorFromZod } from '../errors';
 import type { CallOptions } from '../vocabulary';
@@ -12,6 +13,8 @@ import {
   type AgentToAgentInput,
   type DataInput,
   DECISION_DOMAINS,
+  DECISION_INPUT_SCHEMAS,
+  type DecisionDomain,
   DecisionRequestSchema,
   type FeaturesInput,
   type IntegrationsInput,
@@ -75,10 +78,30 @@ export interface DecisionEngine {
 }
 
 /**
+ * The requests core checked (`parseDecisionRequest`, `decisionRequestOf`), each frozen with its
+ * input, so that what was checked is what an engine reads: `parseDecisionRequest` hands one of
+ * them back without checking it again. Only objects core itself checked are in it — a cast, a
+ * look-alike copy or an untyped caller's object is checked in full.
+ */
+const checkedRequests = new WeakSet<object>();
+/** The bodies `DecisionBodySchema` produced (frozen): their domain and input are checked. */
+const checkedBodies = new WeakSet<object>();
+
+/** Freezes a plain-data value (objects and arrays, deep) and returns it. */
+function freezeDeep<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  for (const v of Object.values(value)) freezeDeep(v);
+  return Object.freeze(value);
+}
+
+/**
  * Checks a request at runtime (for callers that build it from untyped data, e.g. JSON): the
- * parsed request, or a ValidationError naming the field (an unknown domain names `domain`).
+ * parsed request (frozen), or a ValidationError naming the field (an unknown domain names
+ * `domain`). A request core already checked is answered as it is.
  */
 export function parseDecisionRequest(request: unknown): Result<DecisionRequest, ValidationError> {
+  if (typeof request === 'object' && request !== null && checkedRequests.has(request))
+    return ok(request as DecisionRequest);
   const domain = (request as { domain?: unknown } | null)?.domain;
   if (typeof domain !== 'string' || !(DECISION_DOMAINS as readonly string[]).includes(domain)) {
     return err(
@@ -90,7 +113,51 @@ export function parseDecisionRequest(request: unknown): Result<DecisionRequest, 
     );
   }
   const parsed = DecisionRequestSchema.safeParse(request);
-  return parsed.success
-    ? ok(parsed.data as DecisionRequest)
-    : err(validationErrorFromZod(parsed.error, request));
+  if (!parsed.success) return err(validationErrorFromZod(parsed.error, request));
+  const checked = freezeDeep(parsed.data as DecisionRequest);
+  checkedRequests.add(checked);
+  return ok(checked);
+}
+
+const bodyOf = <D extends DecisionDomain>(domain: D) =>
+  z.object({ domain: z.literal(domain), input: DECISION_INPUT_SCHEMAS[domain] });
+
+/**
+ * The body of an HTTP decision request: one domain and its input (a DecisionRequest without the
+ * caller's tenant and user). What it produces is frozen and remembered as checked, so
+ * `decisionRequestOf` builds a request an engine does not check again.
+ */
+export const DecisionBodySchema = z
+  .discriminatedUnion('domain', [
+    bodyOf('agent-to-agent'),
+    bodyOf('integrations'),
+    bodyOf('models'),
+    bodyOf('actions'),
+    bodyOf('data'),
+    bodyOf('features'),
+  ])
+  .overwrite((body) => {
+    checkedBodies.add(freezeDeep(body));
+    return body;
+  });
+export type DecisionBody = z.infer<typeof DecisionBodySchema>;
+
+/** The caller's part of a request (`tenantId`, `userId`), as `DecisionRequestSchema` checks it. */
+const CallerSchema = DecisionRequestSchema.options[0].pick({ tenantId: true, userId: true });
+
+/**
+ * The DecisionRequest of a body for `tenantId` (and `userId`). When `DecisionBodySchema` produced
+ * the body and the ids are valid, the request is marked checked (frozen): an engine's
+ * `parseDecisionRequest` takes it without parsing the input a second time. Otherwise it is the
+ * plain request, which the engine checks in full (and refuses with the same ValidationError).
+ */
+export function decisionRequestOf(body: DecisionBody, tenantId: string, userId?: string): DecisionRequest {
+  const request = (
+    userId === undefined
+      ? { domain: body.domain, tenantId, input: body.input }
+      : { domain: body.domain, tenantId, userId, input: body.input }
+  ) as DecisionRequest;
+  if (checkedBodies.has(body) && CallerSchema.safeParse(request).success)
+    checkedRequests.add(Object.freeze(request));
+  return request;
 }

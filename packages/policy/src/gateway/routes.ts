@@ -6,24 +6,19 @@
  */
 import {
   ActionAutonomySchema,
-  ActionsInputSchema,
-  AgentToAgentInputSchema,
   type AuditSink,
   ClassificationLevelSchema,
   type Clock,
-  DataInputSchema,
   type Decision,
+  DecisionBodySchema,
   type DecisionEngine,
-  type DecisionRequest,
+  decisionRequestOf,
   defineRoute,
   errorSpec as err,
   errorOf,
-  FeaturesInputSchema,
   type GatewayPlugin,
   guardPort,
   IdParams,
-  IntegrationsInputSchema,
-  ModelsInputSchema,
   type OrgDirectory,
   type Policy,
   PolicyCreateSchema,
@@ -52,14 +47,7 @@ export const PolicyListQuery = z.object({
 });
 
 /** The body of `POST /decisions`: one domain and its input (tables in the policy README). */
-export const DecisionBodySchema = z.discriminatedUnion('domain', [
-  z.object({ domain: z.literal('agent-to-agent'), input: AgentToAgentInputSchema }),
-  z.object({ domain: z.literal('integrations'), input: IntegrationsInputSchema }),
-  z.object({ domain: z.literal('models'), input: ModelsInputSchema }),
-  z.object({ domain: z.literal('actions'), input: ActionsInputSchema }),
-  z.object({ domain: z.literal('data'), input: DataInputSchema }),
-  z.object({ domain: z.literal('features'), input: FeaturesInputSchema }),
-]);
+export { DecisionBodySchema } from '@agentgov/core';
 
 const DecisionOut = z.object({
   allow: z.boolean(),
@@ -258,13 +246,10 @@ export function policyRoutes(options: PolicyRoutesOptions): PolicyPlugin {
           503: err('POLICY_ENGINE_UNREACHABLE'),
         },
         async handler({ body }, { principal: p, requestId, signal }) {
-          const decided = await decide(
-            engine,
-            { ...body, tenantId: p.tenantId, userId: p.userId } as DecisionRequest,
-            signal,
-          );
+          // Checked once, by the body schema: the engine takes the request without parsing it again.
+          const request = decisionRequestOf(body, p.tenantId, p.userId);
+          const decided = await decide(engine, request, signal);
           const d = decided.ok ? decided.decision : undefined;
-          const request = { ...body, tenantId: p.tenantId, userId: p.userId } as DecisionRequest;
           const appended = await audit.append(
             decisionAuditEntry(request, d, { engine: engine.name, requestId, userId: p.userId }),
           );
