@@ -56,6 +56,18 @@ describe('verified-token cache', () => {
     await expect(oidc.verifyBearer(token)).rejects.toMatchObject({ code: 'invalid_token' });
   });
 
+  it('a cached token is verified again after tokenCache.ttlMs, before its exp', async () => {
+    const oidc = new OidcClient({ ...testOidcConfig(idp), tokenCache: { ttlMs: 50 } });
+    const token = await idp.signIdToken(ALICE, { expiresInSeconds: 900 });
+    await oidc.verifyBearer(token);
+    expect(oidc.cachedBearer(token)?.claims.sub).toBe('alice');
+    await new Promise((r) => setTimeout(r, 80));
+    expect(oidc.cachedBearer(token)).toBeUndefined();
+    expect(oidc.cachedTokens).toBe(0);
+    expect((await oidc.verifyBearer(token)).claims.sub).toBe('alice');
+    expect(oidc.cachedTokens).toBe(1);
+  });
+
   it('forgetUser (logout, session revocation) drops only that user’s cached tokens', async () => {
     const oidc = new OidcClient(testOidcConfig(idp));
     await oidc.verifyBearer(await idp.signIdToken(ALICE));

@@ -124,8 +124,12 @@ export interface VerifiedBearerToken extends VerifiedIdToken {
 interface CachedToken {
   readonly kind: VerifiedBearerToken['kind'];
   readonly claims: JWTPayload & Record<string, unknown>;
-  /** `exp` in ms: the entry is never used after it, whatever the LRU's own ttl says. */
-  readonly expMs: number;
+  /**
+   * When the entry stops being used (ms): the token's `exp`, or `tokenCache.ttlMs` after it was
+   * cached if that comes first. Checked on every read (the LRU keeps no ttl of its own: its ttl
+   * bookkeeping starts a timer on reads).
+   */
+  readonly untilMs: number;
 }
 
 /** RFC 9068 section 2.1: `typ` `at+jwt` (or its long form) marks a JWT access token. */
@@ -146,6 +150,8 @@ export class OidcClient {
   #as: Promise<oauth.AuthorizationServer> | undefined;
   #jwks: ReturnType<typeof createRemoteJWKSet> | undefined;
   readonly #cache: LRUCache<string, CachedToken> | undefined;
+  /** How long a verification is cached at most (`tokenCache.ttlMs`). */
+  readonly #cacheTtlMs: number = 0;
   /** Fingerprint of the last key set fetched from the issuer; a new one empties the cache. */
   #keySetFingerprint: string | undefined;
   /** Bumped each time the key set changes, so a verification that straddles it is not cached. */
@@ -169,7 +175,8 @@ export class OidcClient {
       const ttl = config.tokenCache?.ttlMs ?? 300_000;
       if (!(Number.isInteger(max) && max > 0) || !(Number.isFinite(ttl) && ttl > 0))
         throw new Error('oidc.tokenCache: max must be a positive integer and ttlMs a positive number');
-      this.#cache = new LRUCache<string, CachedToken>({ max, ttl, ttlAutopurge: false });
+      this.#cache = new LRUCache<string, CachedToken>({ max });
+      this.#cacheTtlMs = ttl;
     }
   }
 
@@ -284,9 +291,9 @@ export class OidcClient {
     const generation = this.#keySetGeneration;
     const { claims } = await this.#verify(token, kind, {});
     if (cache && generation === this.#keySetGeneration && typeof claims.exp === 'number') {
-      const expMs = claims.exp * 1000;
-      const ttl = Math.min(expMs - Date.now(), cache.ttl);
-      if (ttl > 0) cache.set(key, { kind, claims, expMs }, { ttl });
+      const now = Date.now();
+      const untilMs = Math.min(claims.exp * 1000, now + this.#cacheTtlMs);
+      if (untilMs > now) cache.set(key, { kind, claims, untilMs });
     }
     return { kind, claims };
   }
@@ -298,8 +305,12 @@ export class OidcClient {
   cachedBearer(token: string): VerifiedBearerToken | undefined {
     const cache = this.#cache;
     if (!cache || !this.#jwks?.fresh) return undefined;
-    const hit = cache.get(hash('sha256', token, 'base64url'));
-    return hit && hit.expMs > Date.now() ? { kind: hit.kind, claims: hit.claims } : undefined;
+    const key = hash('sha256', token, 'base64url');
+    const hit = cache.get(key);
+    if (!hit) return undefined;
+    if (hit.untilMs > Date.now()) return { kind: hit.kind, claims: hit.claims };
+    cache.delete(key);
+    return undefined;
   }
 
   async #verify(
