@@ -22,6 +22,13 @@ const ignore = () => {};
 type Client = Awaited<ReturnType<PostgresPool['connect']>>;
 
 /**
+ * The `search_path` each pooled pg client was last set to. A client keeps its session settings
+ * while the pool keeps it, so the `SET` runs once per connection — and again only when another
+ * kysely instance sharing the pool set another schema on it.
+ */
+const searchPathOf = new WeakMap<object, string>();
+
+/**
  * Whether a query error means the connection itself is gone (socket errors have no SQLSTATE;
  * classes 08 connection exception and 57P operator intervention, e.g. `pg_terminate_backend`).
  */
@@ -31,53 +38,94 @@ function connectionLost(error: unknown): boolean {
   return code.startsWith('08') || code.startsWith('57P');
 }
 
+/** One checked-out client as kysely sees it: the same object for every checkout of a client. */
+interface Checkout {
+  readonly client: Client;
+  /** Set when a query of this checkout failed because the connection was lost. */
+  lost: boolean;
+  readonly view: Client;
+}
+
 /**
- * Makes a database outage survivable: pg emits 'error' on a client when its connection drops —
- * on the pool for an idle client, on the client itself while it is checked out (a query running,
- * a transaction open). Without a listener that event is an unhandled 'error' and ends the
- * process. Here every client gets a listener, and a client whose query failed because its
- * connection was lost is released as broken (pg-pool discards it), so the next checkout opens a
- * new connection instead of getting the dead one back. The failed call still rejects (→ 503).
- * Pools without `on` (structural fakes) are returned as they are.
+ * A pool whose clients are confined to `schema` and survive a database outage.
+ *
+ * - **Schema.** `SET search_path` runs when a client is checked out with another (or no) schema
+ *   than `schema` — in practice once per connection. When that `SET` fails, the client is
+ *   released as broken and the checkout fails: a client is never left checked out (kysely's own
+ *   `onCreateConnection` hook would keep it for ever, and `pool.end()` would then wait for ever).
+ *   Each client is handed to kysely as the same object every time, so kysely keeps one
+ *   connection per client instead of one per query.
+ * - **Outages.** pg emits 'error' on a client when its connection drops — on the pool for an idle
+ *   client, on the client itself while it is checked out (a query running, a transaction open).
+ *   Without a listener that event is an unhandled 'error' and ends the process. Here every client
+ *   gets a listener, and a client whose query failed because its connection was lost is released
+ *   as broken (pg-pool discards it), so the next checkout opens a new connection instead of
+ *   getting the dead one back. The failed call still rejects (→ 503).
+ *
+ * Pools without `on` (structural fakes) get no listeners; the rest applies to them too.
  */
-function absorbConnectionErrors(pool: PgPoolLike): PgPoolLike {
-  if (typeof pool.on !== 'function') return pool;
-  if (!absorbed.has(pool)) {
+function schemaPool(pool: PgPoolLike, schema: string): PgPoolLike {
+  if (typeof pool.on === 'function' && !absorbed.has(pool)) {
     absorbed.add(pool);
     pool.on('error', ignore);
     pool.on('connect', (client) => {
       (client as { on?: (event: 'error', l: () => void) => unknown }).on?.('error', ignore);
     });
   }
-  const wrapped: PgPoolLike = {
-    connect: async () => {
-      const client: Client = await pool.connect();
-      let lost = false;
-      return {
-        query: ((...args: Parameters<Client['query']>) => {
-          const result = (client.query as (...a: unknown[]) => unknown)(...args);
-          if (result && typeof (result as Promise<unknown>).then === 'function') {
-            return (result as Promise<unknown>).catch((error: unknown) => {
-              if (connectionLost(error)) lost = true;
-              throw error;
-            });
-          }
-          return result;
-        }) as Client['query'],
-        release: () => {
-          (client.release as (error?: Error) => void)(lost ? new Error('connection lost') : undefined);
+  const checkouts = new WeakMap<object, Checkout>();
+  const checkoutOf = (client: Client): Checkout => {
+    let checkout = checkouts.get(client);
+    if (!checkout) {
+      const c: Checkout = {
+        client,
+        lost: false,
+        view: {
+          query: ((...args: unknown[]) => {
+            const result = (client.query as (...a: unknown[]) => unknown)(...args);
+            if (result && typeof (result as Promise<unknown>).then === 'function') {
+              return (result as Promise<unknown>).catch((error: unknown) => {
+                if (connectionLost(error)) c.lost = true;
+                throw error;
+              });
+            }
+            return result;
+          }) as Client['query'],
+          release: () => {
+            (client.release as (error?: Error) => void)(c.lost ? new Error('connection lost') : undefined);
+          },
         },
       };
+      checkout = c;
+      checkouts.set(client, checkout);
+    }
+    checkout.lost = false;
+    return checkout;
+  };
+  return {
+    connect: async () => {
+      const client: Client = await pool.connect();
+      if (searchPathOf.get(client) !== schema) {
+        try {
+          await client.query(`SET search_path TO "${schema}"`);
+        } catch (error) {
+          searchPathOf.delete(client);
+          (client.release as (error?: Error) => void)(
+            error instanceof Error ? error : new Error('SET search_path failed'),
+          );
+          throw error;
+        }
+        searchPathOf.set(client, schema);
+      }
+      return checkoutOf(client).view;
     },
     end: () => pool.end?.() ?? Promise.resolve(),
   };
-  absorbed.add(wrapped);
-  return wrapped;
 }
 
 /**
  * A kysely instance on PostgreSQL whose every connection uses `schema` (via `SET search_path` when
- * the connection is created). The pool comes in as a structural type or an async factory.
+ * a connection is first checked out, see `schemaPool`). The pool comes in as a structural type or
+ * an async factory.
  */
 export function createPostgresKysely(options: {
   pool: PgPoolLike | (() => Promise<PgPoolLike>);
@@ -87,12 +135,8 @@ export function createPostgresKysely(options: {
   assertSchemaName(schema);
   const given = options.pool;
   const pool =
-    typeof given === 'function'
-      ? async () => absorbConnectionErrors(await given())
-      : absorbConnectionErrors(given);
-  return new Kysely<Database>({
-    dialect: new PostgresDialect({ pool, onCreateConnection: searchPath(schema) }),
-  });
+    typeof given === 'function' ? async () => schemaPool(await given(), schema) : schemaPool(given, schema);
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 
 /**

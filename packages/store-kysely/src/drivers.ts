@@ -60,7 +60,7 @@ export async function openPostgresPool(
     connectionTimeoutMillis: options.connectionTimeoutMillis ?? 10_000,
   });
   // An idle client dropped by the server must not crash the process; the next query reconnects.
-  // (`createPostgresKysely` also covers checked-out clients: `absorbConnectionErrors`.)
+  // (`createPostgresKysely` also covers checked-out clients: `schemaPool`.)
   pool.on('error', () => {});
   return pool;
 }
