@@ -51,12 +51,47 @@ function addHeaders(into: OutHeaders, init: HeadersInit | undefined): void {
   }
 }
 
+/**
+ * The JSON text of every deep-frozen plain body answered so far (a record a store hands out frozen
+ * and the same for each read, e.g. `InMemoryPolicyStore`'s): such a value cannot change, so its
+ * text is made once. Weak: it goes with the value.
+ */
+const frozenTexts = new WeakMap<object, string>();
+
+/** `JSON.stringify(body)`, made once for a deep-frozen plain value (see `frozenTexts`). */
+function jsonText(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null || !Object.isFrozen(body))
+    return JSON.stringify(body) as string | undefined;
+  const known = frozenTexts.get(body);
+  if (known !== undefined) return known;
+  const text = JSON.stringify(body) as string | undefined;
+  if (text !== undefined && isFrozenPlain(body)) frozenTexts.set(body, text);
+  return text;
+}
+
+/**
+ * A value whose JSON cannot change: a primitive, or a frozen array or plain object (prototype
+ * `Object.prototype` or none) of data properties only (no getter), each such a value — so no
+ * `toJSON` function, no Date (a frozen Date still changes), no class instance.
+ */
+function isFrozenPlain(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return typeof value !== 'function';
+  if (!Object.isFrozen(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  if (Array.isArray(value) ? proto !== Array.prototype : proto !== Object.prototype && proto !== null)
+    return false;
+  for (const d of Object.values(Object.getOwnPropertyDescriptors(value))) {
+    if (!('value' in d) || !isFrozenPlain(d.value)) return false;
+  }
+  return true;
+}
+
 /** A JSON outcome (what `json()` of core builds as a Response, without building one). */
 function jsonOutcome(status: number, body: unknown, headers?: HeadersInit): Outcome {
   const h: OutHeaders = new Map();
   addHeaders(h, headers);
   h.set('content-type', JSON_TYPE);
-  const text = NO_BODY.has(status) ? undefined : (JSON.stringify(body) as string | undefined);
+  const text = NO_BODY.has(status) ? undefined : jsonText(body);
   return { status, headers: h, body: text ?? null };
 }
 

@@ -1,4 +1,5 @@
-import { byKeys, copy, TenantMap } from '../memory-util';
+import { byKeys, TenantMap } from '../memory-util';
+import { frozenClonePlain } from '../plain-clone';
 import type { UndoJournal } from '../unit-of-work/journal';
 import type { PolicyFilter, PolicyStore } from './port';
 import type { Policy } from './schema';
@@ -15,20 +16,27 @@ export function matchesPolicyFilter(p: Policy, filter: PolicyFilter = {}): boole
   return true;
 }
 
+/** A frozen copy of a policy: what the store keeps, and hands out as it is. */
+const frozen = (policy: Policy): Policy => frozenClonePlain(policy) as Policy;
+
+/**
+ * Policies in memory. Each record is copied in and kept frozen, and reads hand out that frozen
+ * record itself (no copy per read; writing to it throws): the same object for every read until it
+ * is replaced, so what it serializes to can be kept (the gateway reuses the JSON of a frozen body).
+ */
 export class InMemoryPolicyStore implements PolicyStore {
   readonly #rows = new TenantMap<Policy>();
   async insert(policy: Policy): Promise<void> {
     if (this.#rows.has(policy.tenantId, policy.id)) throw new Error(`policy ${policy.id} already exists`);
-    this.#rows.set(policy.tenantId, policy.id, copy(policy));
+    this.#rows.set(policy.tenantId, policy.id, frozen(policy));
   }
   async update(policy: Policy): Promise<boolean> {
     if (!this.#rows.has(policy.tenantId, policy.id)) return false;
-    this.#rows.set(policy.tenantId, policy.id, copy(policy));
+    this.#rows.set(policy.tenantId, policy.id, frozen(policy));
     return true;
   }
   async get(tenantId: string, id: string): Promise<Policy | undefined> {
-    const p = this.#rows.get(tenantId, id);
-    return p && copy(p);
+    return this.#rows.get(tenantId, id);
   }
   async list(tenantId: string, filter?: PolicyFilter): Promise<Policy[]> {
     return this.#rows
@@ -39,8 +47,7 @@ export class InMemoryPolicyStore implements PolicyStore {
           (p) => p.createdAt,
           (p) => p.id,
         ),
-      )
-      .map(copy);
+      );
   }
   async count(tenantId: string, filter?: PolicyFilter): Promise<number> {
     return this.#rows.values(tenantId).filter((p) => matchesPolicyFilter(p, filter)).length;

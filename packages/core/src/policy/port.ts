@@ -10,6 +10,11 @@ export interface PolicyFilter {
   targets?: readonly ScopeRef[];
 }
 
+/**
+ * Where policies are kept. What `get` and `list` hand out is never shared mutable state with the
+ * store: a copy, or a frozen record (writing to it throws) — callers build a new object to change
+ * one (`{ ...policy, status }`).
+ */
 export interface PolicyStore {
   /** Inserts a new policy; throws when the id exists. */
   insert(policy: Policy): Promise<void>;
