@@ -106,18 +106,14 @@ export async function verifyTenant(
   const merkle = fromSeq === 1 ? new MerkleAccumulator() : undefined;
   let last: AuditRecord | undefined;
 
-  for await (const record of store.scan(tenantId, {
-    fromSeq,
-    ...(toSeq !== undefined ? { toSeq } : {}),
-    batchSize: options.batchSize ?? 1000,
-    ...(options.signal ? { signal: options.signal } : {}),
-  })) {
+  /** Checks one record; false once the chain is broken (the report says where). */
+  const visit = (record: AuditRecord): boolean => {
     options.signal?.throwIfAborted();
     report.checked++;
     const problem = checkRecord(record, expectedSeq, prevHash, tenantId, commit);
     if (problem) {
       breakAt(report, record, problem);
-      break;
+      return false;
     }
     prevHash = record.hash;
     last = record;
@@ -127,10 +123,25 @@ export async function verifyTenant(
       const mismatch = checkpoints.reached(record, merkle);
       if (mismatch) {
         breakAt(report, record, mismatch);
-        break;
+        return false;
       }
     }
     if (report.checked % 1000 === 0) options.onProgress?.(report.checked, total);
+    return true;
+  };
+  const range = {
+    fromSeq,
+    ...(toSeq !== undefined ? { toSeq } : {}),
+    batchSize: options.batchSize ?? 1000,
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
+  if (store.scanPages) {
+    // A page at a time (no promise per record) when the store can.
+    pages: for await (const page of store.scanPages(tenantId, range)) {
+      for (const record of page) if (!visit(record)) break pages;
+    }
+  } else {
+    for await (const record of store.scan(tenantId, range)) if (!visit(record)) break;
   }
   options.onProgress?.(report.checked, Math.max(total, report.checked));
 

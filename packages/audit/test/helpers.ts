@@ -99,3 +99,22 @@ export class RowsStore implements AuditStore {
     return structuredClone(this.cps);
   }
 }
+
+/** A RowsStore that also has `scanPages` (the verifier's paged read), in pages of `pageSize` rows. */
+export class PagedRowsStore extends RowsStore {
+  pageSize = 5;
+  async *scanPages(
+    tenantId: string,
+    options: { fromSeq?: number; toSeq?: number } = {},
+  ): AsyncIterable<readonly AuditRecord[]> {
+    let page: AuditRecord[] = [];
+    for await (const r of this.scan(tenantId, options)) {
+      page.push(r);
+      if (page.length === this.pageSize) {
+        yield page;
+        page = [];
+      }
+    }
+    if (page.length > 0) yield page;
+  }
+}

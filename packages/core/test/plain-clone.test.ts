@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clonePlain } from '../src/plain-clone';
+import { clonePlain, frozenClonePlain } from '../src/plain-clone';
 
 describe('clonePlain', () => {
   it('copies nested plain data deeply, equal to structuredClone', () => {
@@ -58,5 +58,16 @@ describe('clonePlain', () => {
 
   it('throws on a function, as structuredClone does', () => {
     expect(() => clonePlain({ f: () => 1 })).toThrow();
+  });
+});
+
+describe('frozenClonePlain', () => {
+  it('copies like clonePlain and freezes every object and array of the copy', () => {
+    const value = { a: [{ b: 1 }, 'x'], o: { p: { q: null } }, s: 's' };
+    const copy = frozenClonePlain(value);
+    expect(copy).toStrictEqual(clonePlain(value));
+    expect(copy).not.toBe(value);
+    for (const part of [copy, copy.a, copy.a[0], copy.o, copy.o.p]) expect(Object.isFrozen(part)).toBe(true);
+    expect(Object.isFrozen(value.a)).toBe(false);
   });
 });

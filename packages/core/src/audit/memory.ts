@@ -4,7 +4,7 @@ import { systemClock } from '../clock';
 import type { GovernanceError } from '../errors';
 import { createUlidFactory } from '../ids';
 import { KeyedMutex } from '../mutex';
-import { clonePlain as copy } from '../plain-clone';
+import { clonePlain as copy, frozenClonePlain } from '../plain-clone';
 import { parseWith } from '../result';
 import type { UndoJournal } from '../unit-of-work/journal';
 import type { CallOptions } from '../vocabulary';
@@ -55,24 +55,23 @@ export function setPath(target: Record<string, unknown>, path: string, value: un
   cur[parts.at(-1) as string] = value;
 }
 
+/** The identifier paths of a record that hold `userId`: what its GDPR erasure rewrites. */
+function pathsHolding(record: AuditRecord, userId: string): string[] {
+  const paths = record.entry.userId === userId ? ['userId'] : [];
+  for (const path of Object.keys(record.commitments)) {
+    if (path.startsWith('actionDetail.') && getPath(record.entry, path) === userId) paths.push(path);
+  }
+  return paths;
+}
+
 /**
  * Rewrites the clear identifiers of one record for GDPR erasure; true when anything changed.
  * Only `entry.userId` and the `actionDetail` paths named in `commitments` are ever touched.
  */
 export function anonymizeRecord(record: AuditRecord, userId: string, replacement: string): boolean {
-  let changed = false;
-  if (record.entry.userId === userId) {
-    record.entry.userId = replacement;
-    changed = true;
-  }
-  for (const path of Object.keys(record.commitments)) {
-    if (!path.startsWith('actionDetail.')) continue;
-    if (getPath(record.entry, path) === userId) {
-      setPath(record.entry as unknown as Record<string, unknown>, path, replacement);
-      changed = true;
-    }
-  }
-  return changed;
+  const paths = pathsHolding(record, userId);
+  for (const path of paths) setPath(record.entry as unknown as Record<string, unknown>, path, replacement);
+  return paths.length > 0;
 }
 
 export function checkAppendBatch(head: ChainHead | undefined, records: readonly AuditRecord[]): void {
@@ -88,6 +87,7 @@ export function checkAppendBatch(head: ChainHead | undefined, records: readonly 
 }
 
 export class InMemoryAuditStore implements AuditStore {
+  /** The chains; their records are frozen (`scanPages` hands them out as they are). */
   readonly #chains = new Map<string, AuditRecord[]>();
   readonly #checkpoints = new Map<string, AuditCheckpoint[]>();
   readonly #mutex = new KeyedMutex();
@@ -116,15 +116,24 @@ export class InMemoryAuditStore implements AuditStore {
     }
     options?.signal?.throwIfAborted();
     // Copies first, then one push: nothing can fail between the checks and the write.
-    const copies = records.map(copy);
+    const copies = records.map(frozenClonePlain);
     if (!this.#chains.has(tenantId)) this.#chains.set(tenantId, chain);
     for (const r of copies) chain.push(r);
     return records.map(copy);
   }
 
   #anonymizeLocked(tenantId: string, userId: string, replacement: string): number {
+    // Copy on write: a stored record is frozen, so a reader holding it never sees it change.
+    const chain = this.#chains.get(tenantId) ?? [];
     let n = 0;
-    for (const r of this.#chains.get(tenantId) ?? []) if (anonymizeRecord(r, userId, replacement)) n++;
+    for (let i = 0; i < chain.length; i++) {
+      const record = chain[i] as AuditRecord;
+      if (pathsHolding(record, userId).length === 0) continue;
+      const updated = copy(record);
+      anonymizeRecord(updated, userId, replacement);
+      chain[i] = frozenClonePlain(updated);
+      n++;
+    }
     return n;
   }
 
@@ -163,7 +172,7 @@ export class InMemoryAuditStore implements AuditStore {
       anonymize: async (tenantId, userId, replacement) => {
         await hold(tenantId);
         const chain = this.#chains.get(tenantId) ?? [];
-        const before = chain.map(copy);
+        const before = chain.slice(); // the records are frozen: anonymize replaces, never rewrites
         const n = this.#anonymizeLocked(tenantId, userId, replacement);
         journal.record(() => {
           chain.splice(0, chain.length, ...before);
@@ -175,6 +184,7 @@ export class InMemoryAuditStore implements AuditStore {
       query: (tenantId, filter, page) => this.query(tenantId, filter, page),
       scan: (tenantId, options) => this.scan(tenantId, options),
       scanHashes: (tenantId, options) => this.scanHashes(tenantId, options),
+      scanPages: (tenantId, options) => this.scanPages(tenantId, options),
       tenants: () => this.tenants(),
       count: (tenantId) => this.count(tenantId),
       saveCheckpoint: (checkpoint) => this.saveCheckpoint(checkpoint),
@@ -214,14 +224,32 @@ export class InMemoryAuditStore implements AuditStore {
   }
 
   async *scanHashes(tenantId: string, options: AuditHashScanOptions = {}): AsyncIterable<string[]> {
+    for (const page of this.#pages(tenantId, options, 10_000)) {
+      options.signal?.throwIfAborted();
+      yield page.map((r) => r.hash);
+    }
+  }
+
+  /** Pages of the stored (frozen) records themselves: no copy per record. */
+  async *scanPages(
+    tenantId: string,
+    options: AuditHashScanOptions = {},
+  ): AsyncIterable<readonly AuditRecord[]> {
+    for (const page of this.#pages(tenantId, options, 1000)) {
+      options.signal?.throwIfAborted();
+      yield page;
+    }
+  }
+
+  /** Slices of the chain for seq fromSeq..toSeq, `batchSize` (default `size`) records each. */
+  *#pages(tenantId: string, options: AuditHashScanOptions, size: number): Iterable<AuditRecord[]> {
     const chain = this.#chains.get(tenantId) ?? [];
-    const batch = Math.max(1, options.batchSize ?? 10_000);
+    const batch = Math.max(1, options.batchSize ?? size);
     // seq s sits at index s − 1 (the chain is gap-free from 1).
     let i = Math.max(0, (options.fromSeq ?? 1) - 1);
     const end = Math.min(chain.length, options.toSeq ?? chain.length);
     while (i < end) {
-      options.signal?.throwIfAborted();
-      const page = chain.slice(i, Math.min(end, i + batch)).map((r) => r.hash);
+      const page = chain.slice(i, Math.min(end, i + batch));
       i += page.length;
       yield page;
     }

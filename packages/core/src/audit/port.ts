@@ -52,7 +52,7 @@ export interface AuditScanOptions {
   signal?: AbortSignal;
 }
 
-/** Options of `AuditStore.scanHashes`. */
+/** Options of `AuditStore.scanHashes` and `AuditStore.scanPages`. */
 export interface AuditHashScanOptions {
   /** First seq to read (inclusive, default 1). */
   fromSeq?: number;
@@ -103,6 +103,13 @@ export interface AuditStore {
    * from `scan`.
    */
   scanHashes?(tenantId: string, options?: AuditHashScanOptions): AsyncIterable<string[]>;
+  /**
+   * Streams the records of seq fromSeq..toSeq, in seq order, a page (array) at a time: what the
+   * verifier reads, without a promise per record. The records are for reading only: they may be
+   * the store's own (the in-memory store hands out its frozen records instead of copies).
+   * Optional: without it, readers use `scan`.
+   */
+  scanPages?(tenantId: string, options?: AuditHashScanOptions): AsyncIterable<readonly AuditRecord[]>;
   /**
    * GDPR erasure: replaces the clear value `userId` with `replacement` in `entry.userId` and in
    * every `actionDetail` path listed in a record's commitments whose value is `userId`. Nothing

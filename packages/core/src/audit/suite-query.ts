@@ -220,6 +220,38 @@ export const auditQueryCases = {
       const tenantB = (await collect(store.scan(B))).map((r) => r.hash);
       expect((await collect(scanHashes(B, { batchSize: 2 }))).flat()).toEqual(tenantB);
     },
+  'scanPages: the records of fromSeq..toSeq in seq order, page by page, as scan gives them (when the store has it)':
+    async (store: AuditStore) => {
+      const all = await seedQueryData(store);
+      if (!store.scanPages) return;
+      const scanPages = store.scanPages.bind(store);
+      const flat = async (options?: Parameters<typeof scanPages>[1]) => {
+        const pages = await collect(scanPages(A, options));
+        for (const page of pages) {
+          expect(page.length).toBeGreaterThan(0);
+          if (options?.batchSize !== undefined) expect(page.length).toBeLessThanOrEqual(options.batchSize);
+        }
+        return pages.flat();
+      };
+      expect(await flat()).toEqual(all);
+      expect(await flat({ batchSize: 5 })).toEqual(all);
+      expect(await flat({ batchSize: 1 })).toEqual(all);
+      expect(await flat({ fromSeq: 4, batchSize: 3 })).toEqual(all.slice(3));
+      expect(await flat({ toSeq: 7, batchSize: 3 })).toEqual(all.slice(0, 7));
+      expect(await flat({ fromSeq: 3, toSeq: 9, batchSize: 2 })).toEqual(all.slice(2, 9));
+      expect(await flat({ fromSeq: 5, toSeq: 5 })).toEqual(all.slice(4, 5));
+      expect(await flat({ fromSeq: 13 })).toEqual([]);
+      expect(await collect(scanPages('tenant-none', { batchSize: 2 }))).toEqual([]);
+      expect((await collect(scanPages(B, { batchSize: 2 }))).flat()).toEqual(await collect(store.scan(B)));
+      // Pages read after an erasure hold the anonymized records.
+      const victim = all.find((r) => r.entry.userId === 'alice');
+      expect(victim).toBeDefined();
+      await store.anonymize(A, 'alice', 'anon:0123456789abcdef');
+      const after = (await collect(scanPages(A, { batchSize: 4 }))).flat();
+      expect(after).toEqual(await collect(store.scan(A)));
+      expect(after.some((r) => r.entry.userId === 'alice')).toBe(false);
+      expect(after.find((r) => r.seq === victim?.seq)?.entry.userId).toBe('anon:0123456789abcdef');
+    },
   'scan: an aborted signal stops the scan with a rejection': async (store: AuditStore) => {
     await seedQueryData(store);
     const controller = new AbortController();
