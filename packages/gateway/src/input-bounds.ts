@@ -24,25 +24,22 @@ function hasNulOrSurrogate(value: string): boolean {
   return false;
 }
 
-function checkString(value: string, field: () => string): void {
-  if (value.length > INPUT_BOUNDS.stringChars) {
-    throw ValidationError.invalid(field(), `longer than ${INPUT_BOUNDS.stringChars} characters`);
-  }
+/** Why a string is out of bounds, or undefined when it is within them. */
+function stringFault(value: string): string | undefined {
+  if (value.length > INPUT_BOUNDS.stringChars) return `longer than ${INPUT_BOUNDS.stringChars} characters`;
   if (hasNulOrSurrogate(value)) {
-    if (value.includes('\u0000')) throw ValidationError.invalid(field(), 'contains a NUL character');
-    if (LONE_SURROGATE.test(value))
-      throw ValidationError.invalid(field(), 'contains a lone UTF-16 surrogate');
+    if (value.includes('\u0000')) return 'contains a NUL character';
+    if (LONE_SURROGATE.test(value)) return 'contains a lone UTF-16 surrogate';
   }
   // Only a string starting with a digit or a sign can be an ISO 8601 date.
   const first = value.charCodeAt(0);
-  if (!((first >= 48 && first <= 57) || first === 43 || first === 45)) return;
+  if (!((first >= 48 && first <= 57) || first === 43 || first === 45)) return undefined;
   const date = ISO_DATE.exec(value);
   if (date) {
     const year = date[1] as string;
-    if (year.length !== 4 || year === '0000') {
-      throw ValidationError.invalid(field(), 'a date must have a year from 0001 to 9999');
-    }
+    if (year.length !== 4 || year === '0000') return 'a date must have a year from 0001 to 9999';
   }
+  return undefined;
 }
 
 /** The dotted path of `segments` (`a.b[2].c`); built only for an error. */
@@ -52,39 +49,49 @@ function pathOf(segments: readonly (string | number)[]): string {
   return path;
 }
 
-/** Throws a 400 ValidationError naming the first input out of bounds (`where`: `query`, `(body)`…). */
-export function checkInputBounds(input: unknown, where: string): void {
-  let values = 0;
-  // The path to the current value, as segments: a string is built only when an input is refused.
-  const segments: (string | number)[] = [];
-  const field = (): string => pathOf(segments) || where;
-  const walk = (value: unknown, depth: number): void => {
-    values++;
-    if (values > INPUT_BOUNDS.values) {
-      throw ValidationError.invalid(where, `more than ${INPUT_BOUNDS.values} values`);
-    }
-    if (typeof value === 'string') {
-      checkString(value, field);
-      return;
-    }
-    if (value === null || typeof value !== 'object') return;
-    if (depth >= INPUT_BOUNDS.depth) {
-      throw ValidationError.invalid(field(), `nested deeper than ${INPUT_BOUNDS.depth} levels`);
-    }
-    if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) {
-        segments.push(i);
-        walk(value[i], depth + 1);
-        segments.pop();
-      }
-      return;
-    }
-    for (const key of Object.keys(value)) {
-      segments.push(key);
-      checkString(key, field);
-      walk((value as Record<string, unknown>)[key], depth + 1);
+/** Where the walk is: the values seen so far, and the path to the current one as segments. */
+interface Walk {
+  readonly where: string;
+  values: number;
+  readonly segments: (string | number)[];
+}
+
+/** The error naming the current value (its dotted path, or `where` at the top). */
+const refuse = (w: Walk, fault: string): ValidationError =>
+  ValidationError.invalid(pathOf(w.segments) || w.where, fault);
+
+function walk(w: Walk, value: unknown, depth: number): void {
+  w.values++;
+  if (w.values > INPUT_BOUNDS.values) {
+    throw ValidationError.invalid(w.where, `more than ${INPUT_BOUNDS.values} values`);
+  }
+  if (typeof value === 'string') {
+    const fault = stringFault(value);
+    if (fault !== undefined) throw refuse(w, fault);
+    return;
+  }
+  if (value === null || typeof value !== 'object') return;
+  if (depth >= INPUT_BOUNDS.depth) throw refuse(w, `nested deeper than ${INPUT_BOUNDS.depth} levels`);
+  const { segments } = w;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      segments.push(i);
+      walk(w, value[i], depth + 1);
       segments.pop();
     }
-  };
-  walk(input, 0);
+    return;
+  }
+  for (const key of Object.keys(value)) {
+    segments.push(key);
+    const fault = stringFault(key);
+    if (fault !== undefined) throw refuse(w, fault);
+    walk(w, (value as Record<string, unknown>)[key], depth + 1);
+    segments.pop();
+  }
+}
+
+/** Throws a 400 ValidationError naming the first input out of bounds (`where`: `query`, `(body)`…). */
+export function checkInputBounds(input: unknown, where: string): void {
+  // The path is kept as segments: a string is built only when an input is refused.
+  walk({ where, values: 0, segments: [] }, input, 0);
 }

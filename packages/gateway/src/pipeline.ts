@@ -160,6 +160,7 @@ class HandlerInput implements RouteInput {
 
 export function createPipeline(o: PipelineOptions): Pipeline {
   const { basePath } = o;
+  const basePrefix = `${basePath}/`;
 
   /** Counts one request of `category` for `subject`; sets the headers; 429 when over the limit. */
   async function consume(category: string, subject: string, out: Outcome['headers']): Promise<void> {
@@ -189,7 +190,7 @@ export function createPipeline(o: PipelineOptions): Pipeline {
   ): Promise<Outcome> {
     const { method } = incoming;
     const { pathname: path, search } = incoming.target();
-    if (path !== basePath && !path.startsWith(`${basePath}/`))
+    if (path !== basePath && !path.startsWith(basePrefix))
       throw errorOf('NOT_FOUND', `No route for ${path}`);
     const match = o.router.match(method, path.slice(basePath.length) || '/');
     if (match.kind === 'not_found') throw errorOf('NOT_FOUND', `No route for ${method} ${path}`);

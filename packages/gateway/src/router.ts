@@ -1,7 +1,8 @@
 /**
  * Matching of method + path against the route table, compiled once at start-up: static paths are
  * one map lookup; parameterised paths are tried in order, static segments first
- * (`/audit/export` before `/audit/{id}`).
+ * (`/audit/export` before `/audit/{id}`) — only those that can match the path's first segment
+ * (the patterns starting with that segment, and those starting with a parameter).
  */
 import type { AnyRoute, HttpMethod } from '@agentgov/core';
 
@@ -20,13 +21,18 @@ interface PatternRoute {
   regex: RegExp;
   names: string[];
   byMethod: Map<string, MountedRoute>;
+  /** Its static first segment, or '' when the first segment is a parameter. */
+  first: string;
 }
 
 const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 export class Router {
   readonly #static = new Map<string, Map<string, MountedRoute>>();
-  readonly #patterns: PatternRoute[] = [];
+  /** The patterns in matching order, by the static first segment they start with. */
+  readonly #byFirst = new Map<string, PatternRoute[]>();
+  /** The patterns that start with a parameter (any first segment); the only ones for a segment not in `#byFirst`. */
+  readonly #anyFirst: PatternRoute[];
 
   constructor(routes: readonly MountedRoute[]) {
     const patterns = new Map<string, PatternRoute>();
@@ -50,7 +56,13 @@ export class Router {
       } else {
         let p = patterns.get(source);
         if (!p) {
-          p = { regex: new RegExp(`^${source}/?$`), names, byMethod: new Map() };
+          const first = path.split('/')[1] ?? '';
+          p = {
+            regex: new RegExp(`^${source}/?$`),
+            names,
+            byMethod: new Map(),
+            first: /^\{\w+\}$/.test(first) ? '' : first,
+          };
           patterns.set(source, p);
         }
         byMethod = p.byMethod;
@@ -58,7 +70,15 @@ export class Router {
       if (byMethod.has(method)) throw new Error(`duplicate route ${method} ${path}`);
       byMethod.set(method, mounted);
     }
-    this.#patterns = [...patterns.values()].sort((a, b) => a.names.length - b.names.length);
+    const ordered = [...patterns.values()].sort((a, b) => a.names.length - b.names.length);
+    this.#anyFirst = ordered.filter((p) => p.first === '');
+    for (const { first } of ordered) {
+      if (first !== '' && !this.#byFirst.has(first))
+        this.#byFirst.set(
+          first,
+          ordered.filter((p) => p.first === first || p.first === ''),
+        );
+    }
   }
 
   match(method: string, path: string): MatchResult {
@@ -70,7 +90,10 @@ export class Router {
     }
     // The methods the path allows, gathered only when the method is not one of them.
     let allow: HttpMethod[] | undefined = exact ? ([...exact.keys()] as HttpMethod[]) : undefined;
-    for (const p of this.#patterns) {
+    // The path's first segment (path starts with '/').
+    const end = path.indexOf('/', 1);
+    const first = end < 0 ? path.slice(1) : path.slice(1, end);
+    for (const p of this.#byFirst.get(first) ?? this.#anyFirst) {
       const m = p.regex.exec(path);
       if (!m) continue;
       const mounted = p.byMethod.get(method);
