@@ -13,36 +13,103 @@ const ZERO_HASH = '0'.repeat(64);
 
 export type AuditRow = StoredRow<AuditEntriesTable>;
 
-export const SELECT_COLUMNS = sql`tenant_id, seq::text AS seq_text, id, user_id,
-  ${isoText('timestamp')} AS timestamp_text, action_type, action_detail, data_accessed, model_used, model_tokens,
-  data_classification, policy_applied, policy_result, policy_reason, outcome, request_id, prev_hash, hash, commitments`;
+/**
+ * The columns a record is read from, in the order of `AuditTuple`: each with the name it has in an
+ * `AuditRow` and the expression it is read with (the same in both forms).
+ */
+const RECORD_COLUMNS: readonly (readonly [keyof AuditRow, RawBuilder<unknown>])[] = [
+  ['tenant_id', sql`tenant_id`],
+  ['seq_text', sql`seq::text`],
+  ['id', sql`id`],
+  ['user_id', sql`user_id`],
+  ['timestamp_text', isoText('timestamp')],
+  ['action_type', sql`action_type`],
+  ['action_detail', sql`action_detail`],
+  ['data_accessed', sql`data_accessed`],
+  ['model_used', sql`model_used`],
+  ['model_tokens', sql`model_tokens`],
+  ['data_classification', sql`data_classification`],
+  ['policy_applied', sql`policy_applied`],
+  ['policy_result', sql`policy_result`],
+  ['policy_reason', sql`policy_reason`],
+  ['outcome', sql`outcome`],
+  ['request_id', sql`request_id`],
+  ['prev_hash', sql`prev_hash`],
+  ['hash', sql`hash`],
+  ['commitments', sql`commitments`],
+];
 
-/** Rebuilds the record from its columns (every field comes from the stored bytes). */
-export function toRecord(r: AuditRow): AuditRecord {
+/** The record columns of `audit_entries` as the fields of an `AuditRow`. */
+const SELECT_COLUMNS = sql.join(RECORD_COLUMNS.map(([name, expr]) => sql`${expr} AS ${sql.id(name)}`));
+
+/** A record's columns as one value, in the order of `RECORD_COLUMNS`: what a `scan` page holds. */
+export type AuditTuple = AuditRow[keyof AuditRow][];
+
+/** Index of `seq_text` in an `AuditTuple`. */
+const SEQ = 1;
+
+/** The seq of a record's tuple. */
+export const tupleSeq = (t: AuditTuple): number => toNumber(t[SEQ]);
+
+/**
+ * A page of records as ONE text value built by PostgreSQL: a JSON array of the rows of `rows` (a
+ * subquery over `audit_entries`' columns), each row the JSON array of its `RECORD_COLUMNS`, in no
+ * guaranteed order (`tuplesInSeqOrder` orders them). NULL when `rows` is empty.
+ *
+ * One `JSON.parse` of it gives the values the driver gives column by column: text columns as
+ * JSON strings (escaped by PostgreSQL, read back the same), and jsonb columns as their jsonb text
+ * output embedded as it is, the text the driver itself JSON.parse's.
+ */
+export function tuplePage(rows: RawBuilder<unknown>): RawBuilder<{ page: string | null }> {
+  const tuple = sql`json_build_array(${sql.join(RECORD_COLUMNS.map(([, expr]) => expr))})`;
+  return sql<{
+    page: string | null;
+  }>`SELECT json_agg(${tuple})::text AS page FROM (${rows}) AS audit_entries`;
+}
+
+/** The tuples of a `tuplePage` text, in seq order. */
+export function tuplesInSeqOrder(page: string): AuditTuple[] {
+  const tuples = JSON.parse(page) as AuditTuple[];
+  for (let i = 1; i < tuples.length; i++) {
+    if (tupleSeq(tuples[i] as AuditTuple) <= tupleSeq(tuples[i - 1] as AuditTuple)) {
+      // PostgreSQL aggregates a sorted subquery's rows in its order in practice, without promising it.
+      return tuples.sort((a, b) => tupleSeq(a) - tupleSeq(b));
+    }
+  }
+  return tuples;
+}
+
+/** Rebuilds the record from its columns, in the order of `RECORD_COLUMNS` (every field from the stored bytes). */
+export function tupleToRecord(t: AuditTuple): AuditRecord {
   const entry = {
-    id: r.id,
-    tenantId: r.tenant_id,
-    userId: r.user_id,
-    timestamp: isoFromText(r.timestamp_text),
-    actionType: r.action_type,
-    actionDetail: r.action_detail,
-    dataAccessed: r.data_accessed,
-    modelUsed: r.model_used,
-    modelTokens: r.model_tokens,
-    dataClassification: r.data_classification,
-    policyApplied: r.policy_applied,
-    policyResult: r.policy_result,
-    policyReason: r.policy_reason,
-    outcome: r.outcome,
-    requestId: r.request_id,
+    id: t[2],
+    tenantId: t[0],
+    userId: t[3],
+    timestamp: isoFromText(t[4] as string),
+    actionType: t[5],
+    actionDetail: t[6],
+    dataAccessed: t[7],
+    modelUsed: t[8],
+    modelTokens: t[9],
+    dataClassification: t[10],
+    policyApplied: t[11],
+    policyResult: t[12],
+    policyReason: t[13],
+    outcome: t[14],
+    requestId: t[15],
   } as AuditEntry;
   return {
     entry,
-    seq: toNumber(r.seq_text),
-    prevHash: r.prev_hash,
-    hash: r.hash,
-    commitments: r.commitments,
+    seq: toNumber(t[SEQ]),
+    prevHash: t[16] as string,
+    hash: t[17] as string,
+    commitments: t[18] as AuditRecord['commitments'],
   };
+}
+
+/** Rebuilds the record from its row (`SELECT_COLUMNS`). */
+export function toRecord(r: AuditRow): AuditRecord {
+  return tupleToRecord(RECORD_COLUMNS.map(([name]) => r[name]));
 }
 
 export function whereFilter(tenantId: string, filter: AuditFilter = {}): RawBuilder<unknown> {

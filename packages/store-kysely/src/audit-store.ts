@@ -14,7 +14,7 @@ import {
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { AppendGroups } from './audit-append';
 import {
-  type AuditRow,
+  type AuditTuple,
   countQuery,
   entriesOf,
   getById,
@@ -22,8 +22,11 @@ import {
   lockHead,
   pageQuery,
   readHead,
-  SELECT_COLUMNS,
   toRecord,
+  tuplePage,
+  tupleSeq,
+  tuplesInSeqOrder,
+  tupleToRecord,
   whereFilter,
 } from './audit-sql';
 import type { AuditCheckpointsTable, Database, StoredRow } from './schema';
@@ -162,34 +165,50 @@ export class KyselyAuditStore implements AuditStore {
     return { records: list.rows.map(toRecord), total: toNumber(count.rows[0]?.n ?? 0) };
   }
 
-  /**
-   * Keyset pagination: `WHERE seq > last ORDER BY seq LIMIT batch`, at most two pages in memory:
-   * the next page is fetched while the caller consumes the current one.
-   */
+  /** The records one by one, read by `pages` (see there). */
   async *scan(tenantId: string, options: AuditScanOptions = {}): AsyncIterable<AuditRecord> {
+    for await (const records of this.#pages(tenantId, options)) {
+      for (const record of records) {
+        options.signal?.throwIfAborted();
+        yield record;
+      }
+    }
+  }
+
+  /** The records of seq fromSeq..toSeq a page at a time (see `#pages`). */
+  scanPages(tenantId: string, options: AuditHashScanOptions = {}): AsyncIterable<AuditRecord[]> {
+    return this.#pages(tenantId, options);
+  }
+
+  /**
+   * Keyset pagination: `WHERE seq > last ORDER BY seq LIMIT batch`, each page aggregated by
+   * PostgreSQL into one JSON text value (`tuplePage`: one row per page, read by one `JSON.parse`,
+   * not column by column by the driver); at most two pages in memory: the next page is fetched
+   * while the caller uses the current one.
+   */
+  async *#pages(tenantId: string, options: AuditScanOptions): AsyncIterable<AuditRecord[]> {
     const batch = Math.max(1, options.batchSize ?? this.#scanBatch);
     const where = whereFilter(tenantId, options.filter);
     const from = entriesOf(tenantId, options.filter);
     const upper = options.toSeq === undefined ? sql`` : sql` AND seq <= ${options.toSeq}`;
     const page = (after: number) =>
-      sql<AuditRow>`SELECT ${SELECT_COLUMNS} FROM ${from}
-        WHERE ${where} AND seq > ${after}${upper} ORDER BY seq LIMIT ${batch}`.execute(this.#db);
+      tuplePage(sql`SELECT * FROM ${from}
+        WHERE ${where} AND seq > ${after}${upper} ORDER BY seq LIMIT ${batch}`).execute(this.#db);
     options.signal?.throwIfAborted();
     let next: ReturnType<typeof page> | undefined = page((options.fromSeq ?? 1) - 1);
     try {
       while (next) {
-        const { rows } = await next;
+        const text = (await next).rows[0]?.page;
         next = undefined;
-        const lastRow = rows.at(-1);
-        if (rows.length === batch && lastRow) {
+        if (text == null) return;
+        const tuples = tuplesInSeqOrder(text);
+        if (tuples.length === batch) {
           options.signal?.throwIfAborted();
-          next = page(toNumber(lastRow.seq_text));
+          next = page(tupleSeq(tuples[batch - 1] as AuditTuple));
           next.catch(() => {}); // observed by the next turn; never unhandled if the caller stops
         }
-        for (const row of rows) {
-          options.signal?.throwIfAborted();
-          yield toRecord(row);
-        }
+        options.signal?.throwIfAborted();
+        yield tuples.map(tupleToRecord);
       }
     } finally {
       // A caller that stops early leaves the prefetched page to finish on its own (its rows dropped).
