@@ -13,6 +13,7 @@ import {
 } from '@agentgov/core';
 import { makePolicy } from '@agentgov/core/testing';
 import { createGovernance, createMemoryStores } from '@agentgov/gateway';
+import { ok } from 'neverthrow';
 import { describe, expect, it, vi } from 'vitest';
 import { DecisionBodySchema, policyRoutes } from '../src/gateway/index';
 
@@ -121,5 +122,49 @@ describe('POST /decisions', () => {
       code: 'invalid_type',
       field: 'userId',
     });
+  });
+
+  it('hands the engine the request signal, made only when the engine reads it', async () => {
+    const store = new InMemoryPolicyStore();
+    const directory = InMemoryOrgDirectory.fromDefinitions({
+      tenant: 'acme',
+      orgs: { eng: { users: ['alice'] } },
+    });
+    const signal = new AbortController().signal;
+    const seen: (AbortSignal | undefined)[] = [];
+    const reading = policyRoutes({
+      store,
+      directory,
+      audit: new InMemoryAuditSink(),
+      engine: {
+        name: 'reading',
+        health: async () => true,
+        async decide(_request, options) {
+          seen.push(options?.signal);
+          return ok({ allow: false, deny: true, reason: 'test', constraints: {} });
+        },
+      },
+    });
+    const builtin = policyRoutes({ store, directory, audit: new InMemoryAuditSink() });
+    let reads = 0;
+    const rc = {
+      principal: { tenantId: 'acme', userId: 'alice', roles: ['user'] },
+      requestId: 'req-1',
+      get signal() {
+        reads++;
+        return signal;
+      },
+    };
+    const handlerOf = (plugin: typeof builtin) =>
+      plugin.routes.find((r) => r.path === '/decisions')?.handler as (
+        i: { body: unknown },
+        rc: unknown,
+      ) => Promise<unknown>;
+    const body = DecisionBodySchema.parse({ domain: 'features', input: { feature: 'briefings' } });
+    await handlerOf(builtin)({ body }, rc);
+    expect(reads).toBe(0);
+    await handlerOf(reading)({ body }, rc);
+    expect(seen).toEqual([signal]);
+    expect(reads).toBe(1);
   });
 });

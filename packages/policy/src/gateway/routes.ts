@@ -7,6 +7,7 @@
 import {
   ActionAutonomySchema,
   type AuditSink,
+  type CallOptions,
   ClassificationLevelSchema,
   type Clock,
   type Decision,
@@ -245,10 +246,11 @@ export function policyRoutes(options: PolicyRoutesOptions): PolicyPlugin {
           400: err('missing_type or invalid_type (unknown domain, malformed input)'),
           503: err('POLICY_ENGINE_UNREACHABLE'),
         },
-        async handler({ body }, { principal: p, requestId, signal }) {
+        async handler({ body }, rc) {
+          const { principal: p, requestId } = rc;
           // Checked once, by the body schema: the engine takes the request without parsing it again.
           const request = decisionRequestOf(body, p.tenantId, p.userId);
-          const decided = await decide(engine, request, signal);
+          const decided = await decide(engine, request, new RequestCallOptions(rc));
           const d = decided.ok ? decided.decision : undefined;
           const appended = await audit.append(
             decisionAuditEntry(request, d, { engine: engine.name, requestId, userId: p.userId }),
@@ -262,13 +264,27 @@ export function policyRoutes(options: PolicyRoutesOptions): PolicyPlugin {
   };
 }
 
+/**
+ * The engine's call options: the request's abort signal, made only when the engine reads it (the
+ * built-in engine never does; on Node it costs an AbortController and a listener per request).
+ */
+class RequestCallOptions implements CallOptions {
+  readonly #rc: { readonly signal: AbortSignal };
+  constructor(rc: { readonly signal: AbortSignal }) {
+    this.#rc = rc;
+  }
+  get signal(): AbortSignal {
+    return this.#rc.signal;
+  }
+}
+
 async function decide(
   engine: DecisionEngine,
   request: Parameters<DecisionEngine['decide']>[0],
-  signal: AbortSignal,
+  options: CallOptions,
 ): Promise<{ ok: true; decision: Decision } | { ok: false; error: Error }> {
   try {
-    const r = await engine.decide(request, { signal });
+    const r = await engine.decide(request, options);
     if (r.isErr()) return { ok: false, error: r.error };
     return { ok: true, decision: r.value };
   } catch (error) {
