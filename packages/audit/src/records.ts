@@ -10,7 +10,7 @@
  */
 import type { AuditEntry, AuditRecord } from '@agentgov/core';
 import { getPath } from '@agentgov/core';
-import { canonicalJson, hmacHex, sha256Hex } from './crypto';
+import { canonicalJson, canonicalString, hmacHex, sha256Hex } from './crypto';
 
 /**
  * Paths of personal identifiers that are committed when they hold a string. `userId` always
@@ -160,112 +160,127 @@ class KeyListMemo<V> {
   }
 }
 
-const SORTED = new KeyListMemo<string[]>();
+/** Keys `JSON.stringify` would not write in insertion order (array indices) or cannot be set (`__proto__`). */
+const awkwardKey = (key: string): boolean => (key.charCodeAt(0) - 48) >>> 0 < 10 || key === '__proto__';
 
-/** `keys` sorted by UTF-16 code units (`keys` itself when it is already sorted); remembered for lists of up to 64 keys. */
-function sortedKeys(keys: string[]): string[] {
-  return SORTED.of(
+/** An object's keys in code-unit order, with the JSON text written before each member's value. */
+interface Shape {
+  readonly sorted: readonly string[];
+  /** `"key":` of each key (before the first member written)… */
+  readonly first: readonly string[];
+  /** …and `,"key":` (before the others). */
+  readonly next: readonly string[];
+}
+
+const SHAPES = new KeyListMemo<Shape | null>();
+
+/**
+ * The shape of an object with these keys (remembered for lists of up to 64 keys), or null when a
+ * key is an array index, `__proto__` or has a lone surrogate (the general path takes those).
+ */
+function shapeOf(keys: string[]): Shape | null {
+  return SHAPES.of(
     keys,
     () => {
       const sorted = [...keys].sort();
-      return sorted.every((k, i) => k === keys[i]) ? keys : sorted;
+      const first: string[] = [];
+      const next: string[] = [];
+      for (const key of sorted) {
+        const text = canonicalString(key);
+        if (text === undefined || awkwardKey(key)) return null;
+        first.push(`${text}:`);
+        next.push(`,${text}:`);
+      }
+      return { sorted, first, next };
     },
     keys.length <= 64,
   );
 }
 
-/** What `canonicalCopy` returns for a value with no plain canonical form. */
-const NO_FORM: unique symbol = Symbol('no plain canonical form');
-
-/** Keys `JSON.stringify` would not write in insertion order (array indices) or cannot be set (`__proto__`). */
-const awkwardKey = (key: string): boolean => (key.charCodeAt(0) - 48) >>> 0 < 10 || key === '__proto__';
-
 /**
- * A value whose `JSON.stringify` is the RFC 8785 form of `value`: the value itself when its keys
- * are already in code-unit order at every level, else a copy with the keys inserted in that
- * order. `JSON.stringify` writes strings and numbers in their canonical form, except a string
- * with a lone surrogate (escaped as `\udXXX` instead of refused): the caller rules those out on
- * the output. NO_FORM (take the general path) for NaN/Infinity, bigint, undefined/function/symbol
- * array elements, `toJSON`, boxed primitives, array-index or `__proto__` keys, nesting deeper
- * than 64.
+ * The RFC 8785 JSON of a plain value, written in one walk over it (no key-sorted copy): string
+ * members as `canonicalString` writes them (what `JSON.stringify` writes for a well-formed
+ * string), finite numbers as `String` (= `JSON.stringify`), keys in code-unit order from the
+ * remembered shapes. Undefined (take the general path) for lone surrogates, NaN/Infinity, bigint,
+ * undefined/function/symbol array elements, `toJSON`, boxed primitives, array-index or
+ * `__proto__` keys, nesting deeper than 64.
  */
-function canonicalCopy(value: unknown, depth: number): unknown {
+function canonicalText(value: unknown, depth: number): string | undefined {
   switch (typeof value) {
     case 'string':
-    case 'boolean':
-      return value;
+      return canonicalString(value);
     case 'number':
-      return Number.isFinite(value) ? value : NO_FORM;
+      return Number.isFinite(value) ? String(value) : undefined;
+    case 'boolean':
+      return value ? 'true' : 'false';
     case 'object': {
-      if (value === null) return null;
-      if (depth >= MAX_DEPTH || typeof (value as { toJSON?: unknown }).toJSON === 'function') return NO_FORM;
+      if (value === null) return 'null';
+      if (depth >= MAX_DEPTH || typeof (value as { toJSON?: unknown }).toJSON === 'function')
+        return undefined;
       if (Array.isArray(value)) {
-        let copy: unknown[] | undefined;
+        let out = '[';
         for (let i = 0; i < value.length; i++) {
-          const item = value[i];
-          const c = canonicalCopy(item, depth + 1);
-          if (c === NO_FORM || item === undefined) return NO_FORM;
-          if (c !== item) copy ??= value.slice(0, i);
-          copy?.push(c);
+          const item = canonicalText(value[i], depth + 1);
+          if (item === undefined) return undefined;
+          out += i === 0 ? item : `,${item}`;
         }
-        return copy ?? value;
+        return `${out}]`;
       }
-      if (value instanceof Number || value instanceof String || value instanceof Boolean) return NO_FORM;
-      return objectCopy(value as Record<string, unknown>, undefined, depth);
+      if (value instanceof Number || value instanceof String || value instanceof Boolean) return undefined;
+      return objectText(value as Record<string, unknown>, undefined, undefined, undefined, depth);
     }
     default:
-      return NO_FORM;
+      return undefined;
   }
 }
 
 /**
- * `canonicalCopy` of an object with `overrides` (strings) in place of, or added to, its members
- * (always a copy then).
+ * `canonicalText` of an object with commitments substituted: `top` names the members replaced
+ * by (or added as) the commitment at a path of `commitments`; `nested` does the same one level
+ * down, in members that are plain objects.
  */
-function objectCopy(
+function objectText(
   value: Record<string, unknown>,
-  overrides: Record<string, string> | undefined,
+  top: Record<string, string> | undefined,
+  nested: Record<string, Record<string, string>> | undefined,
+  commitments: Record<string, unknown> | undefined,
   depth: number,
-): unknown {
+): string | undefined {
   const keys = Object.keys(value);
-  if (overrides) for (const k in overrides) if (!Object.hasOwn(value, k)) keys.push(k);
-  const sorted = sortedKeys(keys);
-  let copy: Record<string, unknown> | undefined = overrides !== undefined || sorted !== keys ? {} : undefined;
+  if (top) for (const k in top) if (!Object.hasOwn(value, k)) keys.push(k);
+  const shape = shapeOf(keys);
+  if (!shape) return undefined;
+  const sorted = shape.sorted;
+  let out = '{';
+  let first = true;
   for (let i = 0; i < sorted.length; i++) {
     const key = sorted[i] as string;
-    if (awkwardKey(key)) return NO_FORM;
-    const o = overrides?.[key];
-    if (o !== undefined) {
-      (copy as Record<string, unknown>)[key] = o;
-      continue;
+    const path = top?.[key];
+    let text: string | undefined;
+    if (path !== undefined) {
+      const c = commitments?.[path];
+      text = typeof c === 'string' ? canonicalString(c) : undefined;
+    } else {
+      const v = value[key];
+      if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+      const inner = nested?.[key];
+      if (inner !== undefined && v !== null && typeof v === 'object' && !Array.isArray(v)) {
+        text = isPlainObject(v) ? objectText(v, inner, undefined, commitments, depth + 1) : undefined;
+      } else text = canonicalText(v, depth + 1);
     }
-    const v = value[key];
-    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
-    const c = canonicalCopy(v, depth + 1);
-    if (c === NO_FORM) return NO_FORM;
-    if (c !== v && copy === undefined) {
-      copy = {};
-      for (let j = 0; j < i; j++) {
-        const before = value[sorted[j] as string];
-        if (before !== undefined && typeof before !== 'function' && typeof before !== 'symbol')
-          copy[sorted[j] as string] = before;
-      }
-    }
-    if (copy) copy[key] = c;
+    if (text === undefined) return undefined;
+    out += first ? `${shape.first[i]}${text}` : `${shape.next[i]}${text}`;
+    first = false;
   }
-  return copy ?? value;
+  return `${out}}`;
 }
 
 /**
- * The RFC 8785 JSON of a plain value in one `JSON.stringify` (over a key-sorted copy where the
- * keys are not in order); undefined when the value has no plain canonical form or the text may
- * hold a lone surrogate (the general `canonicalJson` then decides).
+ * The RFC 8785 JSON of a plain value (see `canonicalText`); undefined when the value has no plain
+ * canonical form (the general `canonicalJson` then decides).
  */
 export function plainCanonicalText(value: unknown): string | undefined {
-  const copy = canonicalCopy(value, 0);
-  if (copy === NO_FORM) return undefined;
-  const text = JSON.stringify(copy);
-  return text === undefined || text.includes('\\ud') ? undefined : text;
+  return canonicalText(value, 0);
 }
 
 /** How a commitments map applies to an entry: overrides at the top and one level down. */
@@ -311,23 +326,9 @@ function commitmentPlan(paths: string[]): CommitmentPlan | null {
   return PLANS.of(paths, () => planOf(paths)) ?? null;
 }
 
-/** The values of `paths` (path → member name) taken from the commitments map. */
-function valuesOf(
-  names: Record<string, string>,
-  commitments: Record<string, unknown>,
-): Record<string, string> | undefined {
-  const out = Object.create(null) as Record<string, string>;
-  for (const name in names) {
-    const c = commitments[names[name] as string];
-    if (typeof c !== 'string') return undefined;
-    out[name] = c;
-  }
-  return out;
-}
-
 /**
  * `recordHashInput` without building the committed entry or the wrapper object: the canonical
- * JSON is written in one pass, commitments substituted as it goes. Covers commitments at paths
+ * JSON is written in one walk, commitments substituted as it goes. Covers commitments at paths
  * of one or two segments (every default identifier path); undefined for anything else, which
  * the general path (`committedEntry` + `canonicalJson`) handles — both give the same string.
  */
@@ -342,45 +343,10 @@ function directHashInput(
   const paths = Object.keys(commitments);
   const plan = commitmentPlan(paths);
   if (!plan) return undefined;
-  for (const path of paths) if (typeof commitments[path] !== 'string') return undefined;
-  const commitmentsCopy = objectCopy(commitments, undefined, 1);
-  const top = plan.top && valuesOf(plan.top, commitments);
-  if (commitmentsCopy === NO_FORM || (plan.top && !top)) return undefined;
-  let entryCopy: unknown;
-  if (plan.nested === undefined) entryCopy = objectCopy(entry, top, 1);
-  else {
-    // Members holding a nested commitment are copied with it substituted (when they are objects).
-    const keys = Object.keys(entry);
-    if (top) for (const k in top) if (!Object.hasOwn(entry, k)) keys.push(k);
-    const copy: Record<string, unknown> = {};
-    for (const key of sortedKeys(keys)) {
-      if (awkwardKey(key)) return undefined;
-      const t = top?.[key];
-      if (t !== undefined) {
-        copy[key] = t;
-        continue;
-      }
-      const v = entry[key];
-      if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
-      const inner = plan.nested[key];
-      let c: unknown;
-      if (inner !== undefined && v !== null && typeof v === 'object' && !Array.isArray(v)) {
-        if (!isPlainObject(v)) return undefined;
-        const values = valuesOf(inner, commitments);
-        if (!values) return undefined;
-        c = objectCopy(v, values, 2);
-      } else c = canonicalCopy(v, 2);
-      if (c === NO_FORM) return undefined;
-      copy[key] = c;
-    }
-    entryCopy = copy;
-  }
-  if (entryCopy === NO_FORM) return undefined;
-  const out = JSON.stringify({
-    commitments: commitmentsCopy,
-    entry: entryCopy,
-    prevHash: record.prevHash,
-    seq: record.seq,
-  });
-  return out.includes('\\ud') ? undefined : out;
+  const commitmentsText = objectText(commitments, undefined, undefined, undefined, 1);
+  const entryText = objectText(entry, plan.top, plan.nested, commitments, 1);
+  const prevHashText = canonicalString(record.prevHash);
+  if (commitmentsText === undefined || entryText === undefined || prevHashText === undefined)
+    return undefined;
+  return `{"commitments":${commitmentsText},"entry":${entryText},"prevHash":${prevHashText},"seq":${record.seq}}`;
 }
