@@ -27,6 +27,13 @@ const count = (v: unknown): boolean => typeof v === 'number' && Number.isSafeInt
 const EVERY_MONTH_TIMESTAMP =
   /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?Z$/;
 
+/**
+ * ULIDs in plain ASCII Crockford base32 (either case): every such string is a ULID to `isUlid`,
+ * which is tried only when this does not match (it also accepts characters whose upper case is a
+ * base32 digit, and costs a split and a scan per character).
+ */
+const ASCII_ULID = /^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}$/;
+
 function accessed(v: unknown): boolean {
   if (!Array.isArray(v)) return false;
   for (const d of v) {
@@ -101,7 +108,7 @@ function checkContent(
       return { reason: 'invalid_entry', field, detail: `${field}: ${issue?.message ?? 'invalid'}` };
     }
   }
-  if (!isUlid(record.entry.id))
+  if (!ASCII_ULID.test(record.entry.id) && !isUlid(record.entry.id))
     return { reason: 'invalid_entry', field: 'entry.id', detail: 'entry.id is not a ULID' };
   if (record.entry.tenantId !== tenantId) {
     return {

@@ -4,7 +4,7 @@
  * commitment paths; the byte-level Merkle accumulator equals the RFC 9162 root of the same hashes.
  */
 import { createHash } from 'node:crypto';
-import { AuditEntrySchema } from '@agentgov/core';
+import { AuditEntrySchema, isUlid } from '@agentgov/core';
 import canonicalize from 'canonicalize';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -277,6 +277,39 @@ describe('the verifier’s structural check of an entry', () => {
     fc.jsonValue({ maxDepth: 2 }),
   );
   const fields = fc.constantFrom(...Object.keys(base).filter((k) => k !== 'id' && k !== 'tenantId'));
+
+  it('names entry.id exactly when isUlid rejects the id (ASCII, either case, and odd letters)', () => {
+    const idChar = fc.constantFrom(
+      ...'0189ABHJKMNPTVZabhjkmnptvz',
+      'I',
+      'L',
+      'O',
+      'U',
+      'i',
+      'o',
+      '\u017f',
+      '\u00df',
+      '\u0131',
+      '-',
+    );
+    fc.assert(
+      fc.property(fc.array(idChar, { minLength: 25, maxLength: 27 }), (chars) => {
+        const id = chars.join('');
+        const record = {
+          entry: { ...base, id } as never,
+          seq: 1,
+          prevHash: '0'.repeat(64),
+          hash: '',
+          commitments: { userId: 'c'.repeat(64) },
+        };
+        record.hash = computeRecordHash(record);
+        const problem = checkRecord(record, 1, '0'.repeat(64), 't', undefined);
+        expect(problem?.field === 'entry.id').toBe(!isUlid(id));
+        if (isUlid(id)) expect(problem).toBeUndefined();
+      }),
+      { numRuns: 2000 },
+    );
+  });
 
   it('rejects an entry exactly when AuditEntrySchema does', () => {
     fc.assert(
