@@ -15,18 +15,20 @@ export interface KoaMountOptions {
 /** A Koa middleware serving every request under `governance.basePath`; others go to `next()`. */
 export function mount(governance: Governance, options: KoaMountOptions = {}): Middleware {
   const base = governance.basePath;
-  return async (ctx, next) => {
-    if (ctx.path !== base && !ctx.path.startsWith(`${base}/`)) {
-      await next();
-      return;
-    }
+  const prefix = `${base}/`;
+  const { protocol } = options;
+  // Not async: the gateway's promise is Koa's (no wrapper promise per request).
+  return (ctx, next) => {
+    const { path } = ctx;
+    if (path !== base && !path.startsWith(prefix)) return next();
     const koaRequest = ctx.request as typeof ctx.request & { rawBody?: string | Uint8Array; body?: unknown };
     ctx.respond = false;
-    await governance.handleNode(ctx.req, ctx.res, {
-      url: ctx.originalUrl,
-      rawBody: koaRequest.rawBody,
-      parsedBody: koaRequest.body,
-      ...(options.protocol ? { protocol: options.protocol } : {}),
-    });
+    return governance.handleNode(
+      ctx.req,
+      ctx.res,
+      protocol
+        ? { url: ctx.originalUrl, rawBody: koaRequest.rawBody, parsedBody: koaRequest.body, protocol }
+        : { url: ctx.originalUrl, rawBody: koaRequest.rawBody, parsedBody: koaRequest.body },
+    );
   };
 }

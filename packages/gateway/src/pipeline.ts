@@ -123,6 +123,66 @@ function validate(schema: AnyRoute['params'], input: unknown): unknown {
   return r.data;
 }
 
+/** A zod schema's definition, as far as `lengthBoundsOf` reads it. */
+interface ZodDef {
+  type: string;
+  shape?: Record<string, { _zod: { def: ZodDef } }>;
+  checks?: { _zod: { def: { check: string; minimum?: number; maximum?: number } } }[];
+  [other: string]: unknown;
+}
+
+/**
+ * The length bounds of each member, when `schema` is a `z.object` (unknown keys stripped) of plain
+ * strings bounded by length only (`IdParams`) whose members are exactly `names`; otherwise
+ * undefined (only zod knows what it checks).
+ */
+function lengthBoundsOf(schema: unknown, names: readonly string[]): [string, number, number][] | undefined {
+  const def = (schema as { _zod?: { def?: ZodDef } } | undefined)?._zod?.def;
+  if (def?.type !== 'object' || !def.shape || Object.keys(def).some((k) => k !== 'type' && k !== 'shape'))
+    return undefined;
+  const keys = Object.keys(def.shape);
+  if (keys.length !== names.length || !names.every((n) => keys.includes(n))) return undefined;
+  const bounds: [string, number, number][] = [];
+  for (const key of keys) {
+    const field = def.shape[key]?._zod.def;
+    if (field?.type !== 'string' || Object.keys(field).some((k) => k !== 'type' && k !== 'checks'))
+      return undefined;
+    let min = 0;
+    let max = Number.POSITIVE_INFINITY;
+    for (const c of field.checks ?? []) {
+      const { check, minimum, maximum } = c._zod.def;
+      if (check === 'min_length' && typeof minimum === 'number') min = Math.max(min, minimum);
+      else if (check === 'max_length' && typeof maximum === 'number') max = Math.min(max, maximum);
+      else return undefined;
+    }
+    bounds.push([key, min, max]);
+  }
+  return bounds;
+}
+
+/** A route's parameter names, in its path (`/policies/{id}` → `id`). */
+const paramNames = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
+
+/**
+ * The path-parameter check of each route: for a schema `lengthBoundsOf` reads, the router's
+ * params (strings, one per name) are what zod would answer when every length is within bounds, so
+ * they are taken as they are; any other value, or any other schema, goes to zod (which names the
+ * fault, with the same error body).
+ */
+function paramsCheck(route: AnyRoute): (params: Record<string, string>) => unknown {
+  const schema = route.params;
+  const bounds = schema ? lengthBoundsOf(schema, paramNames(route.path)) : undefined;
+  if (!bounds || bounds.length === 0) return (params) => validate(schema, params);
+  // The router makes a new params object for each request: the handler may keep it as zod's copy.
+  return (params) => {
+    for (const [key, min, max] of bounds) {
+      const v = params[key];
+      if (typeof v !== 'string' || v.length < min || v.length > max) return validate(schema, params);
+    }
+    return params;
+  };
+}
+
 /** Query parameters as an object; a repeated parameter keeps its first value (as core's `queryObject`). */
 function queryOf(search: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -161,6 +221,8 @@ class HandlerInput implements RouteInput {
 export function createPipeline(o: PipelineOptions): Pipeline {
   const { basePath } = o;
   const basePrefix = `${basePath}/`;
+  /** Each route's path-parameter check (`paramsCheck`), made on its first request. */
+  const paramsChecks = new Map<AnyRoute, (params: Record<string, string>) => unknown>();
 
   /** Counts one request of `category` for `subject`; sets the headers; 429 when over the limit. */
   async function consume(category: string, subject: string, out: Outcome['headers']): Promise<void> {
@@ -190,8 +252,7 @@ export function createPipeline(o: PipelineOptions): Pipeline {
   ): Promise<Outcome> {
     const { method } = incoming;
     const { pathname: path, search } = incoming.target();
-    if (path !== basePath && !path.startsWith(basePrefix))
-      throw errorOf('NOT_FOUND', `No route for ${path}`);
+    if (path !== basePath && !path.startsWith(basePrefix)) throw errorOf('NOT_FOUND', `No route for ${path}`);
     const match = o.router.match(method, path.slice(basePath.length) || '/');
     if (match.kind === 'not_found') throw errorOf('NOT_FOUND', `No route for ${method} ${path}`);
     if (match.kind === 'method_not_allowed') {
@@ -250,7 +311,12 @@ export function createPipeline(o: PipelineOptions): Pipeline {
     checkInputBounds(match.params, '(path)');
     const rawQuery = queryOf(search);
     checkInputBounds(rawQuery, '(query)');
-    const params = validate(route.params, match.params);
+    let check = paramsChecks.get(route);
+    if (!check) {
+      check = paramsCheck(route);
+      paramsChecks.set(route, check);
+    }
+    const params = check(match.params);
     const query = validate(route.query, rawQuery);
     let body: unknown;
     let rawBody: Uint8Array | undefined;

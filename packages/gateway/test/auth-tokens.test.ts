@@ -60,7 +60,11 @@ describe('verified-token cache', () => {
     const oidc = new OidcClient({ ...testOidcConfig(idp), tokenCache: { ttlMs: 50 } });
     const token = await idp.signIdToken(ALICE, { expiresInSeconds: 900 });
     await oidc.verifyBearer(token);
-    expect(oidc.cachedBearer(token)?.claims.sub).toBe('alice');
+    const hit = oidc.cachedBearer(token);
+    expect(hit?.claims.sub).toBe('alice');
+    // Every hit answers the entry's one frozen object.
+    expect(oidc.cachedBearer(token)).toBe(hit);
+    expect(Object.isFrozen(hit)).toBe(true);
     await new Promise((r) => setTimeout(r, 80));
     expect(oidc.cachedBearer(token)).toBeUndefined();
     expect(oidc.cachedTokens).toBe(0);

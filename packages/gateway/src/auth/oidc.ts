@@ -122,8 +122,8 @@ export interface VerifiedBearerToken extends VerifiedIdToken {
 }
 
 interface CachedToken {
-  readonly kind: VerifiedBearerToken['kind'];
-  readonly claims: JWTPayload & Record<string, unknown>;
+  /** What a hit answers (frozen: every hit hands out this same object). */
+  readonly verified: Readonly<VerifiedBearerToken>;
   /**
    * When the entry stops being used (ms): the token's `exp`, or `tokenCache.ttlMs` after it was
    * cached if that comes first. Checked on every read (the LRU keeps no ttl of its own: its ttl
@@ -194,7 +194,8 @@ export class OidcClient {
   forgetUser(tenantId: string, userId: string): void {
     if (!this.#cache) return;
     for (const [key, entry] of this.#cache.entries()) {
-      if (entry.claims.sub === userId && entry.claims.tenant_id === tenantId) this.#cache.delete(key);
+      if (entry.verified.claims.sub === userId && entry.verified.claims.tenant_id === tenantId)
+        this.#cache.delete(key);
     }
   }
 
@@ -293,7 +294,7 @@ export class OidcClient {
     if (cache && generation === this.#keySetGeneration && typeof claims.exp === 'number') {
       const now = Date.now();
       const untilMs = Math.min(claims.exp * 1000, now + this.#cacheTtlMs);
-      if (untilMs > now) cache.set(key, { kind, claims, untilMs });
+      if (untilMs > now) cache.set(key, { verified: Object.freeze({ kind, claims }), untilMs });
     }
     return { kind, claims };
   }
@@ -301,6 +302,7 @@ export class OidcClient {
   /**
    * The cached verification of `token` (as `verifyBearer` would answer it), without any I/O; none
    * when there is no cache, the token is not in it or has expired, or the key set is not fresh.
+   * Every hit of one entry answers the same frozen object.
    */
   cachedBearer(token: string): VerifiedBearerToken | undefined {
     const cache = this.#cache;
@@ -308,7 +310,7 @@ export class OidcClient {
     const key = hash('sha256', token, 'base64url');
     const hit = cache.get(key);
     if (!hit) return undefined;
-    if (hit.untilMs > Date.now()) return { kind: hit.kind, claims: hit.claims };
+    if (hit.untilMs > Date.now()) return hit.verified;
     cache.delete(key);
     return undefined;
   }
