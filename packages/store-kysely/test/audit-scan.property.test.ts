@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tuplesInSeqOrder } from '../src/audit-sql';
-import type { SqlStores } from '../src/index';
+import type { KyselyAuditStore, SqlStores } from '../src/index';
 import {
   closePGlite,
   collect,
@@ -122,7 +122,7 @@ async function expectSameReads(
   n: number,
   batchSize: number,
 ): Promise<void> {
-  const audit = stores.audit;
+  const audit = stores.audit as KyselyAuditStore;
   const all = (await audit.query(tenantId, {}, { offset: 0, limit: n + 1 })).records;
   expect(all.map((r) => r.seq)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
   equalRecords(await collect(audit.scan(tenantId, { batchSize })), all);
