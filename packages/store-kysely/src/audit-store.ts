@@ -165,7 +165,7 @@ export class KyselyAuditStore implements AuditStore {
     return { records: list.rows.map(toRecord), total: toNumber(count.rows[0]?.n ?? 0) };
   }
 
-  /** The records one by one, read by `pages` (see there). */
+  /** The records one by one, read a page at a time by `#pages` (see there). */
   async *scan(tenantId: string, options: AuditScanOptions = {}): AsyncIterable<AuditRecord> {
     for await (const records of this.#pages(tenantId, options)) {
       for (const record of records) {
