@@ -42,45 +42,28 @@ const RECORD_COLUMNS: readonly (readonly [keyof AuditRow, RawBuilder<unknown>])[
 /** The record columns of `audit_entries` as the fields of an `AuditRow`. */
 const SELECT_COLUMNS = sql.join(RECORD_COLUMNS.map(([name, expr]) => sql`${expr} AS ${sql.id(name)}`));
 
-/** A record's columns as one value, in the order of `RECORD_COLUMNS`: what a `scan` page holds. */
-export type AuditTuple = AuditRow[keyof AuditRow][];
-
-/** Index of `seq_text` in an `AuditTuple`. */
-const SEQ = 1;
-
-/** The seq of a record's tuple. */
-export const tupleSeq = (t: AuditTuple): number => toNumber(t[SEQ]);
+/** A record's columns as one value, in the order of `RECORD_COLUMNS` (what `TUPLE_COLUMN` holds). */
+type AuditTuple = AuditRow[keyof AuditRow][];
 
 /**
- * A page of records as ONE text value built by PostgreSQL: a JSON array of the rows of `rows` (a
- * subquery over `audit_entries`' columns), each row the JSON array of its `RECORD_COLUMNS`, in no
- * guaranteed order (`tuplesInSeqOrder` orders them). NULL when `rows` is empty.
- *
- * One `JSON.parse` of it gives the values the driver gives column by column: text columns as
- * JSON strings (escaped by PostgreSQL, read back the same), and jsonb columns as their jsonb text
- * output embedded as it is, the text the driver itself JSON.parse's.
+ * A record's columns as ONE text column `tuple` built by PostgreSQL: the JSON array of its
+ * `RECORD_COLUMNS`, read by one `JSON.parse` (`tupleRecord`) instead of column by column by the
+ * driver. The values are the ones the driver gives: text columns as JSON strings (escaped by
+ * PostgreSQL, read back the same) and jsonb columns as their jsonb text output embedded as it is,
+ * the very text the driver JSON.parse's.
  */
-export function tuplePage(rows: RawBuilder<unknown>): RawBuilder<{ page: string | null }> {
-  const tuple = sql`json_build_array(${sql.join(RECORD_COLUMNS.map(([, expr]) => expr))})`;
-  return sql<{
-    page: string | null;
-  }>`SELECT json_agg(${tuple})::text AS page FROM (${rows}) AS audit_entries`;
+export const TUPLE_COLUMN = sql`json_build_array(${sql.join(RECORD_COLUMNS.map(([, expr]) => expr))})::text AS tuple`;
+
+/** A row holding `TUPLE_COLUMN`. */
+export interface TupleRow {
+  tuple: string;
 }
 
-/** The tuples of a `tuplePage` text, in seq order. */
-export function tuplesInSeqOrder(page: string): AuditTuple[] {
-  const tuples = JSON.parse(page) as AuditTuple[];
-  for (let i = 1; i < tuples.length; i++) {
-    if (tupleSeq(tuples[i] as AuditTuple) <= tupleSeq(tuples[i - 1] as AuditTuple)) {
-      // PostgreSQL aggregates a sorted subquery's rows in its order in practice, without promising it.
-      return tuples.sort((a, b) => tupleSeq(a) - tupleSeq(b));
-    }
-  }
-  return tuples;
-}
+/** Rebuilds the record from the text of its `TUPLE_COLUMN`. */
+export const tupleRecord = (text: string): AuditRecord => fromTuple(JSON.parse(text) as AuditTuple);
 
 /** Rebuilds the record from its columns, in the order of `RECORD_COLUMNS` (every field from the stored bytes). */
-export function tupleToRecord(t: AuditTuple): AuditRecord {
+function fromTuple(t: AuditTuple): AuditRecord {
   const entry = {
     id: t[2],
     tenantId: t[0],
@@ -100,7 +83,7 @@ export function tupleToRecord(t: AuditTuple): AuditRecord {
   } as AuditEntry;
   return {
     entry,
-    seq: toNumber(t[SEQ]),
+    seq: toNumber(t[1]),
     prevHash: t[16] as string,
     hash: t[17] as string,
     commitments: t[18] as AuditRecord['commitments'],
@@ -109,7 +92,7 @@ export function tupleToRecord(t: AuditTuple): AuditRecord {
 
 /** Rebuilds the record from its row (`SELECT_COLUMNS`). */
 export function toRecord(r: AuditRow): AuditRecord {
-  return tupleToRecord(RECORD_COLUMNS.map(([name]) => r[name]));
+  return fromTuple(RECORD_COLUMNS.map(([name]) => r[name]));
 }
 
 export function whereFilter(tenantId: string, filter: AuditFilter = {}): RawBuilder<unknown> {

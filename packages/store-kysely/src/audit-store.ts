@@ -14,7 +14,6 @@ import {
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { AppendGroups } from './audit-append';
 import {
-  type AuditTuple,
   countQuery,
   entriesOf,
   getById,
@@ -22,11 +21,10 @@ import {
   lockHead,
   pageQuery,
   readHead,
+  TUPLE_COLUMN,
+  type TupleRow,
   toRecord,
-  tuplePage,
-  tupleSeq,
-  tuplesInSeqOrder,
-  tupleToRecord,
+  tupleRecord,
   whereFilter,
 } from './audit-sql';
 import type { AuditCheckpointsTable, Database, StoredRow } from './schema';
@@ -181,10 +179,10 @@ export class KyselyAuditStore implements AuditStore {
   }
 
   /**
-   * Keyset pagination: `WHERE seq > last ORDER BY seq LIMIT batch`, each page aggregated by
-   * PostgreSQL into one JSON text value (`tuplePage`: one row per page, read by one `JSON.parse`,
-   * not column by column by the driver); at most two pages in memory: the next page is fetched
-   * while the caller uses the current one.
+   * Keyset pagination: `WHERE seq > last ORDER BY seq LIMIT batch`, each record read as one JSON
+   * text column (`TUPLE_COLUMN`: one `JSON.parse` per record, not the driver's parsing of each
+   * column); at most two pages in memory: the next page is fetched while the caller uses the
+   * current one.
    */
   async *#pages(tenantId: string, options: AuditScanOptions): AsyncIterable<AuditRecord[]> {
     const batch = Math.max(1, options.batchSize ?? this.#scanBatch);
@@ -192,23 +190,23 @@ export class KyselyAuditStore implements AuditStore {
     const from = entriesOf(tenantId, options.filter);
     const upper = options.toSeq === undefined ? sql`` : sql` AND seq <= ${options.toSeq}`;
     const page = (after: number) =>
-      tuplePage(sql`SELECT * FROM ${from}
-        WHERE ${where} AND seq > ${after}${upper} ORDER BY seq LIMIT ${batch}`).execute(this.#db);
+      sql<TupleRow>`SELECT ${TUPLE_COLUMN} FROM ${from}
+        WHERE ${where} AND seq > ${after}${upper} ORDER BY seq LIMIT ${batch}`.execute(this.#db);
     options.signal?.throwIfAborted();
     let next: ReturnType<typeof page> | undefined = page((options.fromSeq ?? 1) - 1);
     try {
       while (next) {
-        const text = (await next).rows[0]?.page;
+        const { rows } = await next;
         next = undefined;
-        if (text == null) return;
-        const tuples = tuplesInSeqOrder(text);
-        if (tuples.length === batch) {
+        const last = rows.at(-1);
+        if (!last) return;
+        if (rows.length === batch) {
           options.signal?.throwIfAborted();
-          next = page(tupleSeq(tuples[batch - 1] as AuditTuple));
+          next = page(tupleRecord(last.tuple).seq);
           next.catch(() => {}); // observed by the next turn; never unhandled if the caller stops
         }
         options.signal?.throwIfAborted();
-        yield tuples.map(tupleToRecord);
+        yield rows.map((row) => tupleRecord(row.tuple));
       }
     } finally {
       // A caller that stops early leaves the prefetched page to finish on its own (its rows dropped).

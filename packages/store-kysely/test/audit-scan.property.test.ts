@@ -1,5 +1,5 @@
 /**
- * `scan` / `scanPages` read each page as one JSON text aggregated by PostgreSQL (`tuplePage`), while
+ * `scan` / `scanPages` read each record as one JSON text column built by PostgreSQL (`TUPLE_COLUMN`), while
  * `get` / `query` read columns through the driver (jsonb parsed column by column): for arbitrary
  * records — any unicode and escapes in text and jsonb, jsonb numbers JavaScript cannot write
  * (`-0`, `1.0`, `1e400`, 30 digits), microsecond timestamps, filters — both read the same records,
@@ -9,8 +9,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { AuditEntry, AuditFilter, AuditRecord } from '@agentgov/core';
 import fc from 'fast-check';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tuplesInSeqOrder } from '../src/audit-sql';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { KyselyAuditStore, SqlStores } from '../src/index';
 import {
   closePGlite,
@@ -210,16 +209,6 @@ function scanSuite(make: () => Promise<Stores>): void {
     );
   }, 120_000);
 }
-
-describe('tuplesInSeqOrder', () => {
-  it('orders the tuples of a page by seq when PostgreSQL aggregated them in another order', () => {
-    const tuple = (seq: string) => ['t', seq, `id-${seq}`];
-    const page = JSON.stringify([tuple('3'), tuple('10'), tuple('1'), tuple('2')]);
-    expect(tuplesInSeqOrder(page).map((t) => t[1])).toEqual(['1', '2', '3', '10']);
-    const ordered = JSON.stringify([tuple('1'), tuple('2'), tuple('10')]);
-    expect(tuplesInSeqOrder(ordered).map((t) => t[1])).toEqual(['1', '2', '10']);
-  });
-});
 
 describePGlite('audit scan pages ≡ column reads on PGlite', () => {
   afterAll(closePGlite);
