@@ -106,7 +106,7 @@ function schemaPool(pool: PgPoolLike, schema: string): PgPoolLike {
       const client: Client = await pool.connect();
       if (searchPathOf.get(client) !== schema) {
         try {
-          await (client.query as (text: string) => Promise<unknown>)(`SET search_path TO "${schema}"`);
+          await client.query(`SET search_path TO "${schema}"`, []);
         } catch (error) {
           searchPathOf.delete(client);
           (client.release as (error?: Error) => void)(
