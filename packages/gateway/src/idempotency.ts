@@ -16,6 +16,7 @@ import {
   IdempotencyKeySchema,
   type IdempotencyScope,
   type IdempotencyStore,
+  nowMs,
   type Principal,
   type StoredResponse,
   ValidationError,
@@ -120,7 +121,7 @@ export function createIdempotency(store: IdempotencyStore, clock: Clock): Idempo
     }
     // The write is done: a store failure now only loses the replay (the key's claim lapses).
     await store
-      .complete(scope, kept, new Date(clock.now().getTime() + IDEMPOTENCY_TTL_SECONDS * 1000))
+      .complete(scope, kept, new Date(nowMs(clock) + IDEMPOTENCY_TTL_SECONDS * 1000))
       .catch(() => {});
     return new Response(body, {
       status: response.status,

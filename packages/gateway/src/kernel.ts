@@ -19,6 +19,7 @@ import {
   InMemoryActivityTracker,
   InMemoryIdempotencyStore,
   type Logger,
+  nowMs,
   type OrgDirectory,
   type Principal,
   type RateLimit,
@@ -215,12 +216,11 @@ export function createGovernance(config: GovernanceConfig): Governance {
   // down) must not turn every authenticated request into a 503. At most one write per principal
   // per second (the active-user windows count in minutes and days).
   function touch(p: Principal, key: string): Promise<void> | undefined {
-    const now = clock.now();
-    const at = now.getTime();
+    const at = nowMs(clock);
     const last = lastTouched.get(key);
     if (last !== undefined && Math.abs(at - last) < TOUCH_INTERVAL_MS) return undefined;
     lastTouched.set(key, at);
-    return activity.touch(p.tenantId, p.userId, now).catch((error: unknown) => {
+    return activity.touch(p.tenantId, p.userId, new Date(at)).catch((error: unknown) => {
       lastTouched.delete(key);
       logger.warn('activity tracker unavailable; activity not recorded', { error: String(error) });
     });

@@ -43,23 +43,28 @@ export const IdParams = z.object({ id: z.string().min(1).max(255) });
  * Wraps a port (store, directory, registry) so that any rejection that is not already a typed
  * GovernanceError becomes 503 `service_unavailable`: a backing service that throws is "down",
  * never a 500 with a driver's message. Synchronous returns (async iterables) pass through.
+ * Each method's wrapper is made once per method (re-made only if the port's method changes).
  */
 export function guardPort<T extends object>(port: T, what: string): T {
+  const wrappers = new Map<PropertyKey, { method: unknown; wrapper: (...args: unknown[]) => unknown }>();
+  const rejectUnavailable = (error: unknown): Promise<never> => Promise.reject(unavailable(error, what));
   return new Proxy(port, {
     get(target, key, receiver) {
       const value = Reflect.get(target, key, receiver) as unknown;
       if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
+      const cached = wrappers.get(key);
+      if (cached?.method === value) return cached.wrapper;
+      const wrapper = (...args: unknown[]) => {
         let out: unknown;
         try {
           out = (value as (...a: unknown[]) => unknown).apply(target, args);
         } catch (error) {
           throw unavailable(error, what);
         }
-        if (out instanceof Promise)
-          return out.catch((error: unknown) => Promise.reject(unavailable(error, what)));
-        return out;
+        return out instanceof Promise ? out.catch(rejectUnavailable) : out;
       };
+      wrappers.set(key, { method: value, wrapper });
+      return wrapper;
     },
   });
 }

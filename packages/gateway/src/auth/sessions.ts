@@ -11,7 +11,14 @@
  * refused on its next request by every server process.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { Clock, Logger, Principal, SessionRecord, SessionStore } from '@agentgov/core';
+import {
+  type Clock,
+  type Logger,
+  nowMs,
+  type Principal,
+  type SessionRecord,
+  type SessionStore,
+} from '@agentgov/core';
 
 export const SESSION_COOKIE = 'session';
 /** The cookie's name when `secureCookies` is on (RFC 6265bis `__Host-` prefix: Secure, Path=/, no Domain). */
@@ -159,7 +166,7 @@ export class SessionManager {
     let record = await this.#store.get(idHash);
     if (!record) return { kind: 'unknown' };
     const expiresAt = Date.parse(record.expiresAt);
-    const now = this.#clock.now().getTime();
+    const now = nowMs(this.#clock);
     if (expiresAt <= now) {
       // Answered `session_expired` every time, not once: the record stays readable for a day
       // after it expired (the Redis store keeps it as long), then it is removed.
@@ -219,7 +226,7 @@ export class SessionManager {
 
   /** The sessions of a user in a tenant, newest first; `currentIdHash` marks the caller's own. */
   async list(tenantId: string, userId: string, currentIdHash?: string): Promise<SessionView[]> {
-    const now = this.#clock.now().getTime();
+    const now = nowMs(this.#clock);
     const records = await this.#store.listByUser(tenantId, userId);
     return records
       .filter((r) => Date.parse(r.expiresAt) > now)
@@ -253,7 +260,7 @@ export class SessionManager {
 
   /** Deletes sessions that expired more than a day ago (see `sweepIntervalMs`); how many. */
   sweep(): Promise<number> {
-    return this.#store.deleteExpired(new Date(this.#clock.now().getTime() - EXPIRED_READABLE_MS));
+    return this.#store.deleteExpired(new Date(nowMs(this.#clock) - EXPIRED_READABLE_MS));
   }
 
   /** Starts the expired-session timer (unref'd; idempotent). */
