@@ -89,6 +89,18 @@ export const PolicyListQuerySchema = z.object({
 const refOf = (p: Pick<Policy, 'scope' | 'scopeId'>): ScopeRef => ({ scope: p.scope, scopeId: p.scopeId });
 const sameRef = (a: ScopeRef, b: ScopeRef): boolean => a.scope === b.scope && a.scopeId === b.scopeId;
 
+/**
+ * `canSee`, asking the directory only for what the answer still needs: `canSee` can only turn
+ * true with more chain, so it is asked with the chains known so far (none, then the caller's own,
+ * then the target's too), and each true answer is final. An enterprise_admin costs no lookup.
+ */
+async function visible(directory: OrgDirectory, principal: Principal, target: ScopeRef): Promise<boolean> {
+  if (canSee(principal, target, [], [])) return true;
+  const own = await principalChain(directory, principal);
+  if (canSee(principal, target, [], own)) return true;
+  return canSee(principal, target, await directory.ancestry(principal.tenantId, target), own);
+}
+
 /** An empty (or blank, or comments-only) content says nothing: refused rather than stored as `{}`. */
 function refuseEmpty(content: string): Result<void, ValidationError> {
   const meaningful = content
@@ -245,9 +257,7 @@ export class PolicyService {
     try {
       const policy = await ports.store.get(principal.tenantId, id);
       if (!policy) return err(new NotFoundError(`policy ${id}`));
-      const chain = await ports.directory.ancestry(principal.tenantId, refOf(policy));
-      const own = await principalChain(ports.directory, principal);
-      return canSee(principal, refOf(policy), chain, own)
+      return (await visible(ports.directory, principal, refOf(policy)))
         ? ok(policy)
         : err(new NotFoundError(`policy ${id}`));
     } catch (error) {

@@ -8,7 +8,7 @@ import {
   type ValidationError,
 } from '@agentgov/core';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { PolicyService, type Principal } from '../src/index';
 
 const directory = () =>
@@ -25,14 +25,15 @@ function setup() {
   const audit = new InMemoryAuditSink();
   const clock = new ManualClock('2025-01-01T00:00:00Z');
   const changes: string[] = [];
+  const dir = directory();
   const service = new PolicyService({
     store,
-    directory: directory(),
+    directory: dir,
     audit,
     clock,
     onChange: (tenantId, p) => changes.push(`${tenantId}:${p.id}`),
   });
-  return { store, audit, clock, service, changes };
+  return { store, audit, clock, service, changes, dir };
 }
 
 const fieldOf = (r: { _unsafeUnwrapErr(): unknown }): string =>
@@ -359,6 +360,37 @@ describe('PolicyService.deprecate, get, list', () => {
     expect((await service.get({ ...root, tenantId: 'globex' }, ent.id))._unsafeUnwrapErr().code).toBe(
       'NOT_FOUND',
     );
+  });
+
+  it('get sees what list sees, asking the directory only what the answer needs', async () => {
+    const { service, dir } = setup();
+    const made = await Promise.all(
+      [
+        ['enterprise', 'acme'],
+        ['org', 'eng'],
+        ['org', 'sales'],
+        ['team', 'platform'],
+        ['team', 'emea'],
+        ['user', 'bob'],
+        ['user', 'dana'],
+      ].map(([scope, id]) => create(service, root, body(scope as string, id as string, 'enabled: true'))),
+    );
+    const danaUser = who('dana', ['user'], 'eng');
+    for (const p of [root, engAdmin, platformLead, bob, carol, danaUser]) {
+      const listed = new Set((await service.list(p))._unsafeUnwrap().map((x) => x.id));
+      for (const policy of made) {
+        const got = await service.get(p, policy.id);
+        expect(got.isOk(), `${p.userId} get ${policy.scope}:${policy.scopeId}`).toBe(listed.has(policy.id));
+      }
+    }
+    const ancestry = vi.spyOn(dir, 'ancestry');
+    const [ent, , sales, platform] = made as Policy[];
+    (await service.get(root, (sales as Policy).id))._unsafeUnwrap();
+    expect(ancestry).not.toHaveBeenCalled(); // enterprise_admin: no lookup
+    (await service.get(bob, (ent as Policy).id))._unsafeUnwrap();
+    expect(ancestry).toHaveBeenCalledTimes(1); // on the caller's own chain: the target's is not needed
+    (await service.get(engAdmin, (platform as Policy).id))._unsafeUnwrap();
+    expect(ancestry).toHaveBeenCalledTimes(3); // inside the org: own chain, then the target's
   });
 
   it('never throws on arbitrary bodies and never writes on a failed create', async () => {
