@@ -29,7 +29,10 @@ describe('guardPort', () => {
     expect(down).toBeInstanceOf(GovernanceError);
     expect(down).toMatchObject({ code: 'service_unavailable', message: 'The test store is unavailable' });
     expect((down as Error).cause).toEqual(new Error('ECONNREFUSED'));
-    expect(await port.typed().catch((e: unknown) => e)).toMatchObject({ code: 'invalid_type', message: 'no such thing' });
+    expect(await port.typed().catch((e: unknown) => e)).toMatchObject({
+      code: 'invalid_type',
+      message: 'no such thing',
+    });
     expect(() => port.sync()).toThrow(expect.objectContaining({ code: 'service_unavailable' }));
     expect([...port.items()]).toEqual([1]);
     expect(port.calls).toBe(1);
