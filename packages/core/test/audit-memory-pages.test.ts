@@ -73,3 +73,25 @@ describe('InMemoryAuditStore.scanPages', () => {
     expect((await pages(store)).flat().map((r) => r.entry.userId)).toEqual(['alice', 'bob', 'alice']);
   });
 });
+
+describe('InMemoryAuditStore.append', () => {
+  it('keeps its own copy: the built records it returns can change without changing the chain', async () => {
+    const store = new InMemoryAuditStore();
+    const built: AuditRecord = {
+      entry: entry(1, 'alice'),
+      seq: 1,
+      prevHash: '0'.repeat(64),
+      hash: '1'.repeat(64),
+      commitments: { userId: 'c'.repeat(64) },
+    };
+    const [returned] = await store.append('t', () => [built]);
+    expect(returned).toEqual(built);
+    (returned as AuditRecord).entry.userId = 'mallory';
+    (returned as AuditRecord).entry.actionDetail.x = 1;
+    built.commitments.userId = 'd'.repeat(64);
+    const stored = await store.get('t', built.entry.id);
+    expect(stored?.entry.userId).toBe('alice');
+    expect(stored?.entry.actionDetail).toEqual({});
+    expect(stored?.commitments).toEqual({ userId: 'c'.repeat(64) });
+  });
+});

@@ -115,11 +115,13 @@ export class InMemoryAuditStore implements AuditStore {
       if (r.entry.tenantId !== tenantId) throw new Error('audit record of another tenant');
     }
     options?.signal?.throwIfAborted();
-    // Copies first, then one push: nothing can fail between the checks and the write.
+    // Copies first, then one push: nothing can fail between the checks and the write. The
+    // chain keeps its own (frozen) copies, so the built records go back to the caller as they
+    // are, as a database store returns them: one copy per record, not two.
     const copies = records.map(frozenClonePlain);
     if (!this.#chains.has(tenantId)) this.#chains.set(tenantId, chain);
     for (const r of copies) chain.push(r);
-    return records.map(copy);
+    return records;
   }
 
   #anonymizeLocked(tenantId: string, userId: string, replacement: string): number {
