@@ -3,7 +3,16 @@
  * paths a log commits, the original (slow) validation, and the synchronous private copy the fast
  * path starts from. Both paths accept and reject the same inputs with the same errors.
  */
-import { type AuditEntry, type FieldIssue, ValidationError } from '@agentgov/core';
+import {
+  ACTION_TYPES,
+  AUDIT_OUTCOMES,
+  type AuditEntry,
+  type AuditEntryInput,
+  CLASSIFICATION_LEVELS,
+  type FieldIssue,
+  POLICY_RESULTS,
+  ValidationError,
+} from '@agentgov/core';
 import { err, ok, type Result } from 'neverthrow';
 import { canonicalJson, canonicalString } from './crypto';
 import { ANONYMIZED_PREFIX, PERSONAL_IDENTIFIER_PATHS, valueAt } from './records';
@@ -36,6 +45,86 @@ export function resolveIdentifierPaths(
     fastPath:
       !paths.some((p) => /^(id|timestamp)(\.|$)/.test(p)) && sorted.every((p) => p.json !== undefined),
   };
+}
+
+const ACTIONS: ReadonlySet<unknown> = new Set(ACTION_TYPES);
+const RESULTS: ReadonlySet<unknown> = new Set(POLICY_RESULTS);
+const OUTCOMES: ReadonlySet<unknown> = new Set(AUDIT_OUTCOMES);
+const LEVELS: ReadonlySet<unknown> = new Set(CLASSIFICATION_LEVELS);
+
+const name = (v: unknown): boolean => typeof v === 'string' && v.length >= 1 && v.length <= 255;
+const count = (v: unknown): boolean => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+/** UTC timestamps with days 01–28: valid in every month, so a match is a valid ISO datetime. */
+const EVERY_MONTH_TIMESTAMP =
+  /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?Z$/;
+const timestamp = (v: unknown): boolean => typeof v === 'string' && EVERY_MONTH_TIMESTAMP.test(v);
+
+function accessed(v: unknown): boolean {
+  if (!Array.isArray(v)) return false;
+  for (const d of v) {
+    if (d === null || typeof d !== 'object' || Array.isArray(d)) return false;
+    const a = d as Record<string, unknown>;
+    if (typeof a.source !== 'string' || typeof a.purpose !== 'string' || !LEVELS.has(a.classification))
+      return false;
+  }
+  return true;
+}
+
+/** A plain object without symbol keys (which the schema's record refuses). */
+const plainObject = (v: unknown): boolean =>
+  v !== null &&
+  typeof v === 'object' &&
+  Object.getPrototypeOf(v) === Object.prototype &&
+  Object.getOwnPropertySymbols(v).length === 0;
+
+function tokens(v: unknown): boolean {
+  if (v === null) return true;
+  const t = v as Record<string, unknown>;
+  return typeof v === 'object' && !Array.isArray(v) && count(t.input) && count(t.output);
+}
+
+/**
+ * The members other than `id` and `timestamp`, checked cheaply and at least as strictly as the
+ * schema. With `absentIsDefault` (an input), a missing member the schema defaults passes.
+ */
+function plainMembers(e: Record<string, unknown>, absentIsDefault: boolean): boolean {
+  const d = absentIsDefault;
+  return (
+    name(e.tenantId) &&
+    name(e.userId) &&
+    ACTIONS.has(e.actionType) &&
+    ((d && e.actionDetail === undefined) || plainObject(e.actionDetail)) &&
+    ((d && e.dataAccessed === undefined) || accessed(e.dataAccessed)) &&
+    ((d && e.modelUsed === undefined) || e.modelUsed === null || typeof e.modelUsed === 'string') &&
+    ((d && e.modelTokens === undefined) || tokens(e.modelTokens)) &&
+    ((d && e.dataClassification === undefined) || LEVELS.has(e.dataClassification)) &&
+    name(e.policyApplied) &&
+    RESULTS.has(e.policyResult) &&
+    ((d && e.policyReason === undefined) || typeof e.policyReason === 'string') &&
+    OUTCOMES.has(e.outcome) &&
+    name(e.requestId)
+  );
+}
+
+/**
+ * A cheap structural check of a stored entry that is at least as strict as `AuditEntrySchema`
+ * (anything it accepts, the schema accepts); the schema itself runs only when this check fails,
+ * to name the fault (or to accept what only it allows, such as a missing member it defaults or a
+ * 31st of a month).
+ */
+export function plainlyValidEntry(e: Record<string, unknown>): boolean {
+  return typeof e.id === 'string' && e.id.length === 26 && timestamp(e.timestamp) && plainMembers(e, false);
+}
+
+/**
+ * The same check of an appended input against `AuditEntryInputSchema` (no id; the timestamp and
+ * the defaulted members may be absent): what it accepts, the schema accepts, and `snapshot` of it
+ * equals `snapshot` of the schema's output. Zod runs only when it fails, to name the fault.
+ */
+export function plainlyValidInput(e: unknown): boolean {
+  if (e === null || typeof e !== 'object') return false;
+  const input = e as Record<string, unknown>;
+  return (input.timestamp === undefined || timestamp(input.timestamp)) && plainMembers(input, true);
 }
 
 /** Field names of the input at `prefix` (the index of a batch input, or '' for a single append). */
@@ -136,24 +225,31 @@ function plainCopy(value: unknown, depth = 0): unknown {
 
 /**
  * Fast path, step 1 (synchronous, so the caller's objects are copied at call time, as by
- * `validateSlow`): the entry with a private copy of plain-JSON `actionDetail` and the
- * normalized timestamp. Undefined when the input needs the original path.
+ * `validateSlow`): the entry with private copies of its objects (plain-JSON `actionDetail`),
+ * the schema's defaults for absent members and the normalized timestamp. Takes the schema's
+ * output or an input `plainlyValidInput` accepts (the same result for both). Undefined when the
+ * input needs the original path.
  */
-export function snapshot(value: Validated): Validated | undefined {
-  const actionDetail = plainCopy(value.actionDetail) as Validated['actionDetail'] | undefined;
+export function snapshot(value: AuditEntryInput): Validated | undefined {
+  const actionDetail = plainCopy(value.actionDetail ?? {}) as Validated['actionDetail'] | undefined;
   if (actionDetail === undefined) return undefined;
+  const tokens = value.modelTokens;
   const entry: Validated = {
     tenantId: value.tenantId,
     userId: value.userId,
     actionType: value.actionType,
     actionDetail,
-    dataAccessed: value.dataAccessed,
-    modelUsed: value.modelUsed,
-    modelTokens: value.modelTokens,
-    dataClassification: value.dataClassification,
+    dataAccessed: (value.dataAccessed ?? []).map((d) => ({
+      source: d.source,
+      classification: d.classification,
+      purpose: d.purpose,
+    })),
+    modelUsed: value.modelUsed ?? null,
+    modelTokens: tokens ? { input: tokens.input, output: tokens.output } : null,
+    dataClassification: value.dataClassification ?? 'public',
     policyApplied: value.policyApplied,
     policyResult: value.policyResult,
-    policyReason: value.policyReason,
+    policyReason: value.policyReason ?? '',
     outcome: value.outcome,
     requestId: value.requestId,
   };

@@ -3,29 +3,11 @@
  * content (entry schema, id, tenant, commitments) and its recomputed hash. Each returns the first
  * problem, or undefined.
  */
-import {
-  ACTION_TYPES,
-  AUDIT_OUTCOMES,
-  AuditEntrySchema,
-  type AuditRecord,
-  CLASSIFICATION_LEVELS,
-  isUlid,
-  POLICY_RESULTS,
-} from '@agentgov/core';
+import { AuditEntrySchema, type AuditRecord, isUlid } from '@agentgov/core';
 import { isHash } from './crypto';
+import { plainlyValidEntry } from './entry-input';
 import { anonymizedPlaceholder, computeRecordHash, isAnonymizedPlaceholder, valueAt } from './records';
 import type { Problem } from './verify-report';
-
-const ACTIONS: ReadonlySet<unknown> = new Set(ACTION_TYPES);
-const RESULTS: ReadonlySet<unknown> = new Set(POLICY_RESULTS);
-const OUTCOMES: ReadonlySet<unknown> = new Set(AUDIT_OUTCOMES);
-const LEVELS: ReadonlySet<unknown> = new Set(CLASSIFICATION_LEVELS);
-
-const name = (v: unknown): boolean => typeof v === 'string' && v.length >= 1 && v.length <= 255;
-const count = (v: unknown): boolean => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
-/** UTC timestamps with days 01–28: valid in every month, so a match is a valid ISO datetime. */
-const EVERY_MONTH_TIMESTAMP =
-  /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?Z$/;
 
 /**
  * ULIDs in plain ASCII Crockford base32 (either case): every such string is a ULID to `isUlid`,
@@ -33,53 +15,6 @@ const EVERY_MONTH_TIMESTAMP =
  * base32 digit, and costs a split and a scan per character).
  */
 const ASCII_ULID = /^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}$/;
-
-function accessed(v: unknown): boolean {
-  if (!Array.isArray(v)) return false;
-  for (const d of v) {
-    if (d === null || typeof d !== 'object' || Array.isArray(d)) return false;
-    const a = d as Record<string, unknown>;
-    if (typeof a.source !== 'string' || typeof a.purpose !== 'string' || !LEVELS.has(a.classification))
-      return false;
-  }
-  return true;
-}
-
-/**
- * A cheap structural check that is at least as strict as `AuditEntrySchema` (anything it accepts,
- * the schema accepts); the schema itself runs only when this check fails, to name the fault (or
- * to accept what only it allows, such as a missing member it defaults or a 31st of a month).
- */
-function plainlyValid(e: Record<string, unknown>): boolean {
-  const detail = e.actionDetail;
-  const tokens = e.modelTokens as Record<string, unknown> | null;
-  return (
-    typeof e.id === 'string' &&
-    e.id.length === 26 &&
-    name(e.tenantId) &&
-    name(e.userId) &&
-    typeof e.timestamp === 'string' &&
-    EVERY_MONTH_TIMESTAMP.test(e.timestamp) &&
-    ACTIONS.has(e.actionType) &&
-    detail !== null &&
-    typeof detail === 'object' &&
-    !Array.isArray(detail) &&
-    Object.getPrototypeOf(detail) === Object.prototype &&
-    accessed(e.dataAccessed) &&
-    (e.modelUsed === null || typeof e.modelUsed === 'string') &&
-    (tokens === null ||
-      (typeof tokens === 'object' &&
-        !Array.isArray(tokens) &&
-        count(tokens.input) &&
-        count(tokens.output))) &&
-    LEVELS.has(e.dataClassification) &&
-    name(e.policyApplied) &&
-    RESULTS.has(e.policyResult) &&
-    typeof e.policyReason === 'string' &&
-    OUTCOMES.has(e.outcome) &&
-    name(e.requestId)
-  );
-}
 
 const pathParts = new Map<string, readonly string[]>();
 /** A commitment path split at its dots (remembered: the same few paths recur in every record). */
@@ -100,7 +35,7 @@ function checkContent(
   commit: ((clearValue: string) => string) | undefined,
 ): Problem | undefined {
   const entry = record.entry as unknown;
-  if (entry === null || typeof entry !== 'object' || !plainlyValid(entry as Record<string, unknown>)) {
+  if (entry === null || typeof entry !== 'object' || !plainlyValidEntry(entry as Record<string, unknown>)) {
     const parsed = AuditEntrySchema.safeParse(record.entry);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];

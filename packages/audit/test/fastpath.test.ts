@@ -5,10 +5,16 @@
  * entries and the same validation errors.
  */
 import { createHash, createHmac } from 'node:crypto';
-import { type AuditEntryInput, type AuditRecord, InMemoryAuditStore, ManualClock } from '@agentgov/core';
+import {
+  type AuditEntryInput,
+  AuditEntryInputSchema,
+  type AuditRecord,
+  InMemoryAuditStore,
+  ManualClock,
+} from '@agentgov/core';
 import canonicalize from 'canonicalize';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { plainCanonicalJson } from '../src/crypto';
 import {
   canonicalJson,
@@ -286,5 +292,69 @@ describe('append fast path', () => {
     const e = (await pending)._unsafeUnwrap();
     expect(e.actionDetail).toEqual({ nested: { ticket: 'A-1' }, list: [1, 2] });
     expect((await verifyTenant(fastStore, 't1', { secrets: secrets() })).ok).toBe(true);
+  });
+});
+
+describe('append of a plainly valid input', () => {
+  const decision: AuditEntryInput = {
+    tenantId: 't1',
+    userId: 'alice',
+    actionType: 'policy_decision',
+    actionDetail: { domain: 'agent-to-agent', input: { rounds: 1 } },
+    policyApplied: 'p',
+    policyResult: 'allow',
+    policyReason: 'ok',
+    outcome: 'success',
+    requestId: 'r',
+  };
+
+  it('skips zod, which still parses (and names the fault of) anything else', async () => {
+    const parse = vi.spyOn(AuditEntryInputSchema, 'safeParse');
+    try {
+      const { fast } = twoLogs();
+      (await fast.append(decision))._unsafeUnwrap();
+      (
+        await fast.appendBatch([decision, { ...decision, modelTokens: { input: 1, output: 2 } }])
+      )._unsafeUnwrap();
+      expect(parse).not.toHaveBeenCalled();
+      const bad = await fast.appendBatch([decision, { ...decision, modelTokens: { input: -1, output: 2 } }]);
+      expect(parse).toHaveBeenCalledTimes(1);
+      expect(bad._unsafeUnwrapErr().field).toBe('1.modelTokens.input');
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  it('gives what the schema gives: defaults, unknown members dropped, private copies', async () => {
+    const accessed = [{ source: 'drive', classification: 'internal' as const, purpose: 'answer', extra: 1 }];
+    const tokens = { input: 3, output: 4, extra: 5 };
+    const inputs: AuditEntryInput[] = [
+      decision,
+      {
+        ...decision,
+        dataAccessed: accessed,
+        modelTokens: tokens,
+        modelUsed: undefined,
+        policyReason: undefined,
+      },
+      { ...decision, timestamp: '2026-01-31T10:00:00+02:00', extra: 'dropped' } as AuditEntryInput,
+      { ...decision, actionDetail: undefined, dataClassification: 'restricted' },
+    ];
+    const { fast, slow, fastStore, slowStore } = twoLogs();
+    const pending = fast.appendBatch(inputs);
+    const b = await slow.appendBatch(inputs);
+    accessed[0] = { ...(accessed[0] as (typeof accessed)[number]), source: 'changed' };
+    (accessed[0] as { purpose: string }).purpose = 'changed';
+    tokens.input = 99;
+    const a = await pending;
+    expect(a._unsafeUnwrap()).toEqual(b._unsafeUnwrap());
+    expect(a._unsafeUnwrap()[1]).toMatchObject({
+      dataAccessed: [{ source: 'drive', classification: 'internal', purpose: 'answer' }],
+      modelTokens: { input: 3, output: 4 },
+      modelUsed: null,
+      policyReason: '',
+    });
+    expect(a._unsafeUnwrap()[1]?.dataAccessed[0]).not.toHaveProperty('extra');
+    expect(await records(fastStore)).toEqual(await records(slowStore));
   });
 });
