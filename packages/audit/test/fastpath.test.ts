@@ -11,6 +11,7 @@ import {
   type AuditRecord,
   InMemoryAuditStore,
   ManualClock,
+  type ValidationError,
 } from '@agentgov/core';
 import canonicalize from 'canonicalize';
 import fc from 'fast-check';
@@ -319,7 +320,7 @@ describe('append of a plainly valid input', () => {
       expect(parse).not.toHaveBeenCalled();
       const bad = await fast.appendBatch([decision, { ...decision, modelTokens: { input: -1, output: 2 } }]);
       expect(parse).toHaveBeenCalledTimes(1);
-      expect(bad._unsafeUnwrapErr().field).toBe('1.modelTokens.input');
+      expect((bad._unsafeUnwrapErr() as ValidationError).field).toBe('1.modelTokens.input');
     } finally {
       parse.mockRestore();
     }
