@@ -13,86 +13,36 @@ const ZERO_HASH = '0'.repeat(64);
 
 export type AuditRow = StoredRow<AuditEntriesTable>;
 
-/**
- * The columns a record is read from, in the order of `AuditTuple`: each with the name it has in an
- * `AuditRow` and the expression it is read with (the same in both forms).
- */
-const RECORD_COLUMNS: readonly (readonly [keyof AuditRow, RawBuilder<unknown>])[] = [
-  ['tenant_id', sql`tenant_id`],
-  ['seq_text', sql`seq::text`],
-  ['id', sql`id`],
-  ['user_id', sql`user_id`],
-  ['timestamp_text', isoText('timestamp')],
-  ['action_type', sql`action_type`],
-  ['action_detail', sql`action_detail`],
-  ['data_accessed', sql`data_accessed`],
-  ['model_used', sql`model_used`],
-  ['model_tokens', sql`model_tokens`],
-  ['data_classification', sql`data_classification`],
-  ['policy_applied', sql`policy_applied`],
-  ['policy_result', sql`policy_result`],
-  ['policy_reason', sql`policy_reason`],
-  ['outcome', sql`outcome`],
-  ['request_id', sql`request_id`],
-  ['prev_hash', sql`prev_hash`],
-  ['hash', sql`hash`],
-  ['commitments', sql`commitments`],
-];
+export const SELECT_COLUMNS = sql`tenant_id, seq::text AS seq_text, id, user_id,
+  ${isoText('timestamp')} AS timestamp_text, action_type, action_detail, data_accessed, model_used, model_tokens,
+  data_classification, policy_applied, policy_result, policy_reason, outcome, request_id, prev_hash, hash, commitments`;
 
-/** The record columns of `audit_entries` as the fields of an `AuditRow`. */
-const SELECT_COLUMNS = sql.join(RECORD_COLUMNS.map(([name, expr]) => sql`${expr} AS ${sql.id(name)}`));
-
-/** A record's columns as one value, in the order of `RECORD_COLUMNS` (what `TUPLE_COLUMN` holds). */
-type AuditTuple = AuditRow[keyof AuditRow][];
-
-/**
- * A record's columns as ONE text column `tuple` built by PostgreSQL: the JSON array of its
- * `RECORD_COLUMNS`, read by one `JSON.parse` (`tupleRecord`) instead of column by column by the
- * driver. The values are the ones the driver gives: text columns as JSON strings (escaped by
- * PostgreSQL, read back the same) and jsonb columns as their jsonb text output embedded as it is,
- * the very text the driver JSON.parse's.
- */
-export const TUPLE_COLUMN = sql`json_build_array(${sql.join(RECORD_COLUMNS.map(([, expr]) => expr))})::text AS tuple`;
-
-/** A row holding `TUPLE_COLUMN`. */
-export interface TupleRow {
-  tuple: string;
-}
-
-/** Rebuilds the record from the text of its `TUPLE_COLUMN`. */
-export const tupleRecord = (text: string): AuditRecord => fromTuple(JSON.parse(text) as AuditTuple);
-
-/** Rebuilds the record from its columns, in the order of `RECORD_COLUMNS` (every field from the stored bytes). */
-function fromTuple(t: AuditTuple): AuditRecord {
+/** Rebuilds the record from its columns (every field comes from the stored bytes). */
+export function toRecord(r: AuditRow): AuditRecord {
   const entry = {
-    id: t[2],
-    tenantId: t[0],
-    userId: t[3],
-    timestamp: isoFromText(t[4] as string),
-    actionType: t[5],
-    actionDetail: t[6],
-    dataAccessed: t[7],
-    modelUsed: t[8],
-    modelTokens: t[9],
-    dataClassification: t[10],
-    policyApplied: t[11],
-    policyResult: t[12],
-    policyReason: t[13],
-    outcome: t[14],
-    requestId: t[15],
+    id: r.id,
+    tenantId: r.tenant_id,
+    userId: r.user_id,
+    timestamp: isoFromText(r.timestamp_text),
+    actionType: r.action_type,
+    actionDetail: r.action_detail,
+    dataAccessed: r.data_accessed,
+    modelUsed: r.model_used,
+    modelTokens: r.model_tokens,
+    dataClassification: r.data_classification,
+    policyApplied: r.policy_applied,
+    policyResult: r.policy_result,
+    policyReason: r.policy_reason,
+    outcome: r.outcome,
+    requestId: r.request_id,
   } as AuditEntry;
   return {
     entry,
-    seq: toNumber(t[1]),
-    prevHash: t[16] as string,
-    hash: t[17] as string,
-    commitments: t[18] as AuditRecord['commitments'],
+    seq: toNumber(r.seq_text),
+    prevHash: r.prev_hash,
+    hash: r.hash,
+    commitments: r.commitments,
   };
-}
-
-/** Rebuilds the record from its row (`SELECT_COLUMNS`). */
-export function toRecord(r: AuditRow): AuditRecord {
-  return fromTuple(RECORD_COLUMNS.map(([name]) => r[name]));
 }
 
 export function whereFilter(tenantId: string, filter: AuditFilter = {}): RawBuilder<unknown> {

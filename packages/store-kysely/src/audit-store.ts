@@ -14,6 +14,7 @@ import {
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { AppendGroups } from './audit-append';
 import {
+  type AuditRow,
   countQuery,
   entriesOf,
   getById,
@@ -21,10 +22,8 @@ import {
   lockHead,
   pageQuery,
   readHead,
-  TUPLE_COLUMN,
-  type TupleRow,
+  SELECT_COLUMNS,
   toRecord,
-  tupleRecord,
   whereFilter,
 } from './audit-sql';
 import type { AuditCheckpointsTable, Database, StoredRow } from './schema';
@@ -179,10 +178,8 @@ export class KyselyAuditStore implements AuditStore {
   }
 
   /**
-   * Keyset pagination: `WHERE seq > last ORDER BY seq LIMIT batch`, each record read as one JSON
-   * text column (`TUPLE_COLUMN`: one `JSON.parse` per record, not the driver's parsing of each
-   * column); at most two pages in memory: the next page is fetched while the caller uses the
-   * current one.
+   * Keyset pagination: `WHERE seq > last ORDER BY seq LIMIT batch`, at most two pages in memory:
+   * the next page is fetched while the caller uses the current one.
    */
   async *#pages(tenantId: string, options: AuditScanOptions): AsyncIterable<AuditRecord[]> {
     const batch = Math.max(1, options.batchSize ?? this.#scanBatch);
@@ -190,7 +187,7 @@ export class KyselyAuditStore implements AuditStore {
     const from = entriesOf(tenantId, options.filter);
     const upper = options.toSeq === undefined ? sql`` : sql` AND seq <= ${options.toSeq}`;
     const page = (after: number) =>
-      sql<TupleRow>`SELECT ${TUPLE_COLUMN} FROM ${from}
+      sql<AuditRow>`SELECT ${SELECT_COLUMNS} FROM ${from}
         WHERE ${where} AND seq > ${after}${upper} ORDER BY seq LIMIT ${batch}`.execute(this.#db);
     options.signal?.throwIfAborted();
     let next: ReturnType<typeof page> | undefined = page((options.fromSeq ?? 1) - 1);
@@ -202,11 +199,11 @@ export class KyselyAuditStore implements AuditStore {
         if (!last) return;
         if (rows.length === batch) {
           options.signal?.throwIfAborted();
-          next = page(tupleRecord(last.tuple).seq);
+          next = page(toNumber(last.seq_text));
           next.catch(() => {}); // observed by the next turn; never unhandled if the caller stops
         }
         options.signal?.throwIfAborted();
-        yield rows.map((row) => tupleRecord(row.tuple));
+        yield rows.map(toRecord);
       }
     } finally {
       // A caller that stops early leaves the prefetched page to finish on its own (its rows dropped).
