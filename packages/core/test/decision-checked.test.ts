@@ -54,6 +54,22 @@ describe('a decision request checked once', () => {
     expect(parseDecisionRequest(parsed)._unsafeUnwrap()).toBe(parsed);
   });
 
+  it("never freezes the caller's own objects (zod keeps unknown keys by reference)", () => {
+    const extra = { note: 'from the caller' };
+    const input = { action: 'push', context: { targetSystem: 'jira', additional: { source: 'cli', extra } } };
+    const parsed = parseDecisionRequest({ domain: 'integrations', tenantId: 'acme', input })._unsafeUnwrap();
+    const body = DecisionBodySchema.parse({ domain: 'integrations', input });
+    expect(Object.isFrozen(extra)).toBe(false);
+    expect(Object.isFrozen(input.context.additional)).toBe(false);
+    extra.note = 'changed later';
+    // What was checked keeps what it was checked with.
+    for (const checked of [parsed.input, body.input]) {
+      const additional = (checked as typeof input).context.additional;
+      expect(additional.extra).toEqual({ note: 'from the caller' });
+      expect(Object.isFrozen(additional.extra)).toBe(true);
+    }
+  });
+
   it('checks in full a body the schema did not produce', () => {
     const forged = { domain: 'features', input: { feature: 'teleport' } } as unknown as DecisionBody;
     const request = decisionRequestOf(forged, 'acme', 'alice');

@@ -6,6 +6,7 @@ import { err, ok, type Result } from 'neverthrow';
 import { z } from 'zod';
 import type { ClassificationLevel } from '../classification-lattice';
 import { type PolicyEngineUnreachableError, ValidationError, validationErrorFromZod } from '../errors';
+import { frozenClonePlain } from '../plain-clone';
 import type { CallOptions } from '../vocabulary';
 import {
   type ActionAutonomy,
@@ -87,12 +88,12 @@ const checkedRequests = new WeakSet<object>();
 /** The bodies `DecisionBodySchema` produced (frozen): their domain and input are checked. */
 const checkedBodies = new WeakSet<object>();
 
-/** Freezes a plain-data value (objects and arrays, deep) and returns it. */
-function freezeDeep<T>(value: T): T {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
-  for (const v of Object.values(value)) freezeDeep(v);
-  return Object.freeze(value);
-}
+/**
+ * A frozen deep copy of what zod produced. A copy, not the value itself: zod hands over the
+ * caller's own objects where a schema keeps unknown keys (e.g. `context.additional` of
+ * integrations), and checking a request must never freeze what its caller still holds.
+ */
+const frozenCopy = <T>(value: T): T => frozenClonePlain(value) as T;
 
 /**
  * Checks a request at runtime (for callers that build it from untyped data, e.g. JSON): the
@@ -114,7 +115,7 @@ export function parseDecisionRequest(request: unknown): Result<DecisionRequest, 
   }
   const parsed = DecisionRequestSchema.safeParse(request);
   if (!parsed.success) return err(validationErrorFromZod(parsed.error, request));
-  const checked = freezeDeep(parsed.data as DecisionRequest);
+  const checked = frozenCopy(parsed.data as DecisionRequest);
   checkedRequests.add(checked);
   return ok(checked);
 }
@@ -137,8 +138,9 @@ export const DecisionBodySchema = z
     bodyOf('features'),
   ])
   .overwrite((body) => {
-    checkedBodies.add(freezeDeep(body));
-    return body;
+    const frozen = frozenCopy(body);
+    checkedBodies.add(frozen);
+    return frozen;
   });
 export type DecisionBody = z.infer<typeof DecisionBodySchema>;
 
