@@ -47,7 +47,9 @@ export const IdParams = z.object({ id: z.string().min(1).max(255) });
  */
 export function guardPort<T extends object>(port: T, what: string): T {
   const wrappers = new Map<PropertyKey, { method: unknown; wrapper: (...args: unknown[]) => unknown }>();
-  const rejectUnavailable = (error: unknown): Promise<never> => Promise.reject(unavailable(error, what));
+  const rejectUnavailable = (error: unknown): never => {
+    throw unavailable(error, what);
+  };
   return new Proxy(port, {
     get(target, key, receiver) {
       const value = Reflect.get(target, key, receiver) as unknown;
