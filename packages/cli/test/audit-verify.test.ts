@@ -44,6 +44,11 @@ async function fill(store: AuditStore, tenantId: string, n: number, checkpoint =
 }
 
 /** Serves a tenant's rows through a mutating hook: a store an attacker edited. */
+/**
+ * The store, with `tamper` applied to every record it reads back — through `scan`, and through
+ * `scanPages` (what the verifier reads when a store has it; its pages are read-only, so each
+ * record is tampered in a copy).
+ */
 function tampered(store: AuditStore, tamper: (r: AuditRecord) => void): AuditStore {
   return new Proxy(store, {
     get(target, prop) {
@@ -52,6 +57,18 @@ function tampered(store: AuditStore, tamper: (r: AuditRecord) => void): AuditSto
           for await (const r of target.scan(tenantId, options)) {
             tamper(r);
             yield r;
+          }
+        };
+      }
+      if (prop === 'scanPages' && target.scanPages) {
+        const pages = target.scanPages.bind(target);
+        return async function* (tenantId: string, options?: Parameters<AuditStore['scan']>[1]) {
+          for await (const page of pages(tenantId, options)) {
+            yield page.map((r) => {
+              const copy = structuredClone(r) as AuditRecord;
+              tamper(copy);
+              return copy;
+            });
           }
         };
       }
