@@ -3,20 +3,14 @@
  * frozen, the same object for every read) and answers it again as it is; a body that can still
  * change — a frozen object holding a mutable one, a getter, a Date — is serialized anew each time.
  */
-import {
-  defineRoute,
-  InMemoryAuditSink,
-  InMemoryOrgDirectory,
-  InMemoryPolicyStore,
-  InMemorySecretStore,
-} from '@agentgov/core';
+import { defineRoute, InMemoryPolicyStore } from '@agentgov/core';
 import { makePolicy } from '@agentgov/core/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createGovernance, createMemoryStores } from '../src/index';
+import { createTestGovernance, OFFLINE_ISSUER } from '../src/testing/index';
 
 let answer: unknown;
 
-const gov = createGovernance({
+const gov = createTestGovernance(OFFLINE_ISSUER, {
   plugins: [
     {
       name: 'probe',
@@ -33,16 +27,6 @@ const gov = createGovernance({
       ],
     },
   ],
-  stores: createMemoryStores(),
-  directory: new InMemoryOrgDirectory(),
-  secrets: new InMemorySecretStore(),
-  audit: new InMemoryAuditSink(),
-  oidc: {
-    issuer: 'https://idp.example',
-    clientId: 'c',
-    clientSecret: 's',
-    redirectUri: 'https://gov.example/cb',
-  },
 });
 
 const get = async (): Promise<string> => {

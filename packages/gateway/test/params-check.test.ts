@@ -3,21 +3,15 @@
  * when they are valid, and by zod — the same 400 body as ever — when they are not; any other
  * schema is zod's alone.
  */
-import {
-  defineRoute,
-  IdParams,
-  InMemoryAuditSink,
-  InMemoryOrgDirectory,
-  InMemorySecretStore,
-} from '@agentgov/core';
+import { defineRoute, IdParams } from '@agentgov/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { createGovernance, createMemoryStores } from '../src/index';
+import { createTestGovernance, OFFLINE_ISSUER } from '../src/testing/index';
 
 const Slug = z.object({ slug: z.string().regex(/^[a-z]+$/) });
 const seen: unknown[] = [];
 
-const gov = createGovernance({
+const gov = createTestGovernance(OFFLINE_ISSUER, {
   plugins: [
     {
       name: 'probe',
@@ -48,16 +42,6 @@ const gov = createGovernance({
       ],
     },
   ],
-  stores: createMemoryStores(),
-  directory: new InMemoryOrgDirectory(),
-  secrets: new InMemorySecretStore(),
-  audit: new InMemoryAuditSink(),
-  oidc: {
-    issuer: 'https://idp.example',
-    clientId: 'c',
-    clientSecret: 's',
-    redirectUri: 'https://gov.example/cb',
-  },
 });
 
 const get = async (path: string) => {

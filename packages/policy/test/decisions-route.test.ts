@@ -9,10 +9,9 @@ import {
   InMemoryAuditSink,
   InMemoryOrgDirectory,
   InMemoryPolicyStore,
-  InMemorySecretStore,
 } from '@agentgov/core';
 import { makePolicy } from '@agentgov/core/testing';
-import { createGovernance, createMemoryStores } from '@agentgov/gateway';
+import { createTestGovernance, OFFLINE_ISSUER } from '@agentgov/gateway/testing';
 import { ok } from 'neverthrow';
 import { describe, expect, it, vi } from 'vitest';
 import { DecisionBodySchema, policyRoutes } from '../src/gateway/index';
@@ -57,19 +56,7 @@ describe('POST /decisions', () => {
 
   it('is documented for all six domains in the OpenAPI document', () => {
     const { plugin } = setup();
-    const gov = createGovernance({
-      plugins: [plugin],
-      stores: createMemoryStores(),
-      directory: new InMemoryOrgDirectory(),
-      secrets: new InMemorySecretStore(),
-      audit: new InMemoryAuditSink(),
-      oidc: {
-        issuer: 'https://idp.example',
-        clientId: 'c',
-        clientSecret: 's',
-        redirectUri: 'https://gov.example/cb',
-      },
-    });
+    const gov = createTestGovernance(OFFLINE_ISSUER, { plugins: [plugin] });
     const text = JSON.stringify(gov.openapi);
     for (const d of ['agent-to-agent', 'integrations', 'models', 'actions', 'data', 'features']) {
       expect(text).toContain(`"${d}"`);

@@ -7,6 +7,7 @@ export { startTestIssuer, type TestAccount, type TestIssuer } from './oidc-issue
 export {
   createTestGovernance,
   listen,
+  OFFLINE_ISSUER,
   type ServerFactory,
   type StartedServer,
   testOidcConfig,

@@ -42,10 +42,27 @@ export function testOidcConfig(
 }
 
 /**
- * A kernel on in-memory stores that trusts the test issuer; `over` replaces any part (add
- * `plugins` to serve domains). Its audit sink is an InMemoryAuditSink (`entries` to inspect).
+ * OIDC settings for a kernel whose tests never sign anyone in through the issuer (they give
+ * their own principal or only call anonymous routes): nothing is ever fetched from it.
  */
-export function createTestGovernance(idp: TestIssuer, over: Partial<GovernanceConfig> = {}): Governance {
+export const OFFLINE_ISSUER: Readonly<
+  Pick<TestIssuer, 'issuer' | 'clientId' | 'clientSecret' | 'redirectUri'>
+> = Object.freeze({
+  issuer: 'https://idp.example',
+  clientId: 'c',
+  clientSecret: 's',
+  redirectUri: 'https://gov.example/cb',
+});
+
+/**
+ * A kernel on in-memory stores that trusts the test issuer (or `OFFLINE_ISSUER`); `over` replaces
+ * any part (add `plugins` to serve domains). Its audit sink is an InMemoryAuditSink (`entries` to
+ * inspect).
+ */
+export function createTestGovernance(
+  idp: Pick<TestIssuer, 'issuer' | 'clientId' | 'clientSecret' | 'redirectUri'>,
+  over: Partial<GovernanceConfig> = {},
+): Governance {
   return createGovernance({
     stores: createMemoryStores(),
     directory: new InMemoryOrgDirectory(),
