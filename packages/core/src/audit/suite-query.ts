@@ -1,8 +1,8 @@
-/** AuditStore conformance, part 2: reads (query filters, pagination, scan, scanHashes). */
+/** AuditStore conformance, part 2: reads (query filters, pagination, scan, scanHashes, scanPages). */
 import { expect } from 'vitest';
 import { expectRejects } from '../testing/conformance';
 import { appendEntries, isoAt, makeAuditEntry } from '../testing/fixtures';
-import type { AuditFilter, AuditRecord, AuditStore } from './port';
+import type { AuditFilter, AuditHashScanOptions, AuditRecord, AuditStore } from './port';
 import type { AuditEntry } from './schema';
 
 const A = 'tenant-a';
@@ -72,6 +72,36 @@ async function expectQuery(
   expect(total).toBe(expected.length);
   const scanned = await collect(store.scan(A, { filter, batchSize: 2 }));
   expect(scanned).toEqual(expected);
+}
+
+/**
+ * A paged reader of tenant A's 12 records (`scanHashes`, `scanPages`): in seq order over any
+ * fromSeq..toSeq range, no page empty or larger than `batchSize`; nothing for an unknown tenant;
+ * tenant B's own.
+ */
+async function expectPagedRange<T>(
+  read: (tenantId: string, options?: AuditHashScanOptions) => AsyncIterable<readonly T[]>,
+  all: readonly T[],
+  tenantB: readonly T[],
+): Promise<void> {
+  const flat = async (options?: AuditHashScanOptions) => {
+    const pages = await collect(read(A, options));
+    for (const page of pages) {
+      expect(page.length).toBeGreaterThan(0);
+      if (options?.batchSize !== undefined) expect(page.length).toBeLessThanOrEqual(options.batchSize);
+    }
+    return pages.flat();
+  };
+  expect(await flat()).toEqual(all);
+  expect(await flat({ batchSize: 5 })).toEqual(all);
+  expect(await flat({ batchSize: 1 })).toEqual(all);
+  expect(await flat({ fromSeq: 4, batchSize: 3 })).toEqual(all.slice(3));
+  expect(await flat({ toSeq: 7, batchSize: 3 })).toEqual(all.slice(0, 7));
+  expect(await flat({ fromSeq: 3, toSeq: 9, batchSize: 2 })).toEqual(all.slice(2, 9));
+  expect(await flat({ fromSeq: 5, toSeq: 5 })).toEqual(all.slice(4, 5));
+  expect(await flat({ fromSeq: 13 })).toEqual([]);
+  expect(await collect(read('tenant-none', { batchSize: 2 }))).toEqual([]);
+  expect((await collect(read(B, { batchSize: 2 }))).flat()).toEqual(tenantB);
 }
 
 export const auditQueryCases = {
@@ -199,50 +229,19 @@ export const auditQueryCases = {
       const all = await seedQueryData(store);
       if (!store.scanHashes) return;
       const scanHashes = store.scanHashes.bind(store);
-      const hashes = all.map((r) => r.hash);
-      const flat = async (options?: Parameters<typeof scanHashes>[1]) => {
-        const pages = await collect(scanHashes(A, options));
-        for (const page of pages) {
-          expect(page.length).toBeGreaterThan(0);
-          if (options?.batchSize !== undefined) expect(page.length).toBeLessThanOrEqual(options.batchSize);
-        }
-        return pages.flat();
-      };
-      expect(await flat()).toEqual(hashes);
-      expect(await flat({ batchSize: 5 })).toEqual(hashes);
-      expect(await flat({ batchSize: 1 })).toEqual(hashes);
-      expect(await flat({ fromSeq: 4, batchSize: 3 })).toEqual(hashes.slice(3));
-      expect(await flat({ toSeq: 7, batchSize: 3 })).toEqual(hashes.slice(0, 7));
-      expect(await flat({ fromSeq: 3, toSeq: 9, batchSize: 2 })).toEqual(hashes.slice(2, 9));
-      expect(await flat({ fromSeq: 5, toSeq: 5 })).toEqual(hashes.slice(4, 5));
-      expect(await flat({ fromSeq: 13 })).toEqual([]);
-      expect(await collect(scanHashes('tenant-none', { batchSize: 2 }))).toEqual([]);
       const tenantB = (await collect(store.scan(B))).map((r) => r.hash);
-      expect((await collect(scanHashes(B, { batchSize: 2 }))).flat()).toEqual(tenantB);
+      await expectPagedRange(
+        scanHashes,
+        all.map((r) => r.hash),
+        tenantB,
+      );
     },
   'scanPages: the records of fromSeq..toSeq in seq order, page by page, as scan gives them (when the store has it)':
     async (store: AuditStore) => {
       const all = await seedQueryData(store);
       if (!store.scanPages) return;
       const scanPages = store.scanPages.bind(store);
-      const flat = async (options?: Parameters<typeof scanPages>[1]) => {
-        const pages = await collect(scanPages(A, options));
-        for (const page of pages) {
-          expect(page.length).toBeGreaterThan(0);
-          if (options?.batchSize !== undefined) expect(page.length).toBeLessThanOrEqual(options.batchSize);
-        }
-        return pages.flat();
-      };
-      expect(await flat()).toEqual(all);
-      expect(await flat({ batchSize: 5 })).toEqual(all);
-      expect(await flat({ batchSize: 1 })).toEqual(all);
-      expect(await flat({ fromSeq: 4, batchSize: 3 })).toEqual(all.slice(3));
-      expect(await flat({ toSeq: 7, batchSize: 3 })).toEqual(all.slice(0, 7));
-      expect(await flat({ fromSeq: 3, toSeq: 9, batchSize: 2 })).toEqual(all.slice(2, 9));
-      expect(await flat({ fromSeq: 5, toSeq: 5 })).toEqual(all.slice(4, 5));
-      expect(await flat({ fromSeq: 13 })).toEqual([]);
-      expect(await collect(scanPages('tenant-none', { batchSize: 2 }))).toEqual([]);
-      expect((await collect(scanPages(B, { batchSize: 2 }))).flat()).toEqual(await collect(store.scan(B)));
+      await expectPagedRange(scanPages, all, await collect(store.scan(B)));
       // Pages read after an erasure hold the anonymized records.
       const victim = all.find((r) => r.entry.userId === 'alice');
       expect(victim).toBeDefined();
