@@ -53,6 +53,9 @@ export async function measure(
 }
 
 /** Times `count` items processed by `work` once: a throughput row (items per second). */
+/** `entry` → `entries`, `request` → `requests`. */
+const plural = (unit: string): string => (unit.endsWith('y') ? `${unit.slice(0, -1)}ies` : `${unit}s`);
+
 export async function throughput(
   name: string,
   count: number,
@@ -62,7 +65,12 @@ export async function throughput(
   const start = performance.now();
   await work();
   const ms = performance.now() - start;
-  return { name, opsPerSec: (count / ms) * 1000, unit, note: `${count} ${unit}s in ${ms.toFixed(0)} ms` };
+  return {
+    name,
+    opsPerSec: (count / ms) * 1000,
+    unit,
+    note: `${count} ${plural(unit)} in ${ms.toFixed(0)} ms`,
+  };
 }
 
 /** Percentile (0–100) of unsorted samples. */
