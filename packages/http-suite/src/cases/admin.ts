@@ -40,6 +40,13 @@ export function adminCases(h: Harness): void {
       expect(typeof r.body.components.connectors).toBe('object');
       expect(Number.isNaN(Date.parse(r.body.timestamp))).toBe(false);
     });
+    it('GET /status reports the decision engine that is configured: no OPA → `opa` says builtin', async () => {
+      // `opa` names the decision engine (spec): it must not claim an OPA sidecar that is not there.
+      const r = await h.call('/status');
+      expect(r.status).toBe(200);
+      expect(r.body.components.opa).toEqual({ status: 'healthy', engine: 'builtin' });
+      expect(Object.keys(r.body.components.opa)).toEqual(['status', 'engine']);
+    });
     it('GET /metrics counts real activity', async () => {
       const before = await h.call('/metrics', { as: 'orgAdmin' });
       expect(before.status).toBe(200);
@@ -88,7 +95,7 @@ export function adminCases(h: Harness): void {
         expect(st.status).toBe(503);
         expect(st.body).toMatchObject({
           status: 'degraded',
-          components: { opa: { status: 'unhealthy' }, database: { status: 'healthy' } },
+          components: { opa: { status: 'unhealthy', engine: 'opa' }, database: { status: 'healthy' } },
         });
       } finally {
         await g.close();

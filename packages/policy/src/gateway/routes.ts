@@ -129,7 +129,12 @@ export function policyRoutes(options: PolicyRoutesOptions): PolicyPlugin {
           () => false,
         ),
       ]);
-      return { policyEngine: engineOk && storeOk, opa: engineOk };
+      // `opa` names the decision engine (spec); the report says which one answers, so a healthy
+      // `opa` never claims an OPA sidecar that is not configured (`engine: 'builtin'`).
+      return {
+        policyEngine: engineOk && storeOk,
+        opa: { healthy: engineOk, detail: { engine: engine.name } },
+      };
     },
     async metrics(tenantId) {
       return { policyCount: await store.count(tenantId, { status: 'active' }) };
