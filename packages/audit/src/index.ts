@@ -94,6 +94,7 @@ export {
   type BreakReason,
   type ChainBreak,
   type CheckpointCheck,
+  type UncheckedPart,
   type VerifyOptions,
   type VerifyReport,
   verifyAll,

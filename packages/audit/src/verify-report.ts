@@ -38,7 +38,25 @@ export interface CheckpointCheck {
   reason?: string;
 }
 
+/** A part of the log the verifier could not check for want of a key (see `VerifyReport.unchecked`). */
+export interface UncheckedPart {
+  /** `identifiers`: clear identifiers against their commitments; `signatures`: checkpoint signatures. */
+  part: 'identifiers' | 'signatures';
+  /** The secret ref of the key that was needed (`audit-commitment-key`, `audit-signing-key`). */
+  key: string;
+  /** The environment variable that gives that key to an `EnvSecretStore`. */
+  variable: string;
+  /** Why it was not available: `missing`, or why the key given is unusable. */
+  problem: string;
+  /** How to give it, in words. */
+  hint: string;
+}
+
 export interface VerifyReport {
+  /**
+   * True when everything was checked and nothing broke. Something left unchecked for want of a
+   * key (`unchecked`) makes it false, unless the caller passed `allowUnchecked: true`.
+   */
   ok: boolean;
   tenantId: string;
   /** Records read. */
@@ -47,6 +65,13 @@ export interface VerifyReport {
   checkpoints: CheckpointCheck[];
   /** `checked` when the commitment key was available, else `unchecked` (chain still verified). */
   identifiers: 'checked' | 'unchecked';
+  /**
+   * What could not be checked for want of a key, naming the key and how to give it (absent when
+   * everything was checked). Unchecked is not intact: it makes `ok` false unless `allowUnchecked`.
+   */
+  unchecked?: UncheckedPart[];
+  /** Whether the caller accepted a partial check (`allowUnchecked: true`). */
+  allowUnchecked?: true;
   /** Merkle root over the records read (only when the range starts at seq 1 and nothing broke). */
   rootHash?: string;
   /** Hash of the last record read. */

@@ -5,7 +5,7 @@
  * Per-record checks: `verify-record.ts`; checkpoint checks: `verify-checkpoints.ts`; the report:
  * `verify-report.ts`.
  */
-import type { AuditRecord, AuditStore, SecretStore } from '@agentgov/core';
+import { type AuditRecord, type AuditStore, EnvSecretStore, type SecretStore } from '@agentgov/core';
 import type { JWK } from 'jose';
 import { GENESIS_HASH } from './crypto';
 import {
@@ -18,9 +18,9 @@ import {
 import { MerkleAccumulator } from './merkle';
 import { CheckpointChecks } from './verify-checkpoints';
 import { checkRecord } from './verify-record';
-import { breakAt, type VerifyReport } from './verify-report';
+import { breakAt, type UncheckedPart, type VerifyReport } from './verify-report';
 
-export type { BreakReason, ChainBreak, CheckpointCheck, VerifyReport } from './verify-report';
+export type { BreakReason, ChainBreak, CheckpointCheck, UncheckedPart, VerifyReport } from './verify-report';
 
 export interface VerifyOptions {
   /** Where the commitment key (and, when no publicJwk is given, the signing key) are read. */
@@ -37,30 +37,60 @@ export interface VerifyOptions {
   /** Called every 1,000 records and at the end. */
   onProgress?: (checked: number, total: number) => void;
   signal?: AbortSignal;
+  /**
+   * Accept a partial check: without it, a report whose identifiers or checkpoint signatures could
+   * not be checked for want of a key is not ok (unchecked is not intact). With it, `ok` reflects
+   * only what was checked; `unchecked` still names what was not.
+   */
+  allowUnchecked?: boolean;
 }
+
+/** A key the verifier read: its value, or why there is none (`missing`, or why it is unusable). */
+type Loaded<T> = { value: T; problem?: undefined } | { value?: undefined; problem: string };
+
+const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** The tenant's commitment function, memoized per run (the same identifiers recur in most records). */
 async function loadCommit(
   options: VerifyOptions,
   tenantId: string,
-): Promise<((clearValue: string) => string) | undefined> {
-  const master = options.secrets
-    ? await readCommitmentSecret(
-        options.secrets,
-        options.commitmentKeyRef ?? DEFAULT_COMMITMENT_KEY_REF,
-      ).catch(() => undefined)
-    : undefined;
-  const tenantKeys = master === undefined ? undefined : new TenantKeys(master);
-  return tenantKeys && ((clearValue: string) => tenantKeys.commitment(tenantId, clearValue));
+): Promise<Loaded<(clearValue: string) => string>> {
+  if (!options.secrets) return { problem: 'missing (no secrets given)' };
+  let master: string | undefined;
+  try {
+    master = await readCommitmentSecret(
+      options.secrets,
+      options.commitmentKeyRef ?? DEFAULT_COMMITMENT_KEY_REF,
+    );
+  } catch (error) {
+    return { problem: `unusable: ${reason(error)}` };
+  }
+  if (master === undefined) return { problem: 'missing' };
+  const tenantKeys = new TenantKeys(master);
+  return { value: (clearValue: string) => tenantKeys.commitment(tenantId, clearValue) };
 }
 
-async function loadPublicJwk(options: VerifyOptions): Promise<JWK | undefined> {
-  if (options.publicJwk) return options.publicJwk;
-  if (!options.secrets) return undefined;
-  const key = await readSigningKey(options.secrets, options.signingKeyRef ?? DEFAULT_SIGNING_KEY_REF).catch(
-    () => undefined,
-  );
-  return key?.publicJwk;
+async function loadPublicJwk(options: VerifyOptions): Promise<Loaded<JWK>> {
+  if (options.publicJwk) return { value: options.publicJwk };
+  if (!options.secrets) return { problem: 'missing (no publicJwk and no secrets given)' };
+  try {
+    const key = await readSigningKey(options.secrets, options.signingKeyRef ?? DEFAULT_SIGNING_KEY_REF);
+    return key ? { value: key.publicJwk } : { problem: 'missing' };
+  } catch (error) {
+    return { problem: `unusable: ${reason(error)}` };
+  }
+}
+
+const ACCEPT = 'or accept a partial check explicitly with allowUnchecked: true (CLI: --allow-unchecked)';
+
+/** What the report says of a part left unchecked: the key, and how to give it. */
+function uncheckedPart(part: UncheckedPart['part'], ref: string, problem: string): UncheckedPart {
+  const variable = EnvSecretStore.variableName(ref);
+  const hint =
+    part === 'identifiers'
+      ? `give the commitment key '${ref}' in options.secrets (e.g. fileKeyStore(dir) of the directory the keys are kept in, or ${variable} in the environment; CLI: --keys DIR or ${variable}), ${ACCEPT}`
+      : `give the checkpoints' public key as options.publicJwk (CLI: --public-key FILE), or the signing key '${ref}' in options.secrets (fileKeyStore(dir), or ${variable}; CLI: --keys DIR or ${variable}), ${ACCEPT}`;
+  return { part, key: ref, variable, problem, hint };
 }
 
 /** The hash of the record before `fromSeq` (the genesis hash from seq 1, or when it is missing). */
@@ -80,10 +110,12 @@ export async function verifyTenant(
   tenantId: string,
   options: VerifyOptions = {},
 ): Promise<VerifyReport> {
-  const commit = await loadCommit(options, tenantId);
+  const commitKey = await loadCommit(options, tenantId);
+  const commit = commitKey.value;
   const fromSeq = Math.max(1, options.fromSeq ?? 1);
   const toSeq = options.toSeq;
-  const publicJwk = await loadPublicJwk(options);
+  const publicKey = await loadPublicJwk(options);
+  const publicJwk = publicKey.value;
 
   const report: VerifyReport = {
     ok: true,
@@ -147,6 +179,21 @@ export async function verifyTenant(
 
   checkpoints.finish(report, last);
   if (report.checkpoints.some((c) => !c.ok)) report.ok = false;
+  // Unchecked is not intact: a part no key could check fails the report unless the caller accepts it.
+  const unchecked: UncheckedPart[] = [];
+  if (commitKey.problem !== undefined && report.checked > 0)
+    unchecked.push(
+      uncheckedPart('identifiers', options.commitmentKeyRef ?? DEFAULT_COMMITMENT_KEY_REF, commitKey.problem),
+    );
+  if (publicKey.problem !== undefined && report.checkpoints.some((c) => c.signature === 'unchecked'))
+    unchecked.push(
+      uncheckedPart('signatures', options.signingKeyRef ?? DEFAULT_SIGNING_KEY_REF, publicKey.problem),
+    );
+  if (unchecked.length > 0) {
+    report.unchecked = unchecked;
+    if (options.allowUnchecked) report.allowUnchecked = true;
+    else report.ok = false;
+  }
   if (last) report.lastHash = last.hash;
   if (report.ok && merkle) report.rootHash = merkle.root();
   return report;

@@ -258,8 +258,11 @@ describe('hash chain', () => {
     const rows = structuredClone(base.rows.rows);
     (rows[2] as AuditRecord).entry.userId = 'mallory';
     const store = new RowsStore(rows, base.rows.cps);
-    const noKey = await verifyTenant(store, 't1', { secrets: new InMemorySecretStore() });
-    expect(noKey).toMatchObject({ ok: true, identifiers: 'unchecked' });
+    const noKey = await verifyTenant(store, 't1', {
+      secrets: new InMemorySecretStore(),
+      allowUnchecked: true,
+    });
+    expect(noKey).toMatchObject({ ok: true, identifiers: 'unchecked', allowUnchecked: true });
     expect(noKey.checkpoints[0]?.signature).toBe('unchecked');
     const withKey = await verifyTenant(store, 't1', { secrets: base.secrets });
     expect(withKey.firstBreak).toMatchObject({ reason: 'commitment_mismatch', entryId: rows[2]?.entry.id });
