@@ -141,12 +141,14 @@ const COMMANDS: Spec[] = [
         'postgres://… or a PGlite directory (default: DATABASE_URL, else AGENTGOV_DATA_DIR)',
       ),
       opt('--tenant <id>', 'only this tenant'),
+      opt('--keys <dir>', 'a fileKeyStore directory holding audit-commitment-key / audit-signing-key'),
       opt('--public-key <file>', 'JWK that verifies the checkpoints (default: from the signing key)'),
+      opt('--allow-unchecked', 'accept a partial check when a key is missing (reported unchecked)'),
       opt('--json', 'machine-readable report'),
     ],
     load: async () => (await import('./commands/audit-verify')).default,
     after:
-      '\nKeys: AGENTGOV_SECRET_AUDIT_COMMITMENT_KEY / _SIGNING_KEY, else the development keys the reference\nserver kept in the database. Exit codes: 0 intact, 1 broken, 2 unusable input.',
+      '\nKeys: --keys DIR, then AGENTGOV_SECRET_AUDIT_COMMITMENT_KEY / _SIGNING_KEY, else the development keys\nthe reference server kept in the database. Without the keys to check identifiers and checkpoint\nsignatures the log is not verified (exit 1) unless --allow-unchecked.\nExit codes: 0 intact, 1 broken or unchecked, 2 unusable input.',
   },
   {
     group: 'db',

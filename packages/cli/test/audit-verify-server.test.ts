@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAuditLog, generateAuditKeys } from '@agentgov/audit';
+import { createAuditLog, ensureAuditKeys, fileKeyStore, generateAuditKeys } from '@agentgov/audit';
 import { InMemorySecretStore } from '@agentgov/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type CliIo, run } from '../src/index';
@@ -66,6 +66,44 @@ describe('agentgov audit verify on the server data directory', () => {
     expect(await run(['audit', 'verify'], t.io), t.err()).toBe(0);
     expect(t.out()).toContain(
       'tenant acme: intact — 3 entries, identifiers checked, 1 checkpoint(s), signatures valid',
+    );
+  }, 60_000);
+
+  it('the store-kysely README layout: keys in a fileKeyStore beside the PGlite directory, read with --keys', async () => {
+    const { openStore } = await import('@agentgov/store-kysely');
+    const dir = mkdtempSync(join(tmpdir(), 'agentgov-keysdir-'));
+    dirs.push(dir);
+    const stores = await openStore({ database: join(dir, 'db') });
+    const secrets = fileKeyStore(join(dir, 'keys'));
+    await ensureAuditKeys(secrets, { store: stores.audit });
+    const log = createAuditLog({ store: stores.audit, secrets });
+    (
+      await log.append({
+        tenantId: 'acme',
+        userId: 'alice',
+        actionType: 'tool_invocation',
+        actionDetail: { tool: 'tracker_update' },
+        policyApplied: 'actions-default',
+        policyResult: 'allow',
+        outcome: 'success',
+        requestId: 'req-1',
+      })
+    )._unsafeUnwrap();
+    (await log.checkpoint('acme'))._unsafeUnwrap();
+    await stores.close();
+
+    // Without the keys: not verified, exit 1, and the message says how to give them.
+    const none = io();
+    expect(await run(['audit', 'verify', '--database', join(dir, 'db')], none.io)).toBe(1);
+    expect(none.err()).toContain("commitment key 'audit-commitment-key' missing — give it with --keys DIR");
+    // With --keys: everything checked.
+    const t = io();
+    expect(
+      await run(['audit', 'verify', '--database', join(dir, 'db'), '--keys', join(dir, 'keys')], t.io),
+      t.err(),
+    ).toBe(0);
+    expect(t.out()).toBe(
+      'tenant acme: intact — 1 entries, identifiers checked, 1 checkpoint(s), signatures valid\n',
     );
   }, 60_000);
 

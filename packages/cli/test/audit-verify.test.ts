@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAuditLog, generateAuditKeys } from '@agentgov/audit';
+import { createAuditLog, fileKeyStore, generateAuditKeys } from '@agentgov/audit';
 import {
   type AuditEntryInput,
   type AuditRecord,
@@ -94,19 +94,96 @@ describe('agentgov audit verify (injected store)', () => {
     );
   });
 
-  it('without the commitment key the chain is still verified and identifiers are reported unchecked', async () => {
+  it('without the keys the log is NOT verified: exit 1, naming the missing keys and how to give them', async () => {
     const store = new InMemoryAuditStore();
     await fill(store, 'acme', 10);
     const t = io({});
-    const code = await createAuditVerify({ openStore: opener(store) })(['--database', 'x', '--json'], t.io);
+    const code = await createAuditVerify({ openStore: opener(store) })(['--database', 'x'], t.io);
+    expect(code).toBe(1);
+    expect(t.out()).toContain('tenant acme: NOT VERIFIED — 10 entries read, nothing broken, but:');
+    expect(t.out()).toContain(
+      "identifiers not checked: commitment key 'audit-commitment-key' missing — give it with --keys DIR",
+    );
+    expect(t.err()).toContain('AGENTGOV_SECRET_AUDIT_COMMITMENT_KEY');
+    expect(t.err()).toContain("checkpoint signatures not checked: signing key 'audit-signing-key' missing");
+    expect(t.err()).toContain('--public-key FILE');
+    expect(t.err()).toContain('--allow-unchecked');
+
+    const j = io({});
+    expect(await createAuditVerify({ openStore: opener(store) })(['--database', 'x', '--json'], j.io)).toBe(
+      1,
+    );
+    const json = JSON.parse(j.out());
+    expect(json).toMatchObject({
+      ok: false,
+      firstBreak: { tenantId: 'acme', entryId: null, reason: 'unchecked' },
+      tenants: [{ ok: false, identifiers: 'unchecked', checked: 10 }],
+    });
+    expect(json.tenants[0].unchecked.map((u: { key: string }) => u.key)).toEqual([
+      'audit-commitment-key',
+      'audit-signing-key',
+    ]);
+  });
+
+  it('--allow-unchecked accepts the partial check explicitly: exit 0, still reported unchecked', async () => {
+    const store = new InMemoryAuditStore();
+    await fill(store, 'acme', 10);
+    const t = io({});
+    const code = await createAuditVerify({ openStore: opener(store) })(
+      ['--database', 'x', '--allow-unchecked', '--json'],
+      t.io,
+    );
     expect(code).toBe(0);
     const json = JSON.parse(t.out());
     expect(json).toMatchObject({
       ok: true,
       firstBreak: null,
-      tenants: [{ identifiers: 'unchecked', checked: 10 }],
+      tenants: [{ ok: true, identifiers: 'unchecked', allowUnchecked: true, checked: 10 }],
     });
     expect(json.tenants[0].checkpoints[0].signature).toBe('unchecked');
+    const text = io({});
+    expect(
+      await createAuditVerify({ openStore: opener(store) })(
+        ['--database', 'x', '--allow-unchecked'],
+        text.io,
+      ),
+    ).toBe(0);
+    expect(text.out()).toBe(
+      'tenant acme: intact — 10 entries, identifiers UNCHECKED (no commitment key), 1 checkpoint(s), signatures unchecked (no public key) (partial check accepted: --allow-unchecked)\n',
+    );
+  });
+
+  it('--keys DIR reads a fileKeyStore directory: identifiers and signatures checked', async () => {
+    const store = new InMemoryAuditStore();
+    await fill(store, 'acme', 6);
+    const dir = mkdtempSync(join(tmpdir(), 'agentgov-keys-'));
+    try {
+      const keys = fileKeyStore(join(dir, 'keys'));
+      await keys.set('audit-commitment-key', KEYS.commitmentKey);
+      await keys.set('audit-signing-key', KEYS.signingKey);
+      const t = io({});
+      const cmd = createAuditVerify({ openStore: opener(store) });
+      expect(await cmd(['--database', 'x', '--keys', join(dir, 'keys')], t.io), t.err()).toBe(0);
+      expect(t.out()).toBe(
+        'tenant acme: intact — 6 entries, identifiers checked, 1 checkpoint(s), signatures valid\n',
+      );
+      expect(t.err()).toBe('');
+      // A mistyped directory fails clearly (never a verification with no keys).
+      for (const [wrong, message] of [
+        [join(dir, 'kyes'), /--keys .*kyes: no such directory/],
+        [dir, /--keys .*: holds neither audit-commitment-key nor audit-signing-key/],
+      ] as const) {
+        const bad = io({});
+        const code = await cmd(['--database', 'x', '--keys', wrong], bad.io).catch((e: Error) => {
+          bad.io.stderr(e.message);
+          return 2;
+        });
+        expect(code).toBe(2);
+        expect(bad.err()).toMatch(message);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('--public-key checks checkpoint signatures without any secret', async () => {
@@ -115,7 +192,7 @@ describe('agentgov audit verify (injected store)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'agentgov-pk-'));
     const file = join(dir, 'pub.jwk');
     writeFileSync(file, JSON.stringify(KEYS.publicJwk));
-    const t = io({});
+    const t = io({ AGENTGOV_SECRET_AUDIT_COMMITMENT_KEY: KEYS.commitmentKey });
     expect(
       await createAuditVerify({ openStore: opener(store) })(['--database', 'x', '--public-key', file], t.io),
     ).toBe(0);
@@ -175,6 +252,11 @@ describe('agentgov audit verify (injected store)', () => {
       [['--database', 'x', '--tenant', 'nobody'], ENV, /tenant nobody has no audit entries/],
       [['--database', 'x'], { AGENTGOV_SECRET_AUDIT_COMMITMENT_KEY: 'short' }, /shorter than 32/],
       [['--database', 'x', '--public-key', '/nonexistent.jwk'], ENV, /not a readable JWK/],
+      [
+        ['--database', 'x', '--keys', '/nonexistent-keys'],
+        ENV,
+        /--keys \/nonexistent-keys: no such directory/,
+      ],
     ];
     for (const [args, env, message] of cases) {
       const t = io(env);

@@ -1,11 +1,15 @@
 /**
- * `agentgov audit verify --database URL|DIR [--tenant ID] [--public-key FILE] [--json]`
+ * `agentgov audit verify --database URL|DIR [--tenant ID] [--keys DIR] [--public-key FILE]
+ * [--allow-unchecked] [--json]`
  *
  * Streams each tenant's audit log from PostgreSQL (`postgres://…`) or a PGlite directory
- * (anything else) and verifies the hash chain, the identifier commitments (when
- * AGENTGOV_SECRET_AUDIT_COMMITMENT_KEY is set; otherwise they are reported unchecked) and the
- * signed checkpoints (public key from --public-key or from AGENTGOV_SECRET_AUDIT_SIGNING_KEY).
- * Exit 0 intact, 1 any break (the JSON names the first broken entry id), 2 unusable input.
+ * (anything else) and verifies the hash chain, the identifier commitments and the signed
+ * checkpoints. Keys: `--keys DIR` (a `fileKeyStore` directory), then the environment
+ * (AGENTGOV_SECRET_AUDIT_*), then the development keys the server kept in the database; the
+ * checkpoints' public key also from --public-key. Unchecked is not intact: a part no key could
+ * check fails the run (exit 1, naming the missing key and how to give it) unless
+ * --allow-unchecked accepts a partial check.
+ * Exit 0 intact, 1 any break or anything unchecked, 2 unusable input.
  * Read-only: it never migrates or writes the database.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -13,7 +17,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   DEFAULT_COMMITMENT_KEY_REF,
+  DEFAULT_SIGNING_KEY_REF,
+  fileKeyStore,
   MIN_COMMITMENT_KEY_LENGTH,
+  type UncheckedPart,
   type VerifyReport,
   verifyTenant,
 } from '@agentgov/audit';
@@ -45,7 +52,8 @@ export interface AuditVerifyDeps {
 /** Runs shorter than this many entries get no progress bar. */
 export const PROGRESS_THRESHOLD = 5000;
 
-const USAGE = 'usage: agentgov audit verify --database URL|DIR [--tenant ID] [--public-key FILE] [--json]';
+const USAGE =
+  'usage: agentgov audit verify --database URL|DIR [--tenant ID] [--keys DIR] [--public-key FILE] [--allow-unchecked] [--json]';
 
 /** Hides the password of a database URL in messages. */
 export function redactDatabase(database: string): string {
@@ -135,6 +143,8 @@ function parse(args: string[]) {
         database: { type: 'string' },
         tenant: { type: 'string' },
         'public-key': { type: 'string' },
+        keys: { type: 'string' },
+        'allow-unchecked': { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
       },
       allowPositionals: false,
@@ -159,6 +169,36 @@ function readPublicKey(file: string | undefined): { kty: string } | undefined {
   return jwk as { kty: string };
 }
 
+/**
+ * The `fileKeyStore` directory of --keys (the audit keys kept beside the data): it must exist and
+ * hold at least one audit key file, so that a mistyped path fails here instead of verifying
+ * nothing.
+ */
+async function readKeyDir(dir: string | undefined): Promise<SecretStore | undefined> {
+  if (dir === undefined) return undefined;
+  if (dir === '') throw new UsageError('--keys must not be empty');
+  if (!existsSync(dir)) throw new UsageError(`--keys ${dir}: no such directory`);
+  if (!statSync(dir).isDirectory()) throw new UsageError(`--keys ${dir}: not a directory`);
+  const store = fileKeyStore(dir);
+  const found = [];
+  for (const ref of [DEFAULT_COMMITMENT_KEY_REF, DEFAULT_SIGNING_KEY_REF]) {
+    if ((await store.get(ref).catch(() => undefined)) !== undefined) found.push(ref);
+  }
+  if (found.length === 0) {
+    throw new UsageError(
+      `--keys ${dir}: holds neither ${DEFAULT_COMMITMENT_KEY_REF} nor ${DEFAULT_SIGNING_KEY_REF} (the files fileKeyStore writes; is it the right directory?)`,
+    );
+  }
+  return store;
+}
+
+/** How to give the key of an unchecked part, in this command's words. */
+function howToGive(u: UncheckedPart): string {
+  return u.part === 'identifiers'
+    ? `identifiers not checked: commitment key '${u.key}' ${u.problem} — give it with --keys DIR (the fileKeyStore directory holding ${u.key}) or ${u.variable}`
+    : `checkpoint signatures not checked: signing key '${u.key}' ${u.problem} — give --public-key FILE (the public JWK), --keys DIR (holding ${u.key}) or ${u.variable}`;
+}
+
 function human(report: VerifyReport): string {
   const cps = report.checkpoints;
   const sig = cps.some((c) => c.signature === 'invalid')
@@ -169,7 +209,20 @@ function human(report: VerifyReport): string {
   const cpText = cps.length === 0 ? 'no checkpoints' : `${cps.length} checkpoint(s), ${sig}`;
   const ids =
     report.identifiers === 'checked' ? 'identifiers checked' : 'identifiers UNCHECKED (no commitment key)';
-  if (report.ok) return `tenant ${report.tenantId}: intact — ${report.checked} entries, ${ids}, ${cpText}\n`;
+  const unchecked = report.unchecked ?? [];
+  if (report.ok) {
+    const accepted = unchecked.length > 0 ? ' (partial check accepted: --allow-unchecked)' : '';
+    return `tenant ${report.tenantId}: intact — ${report.checked} entries, ${ids}, ${cpText}${accepted}\n`;
+  }
+  const broken = report.firstBreak !== undefined || cps.some((c) => !c.ok);
+  if (!broken) {
+    const lines = [
+      `tenant ${report.tenantId}: NOT VERIFIED — ${report.checked} entries read, nothing broken, but:`,
+    ];
+    for (const u of unchecked) lines.push(`  ${howToGive(u)}`);
+    lines.push('  (--allow-unchecked accepts a partial check)');
+    return `${lines.join('\n')}\n`;
+  }
   const lines = [`tenant ${report.tenantId}: BROKEN`];
   const b = report.firstBreak;
   if (b) {
@@ -179,6 +232,7 @@ function human(report: VerifyReport): string {
   }
   for (const c of cps.filter((x) => !x.ok)) lines.push(`  checkpoint ${c.treeSize}: ${c.reason ?? 'failed'}`);
   lines.push(`  ${report.checked} entries read, ${ids}, ${cpText}`);
+  for (const u of unchecked) lines.push(`  ${howToGive(u)}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -195,11 +249,18 @@ export function createAuditVerify(deps: Partial<AuditVerifyDeps> = {}) {
       throw new UsageError(`--database is required (or DATABASE_URL / AGENTGOV_DATA_DIR)\n${USAGE}`);
     if (values.tenant === '') throw new UsageError('--tenant must not be empty');
     const publicJwk = readPublicKey(values['public-key']);
+    const keyDir = await readKeyDir(values.keys);
     const env = new EnvSecretStore(io.env);
     const envKey = await env.get(DEFAULT_COMMITMENT_KEY_REF);
     if (envKey !== undefined && envKey.length < MIN_COMMITMENT_KEY_LENGTH) {
       throw new UsageError(
         `${EnvSecretStore.variableName(DEFAULT_COMMITMENT_KEY_REF)} is shorter than ${MIN_COMMITMENT_KEY_LENGTH} characters`,
+      );
+    }
+    const dirKey = await keyDir?.get(DEFAULT_COMMITMENT_KEY_REF);
+    if (dirKey !== undefined && dirKey.length < MIN_COMMITMENT_KEY_LENGTH) {
+      throw new UsageError(
+        `--keys ${values.keys}: ${DEFAULT_COMMITMENT_KEY_REF} is shorter than ${MIN_COMMITMENT_KEY_LENGTH} characters`,
       );
     }
 
@@ -210,9 +271,12 @@ export function createAuditVerify(deps: Partial<AuditVerifyDeps> = {}) {
       if (error instanceof UsageError) throw error;
       throw new UsageError(`cannot open ${redactDatabase(database)}: ${(error as Error).message}`);
     }
-    // Keys as the server finds them: the environment first, then the database's development keys.
+    // Keys: the directory given with --keys, then as the server finds them: the environment, then
+    // the database's development keys.
     const kept = opened.devSecrets ?? {};
-    const secrets: SecretStore = { get: async (ref) => (await env.get(ref)) ?? kept[ref] };
+    const secrets: SecretStore = {
+      get: async (ref) => (await keyDir?.get(ref)) ?? (await env.get(ref)) ?? kept[ref],
+    };
     const progress = await makeProgress(io);
     const reports: VerifyReport[] = [];
     try {
@@ -235,6 +299,7 @@ export function createAuditVerify(deps: Partial<AuditVerifyDeps> = {}) {
             await verifyTenant(opened.audit, tenantId, {
               secrets,
               ...(publicJwk ? { publicJwk } : {}),
+              ...(values['allow-unchecked'] ? { allowUnchecked: true } : {}),
               onProgress: (checked, total) => {
                 if (!progress || total < PROGRESS_THRESHOLD) return;
                 if (!started) {
@@ -259,17 +324,38 @@ export function createAuditVerify(deps: Partial<AuditVerifyDeps> = {}) {
 
     const ok = reports.every((r) => r.ok);
     const broken = reports.find((r) => !r.ok);
+    const notChecked = [
+      ...new Map(
+        reports
+          .filter((r) => !r.ok)
+          .flatMap((r) => r.unchecked ?? [])
+          .map((u) => [u.part, u] as const),
+      ).values(),
+    ];
     if (values.json) {
       const firstBreak = broken
         ? {
             tenantId: broken.tenantId,
-            ...(broken.firstBreak ?? { entryId: null, reason: 'checkpoint_invalid' }),
+            ...(broken.firstBreak ??
+              (broken.checkpoints.some((c) => !c.ok)
+                ? { entryId: null, reason: 'checkpoint_invalid' }
+                : {
+                    entryId: null,
+                    reason: 'unchecked',
+                    detail: (broken.unchecked ?? []).map(howToGive).join('; '),
+                  })),
           }
         : null;
       io.stdout(`${JSON.stringify({ ok, firstBreak, tenants: reports }, null, 2)}\n`);
     } else {
       if (reports.length === 0) io.stdout(`${redactDatabase(database)}: no audit entries\n`);
       for (const r of reports) io.stdout(human(r));
+    }
+    // Unchecked is not intact: say which key is missing and how to give it, whatever the format.
+    if (notChecked.length > 0) {
+      io.stderr(
+        `agentgov audit verify: not verified — ${notChecked.map(howToGive).join('; ')}; or pass --allow-unchecked to accept a partial check\n`,
+      );
     }
     return ok ? EXIT.ok : EXIT.findings;
   };
