@@ -133,6 +133,7 @@ const a2a: BenchSuite = {
         },
         signingKey: w.keyPairs[name].signingKey,
         keys: w.keys,
+        directory: w.directory,
         store: w.stores[name],
         audit: w.audits[name],
         engine: w.engine,

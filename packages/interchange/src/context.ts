@@ -14,11 +14,19 @@ import {
   type ExchangeStore,
   type ExchangeType,
   errorOf,
-  type GovernanceError,
+  GovernanceError,
+  knowsNode,
+  type OrgDirectory,
   PolicyEngineUnreachableError,
 } from '@agentgov/core';
 import { type ExchangeAuditFacts, writeAudit } from './audit';
-import { type EnvelopeClaims, EnvelopeRejectedError, signEnvelope, verifyEnvelope } from './envelope';
+import {
+  type EnvelopeClaims,
+  EnvelopeRejectedError,
+  MAX_ENVELOPE_LIFETIME_MS,
+  signEnvelope,
+  verifyEnvelope,
+} from './envelope';
 import {
   type AgentPolicyView,
   deriveAgentIdentity,
@@ -28,14 +36,15 @@ import {
 import type { KeyResolver, ReplayGuard, SigningKey } from './keys';
 import type { ExchangeMessageInput } from './message';
 import type { RoundLimits } from './rounds';
-import type { PeerInfo, Transport } from './transport';
+import type { Transport } from './transport';
 
 /** A query the agent may answer by itself. */
 export interface IncomingQuery {
   exchangeId: string;
   round: number;
   exchangeType: ExchangeType;
-  from: { agentId: string; userId: string; orgUnit: string };
+  /** The sender: the user its key is bound to, org unit and team from this node's org directory. */
+  from: { agentId: string; userId: string; orgUnit: string; team?: string };
   text: string;
   /** Only items at or below this node's ceiling (the rest never reach the agent). */
   items: { source: string; field: string; classification: ClassificationLevel; value: unknown }[];
@@ -57,7 +66,14 @@ export interface NodeOptions {
   /** Availabilities in which an allowed information query is answered automatically (default online, away). */
   autoRespondWhen?: readonly HumanAvailability[];
   signingKey: SigningKey;
+  /** Public keys of the other agents, each bound to the user its agent acts for. */
   keys: KeyResolver;
+  /**
+   * The tenant's org directory: the org unit and team of a sender (and of a responder this agent
+   * asks) come from it, never from an envelope or a card. A user it does not place in an org is
+   * refused (`policy_denied`, `sender_unknown` / `responder_unknown`).
+   */
+  directory: Pick<OrgDirectory, 'ancestry' | 'users' | 'children' | 'knows'>;
   replay?: ReplayGuard;
   store: ExchangeStore;
   audit: AuditSink;
@@ -71,15 +87,35 @@ export interface NodeOptions {
   ttlMs?: number;
   /** A human request still undecided after this long expires (default 1 h). */
   approvalTtlMs?: number;
-  /** Lifetime of a signed envelope (default 60 s). */
+  /** Lifetime of a signed envelope (default 60 s; at most `maxEnvelopeLifetimeMs`). */
   envelopeTtlMs?: number;
+  /**
+   * Longest lifetime of an envelope this node accepts (default 300 s, like caller tokens): a
+   * longer `exp - iat`, or an `exp` beyond now + this + 30 s of skew, is refused (`lifetime_too_long`).
+   */
+  maxEnvelopeLifetimeMs?: number;
   /** The Exchange's `channel` (default `in-process`). */
   channel?: string;
   clock?: Clock;
 }
 
+/** Where a user sits, from the org directory. */
+interface Placement {
+  tenantId: string;
+  userId: string;
+  orgUnit: string;
+  team?: string;
+}
+
+/** The verified sender of an envelope: agent and user from its key, org unit and team from the directory. */
+export interface Sender extends Placement {
+  agentId: string;
+}
+
 export interface NodeContext
-  extends Required<Pick<NodeOptions, 'ttlMs' | 'approvalTtlMs' | 'envelopeTtlMs' | 'channel'>> {
+  extends Required<
+    Pick<NodeOptions, 'ttlMs' | 'approvalTtlMs' | 'envelopeTtlMs' | 'maxEnvelopeLifetimeMs' | 'channel'>
+  > {
   options: NodeOptions;
   clock: Clock;
   replay: ReplayGuard;
@@ -96,6 +132,14 @@ export interface NodeContext
   sign(claims: Omit<EnvelopeClaims, 'jti' | 'iat' | 'exp'>): Promise<{ jws: string; claims: EnvelopeClaims }>;
   /** Verifies the envelope, then consumes its jti (only a valid envelope uses a nonce). */
   accept(jws: unknown, content: unknown, contextId?: string): Promise<EnvelopeClaims>;
+  /** Where a user of this tenant sits (org directory), or undefined when not placed in an org. */
+  placement(tenantId: string, userId: string): Promise<Placement | undefined>;
+  /**
+   * The sender of verified claims (same tenant): agent and user as verified (the user is the one
+   * its key is bound to), org unit and team from the directory; `policy_denied` (`sender_unknown`)
+   * when the directory does not place the user in an org.
+   */
+  sender(claims: EnvelopeClaims): Promise<Sender>;
   audit(
     facts: Omit<ExchangeAuditFacts, 'tenantId' | 'userId' | 'policyApplied'> & { policyApplied?: string },
   ): Promise<void>;
@@ -114,13 +158,25 @@ export function createNodeContext(options: NodeOptions, clock: Clock, replay: Re
       `the signing key belongs to ${options.signingKey.tenantId}/${options.signingKey.agentId}, not to this agent`,
     );
   }
+  if (options.signingKey.userId !== undefined && options.signingKey.userId !== me.userId) {
+    throw new Error(`the signing key acts for user ${options.signingKey.userId}, not for ${me.userId}`);
+  }
+  const maxEnvelopeLifetimeMs = options.maxEnvelopeLifetimeMs ?? MAX_ENVELOPE_LIFETIME_MS;
+  const envelopeTtlMs = options.envelopeTtlMs ?? Math.min(60_000, maxEnvelopeLifetimeMs);
+  if (!(maxEnvelopeLifetimeMs >= 1000) || !(envelopeTtlMs >= 1000) || envelopeTtlMs > maxEnvelopeLifetimeMs) {
+    throw new Error(
+      `envelopeTtlMs (${envelopeTtlMs}) must be between 1 s and maxEnvelopeLifetimeMs (${maxEnvelopeLifetimeMs})`,
+    );
+  }
+  const { directory } = options;
   const ctx: NodeContext = {
     options,
     clock,
     replay,
     ttlMs: options.ttlMs ?? 24 * 3_600_000,
     approvalTtlMs: options.approvalTtlMs ?? 3_600_000,
-    envelopeTtlMs: options.envelopeTtlMs ?? 60_000,
+    envelopeTtlMs,
+    maxEnvelopeLifetimeMs,
     channel: options.channel ?? 'in-process',
     me: () => me,
     nowIso: () => clock.now().toISOString(),
@@ -172,6 +228,7 @@ export function createNodeContext(options: NodeOptions, clock: Clock, replay: Re
           audience: { tenantId: me.tenantId, agentId: me.agentId },
           content,
           nowMs,
+          maxLifetimeMs: maxEnvelopeLifetimeMs,
           ...(contextId !== undefined ? { contextId } : {}),
         });
         if (!(await replay.consume(claims.jti, claims.exp * 1000 + 30_000, nowMs))) {
@@ -182,6 +239,32 @@ export function createNodeContext(options: NodeOptions, clock: Clock, replay: Re
         if (error instanceof EnvelopeRejectedError) throw envelopeError(error);
         throw error;
       }
+    },
+    async placement(tenantId, userId) {
+      const user = { scope: 'user', scopeId: userId } as const;
+      let chain: Awaited<ReturnType<OrgDirectory['ancestry']>>;
+      try {
+        // knowsNode reads only; it never places.
+        if (!(await knowsNode(directory as OrgDirectory, tenantId, user))) return undefined;
+        chain = await directory.ancestry(tenantId, user);
+      } catch (error) {
+        throw new GovernanceError('service_unavailable', 'The org directory is unavailable', {
+          cause: error,
+        });
+      }
+      const orgUnit = chain.find((n) => n.scope === 'org')?.scopeId;
+      if (!orgUnit) return undefined;
+      const team = chain.find((n) => n.scope === 'team')?.scopeId;
+      return { tenantId, userId, orgUnit, ...(team ? { team } : {}) };
+    },
+    async sender(claims) {
+      const { tenantId, agentId, userId } = claims.from;
+      const placed = await ctx.placement(tenantId, userId);
+      if (!placed)
+        throw policyDenied('the sender is not placed in an org unit of the org directory', {
+          reason: 'sender_unknown',
+        });
+      return { ...placed, agentId };
     },
     audit: (facts) =>
       writeAudit(options.audit, {
@@ -202,5 +285,3 @@ function envelopeError(error: EnvelopeRejectedError): GovernanceError {
 /** A policy refusal with its reason in detail. */
 export const policyDenied = (reason: string, detail: Record<string, unknown> = {}): GovernanceError =>
   errorOf('policy_denied', `Policy denies the exchange: ${reason}`, { reason, ...detail });
-
-export const peerView = (p: PeerInfo) => ({ tenantId: p.tenantId, orgUnit: p.orgUnit });

@@ -4,7 +4,9 @@
  * (tenant, agent, user, org unit), the audience (the receiving agent), the exchange type and
  * conversation, a transport context id, a digest of the message content, a unique `jti` and an
  * expiry. A receiver trusts none of these fields until the signature verifies with the key of the
- * agent the header names, and the claimed sender equals that agent.
+ * agent the header names, the claimed sender equals that agent and the claimed user equals the
+ * user that key is bound to. The sender's org unit in the envelope is what the sender believes;
+ * a receiver takes org unit and team from its own org directory, never from the envelope.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -26,6 +28,8 @@ const ENVELOPE_JWS_TYPE = 'agentgov-envelope+jws';
 const utf8 = new TextDecoder();
 /** Largest accepted compact JWS (bytes). */
 export const MAX_ENVELOPE_BYTES = 16_384;
+/** Longest accepted envelope lifetime (`exp - iat`) by default, ms: 300 s, like caller tokens. */
+export const MAX_ENVELOPE_LIFETIME_MS = 300_000;
 
 const Party = z.object({
   tenantId: z.string().min(1).max(255),
@@ -102,11 +106,14 @@ export type EnvelopeRejection =
   | 'unknown_signer'
   | 'signature_invalid'
   | 'sender_mismatch'
+  | 'user_unbound'
+  | 'user_mismatch'
   | 'audience_mismatch'
   | 'context_mismatch'
   | 'digest_mismatch'
   | 'expired'
   | 'not_yet_valid'
+  | 'lifetime_too_long'
   | 'replayed';
 
 export class EnvelopeRejectedError extends Error {
@@ -128,6 +135,11 @@ export interface VerifyExpectations {
   nowMs: number;
   /** Allowed clock skew, ms (default 30 s). */
   skewMs?: number;
+  /**
+   * Longest accepted lifetime, ms (default MAX_ENVELOPE_LIFETIME_MS, 300 s): `exp - iat` above it,
+   * or an `exp` later than now + this + the skew, is refused (`lifetime_too_long`).
+   */
+  maxLifetimeMs?: number;
 }
 
 const reject = (reason: EnvelopeRejection, message: string): never => {
@@ -136,8 +148,9 @@ const reject = (reason: EnvelopeRejection, message: string): never => {
 
 /**
  * Verifies a compact JWS envelope: size, header, signature by the key of the agent the header
- * names, claims shape, sender = signer, audience, context, digest, time window. Throws
- * EnvelopeRejectedError. Consumes nothing: replay is checked by the caller afterwards.
+ * names, claims shape, sender = signer, user = the key's user, audience, context, digest, time
+ * window and lifetime. Throws EnvelopeRejectedError. Consumes nothing: replay is checked by the
+ * caller afterwards.
  */
 export async function verifyEnvelope(
   jws: unknown,
@@ -151,11 +164,11 @@ export async function verifyEnvelope(
   if (header.typ !== ENVELOPE_JWS_TYPE) return reject('envelope_malformed', 'wrong envelope type');
   const signer = typeof header.kid === 'string' ? parseKeyId(header.kid) : undefined;
   if (!signer) return reject('envelope_malformed', 'the envelope names no signer');
-  const key = await keys.publicKey(signer.tenantId, signer.agentId);
-  if (!key) return reject('unknown_signer', 'no key is known for the signing agent');
+  const bound = await keys.publicKey(signer.tenantId, signer.agentId);
+  if (!bound?.key) return reject('unknown_signer', 'no key is known for the signing agent');
   let payload: Uint8Array;
   try {
-    payload = await verifyCompact(jws, key, header);
+    payload = await verifyCompact(jws, bound.key, header);
   } catch {
     return reject('signature_invalid', 'the envelope signature does not verify');
   }
@@ -169,6 +182,11 @@ export async function verifyEnvelope(
   const c = parsed.data;
   if (c.from.tenantId !== signer.tenantId || c.from.agentId !== signer.agentId)
     return reject('sender_mismatch', 'the envelope claims a sender other than its signer');
+  // An agent acts for exactly one user: the one its key is bound to, never one the envelope names.
+  if (typeof bound.userId !== 'string' || bound.userId.length === 0)
+    return reject('user_unbound', 'the signing key is bound to no user');
+  if (c.from.userId !== bound.userId)
+    return reject('user_mismatch', "the envelope claims a user other than its signing key's user");
   if (c.to.tenantId !== expect.audience.tenantId || c.to.agentId !== expect.audience.agentId)
     return reject('audience_mismatch', 'the envelope is addressed to another agent');
   if (expect.contextId !== undefined && c.contextId !== expect.contextId)
@@ -179,5 +197,10 @@ export async function verifyEnvelope(
   if (c.exp * 1000 + skew <= expect.nowMs) return reject('expired', 'the envelope has expired');
   if (c.iat * 1000 - skew > expect.nowMs) return reject('not_yet_valid', 'the envelope is not valid yet');
   if (c.exp <= c.iat) return reject('envelope_malformed', 'the envelope expires before it was issued');
+  const maxLifetime = expect.maxLifetimeMs ?? MAX_ENVELOPE_LIFETIME_MS;
+  if ((c.exp - c.iat) * 1000 > maxLifetime)
+    return reject('lifetime_too_long', `the envelope lives longer than ${maxLifetime / 1000} s`);
+  if (c.exp * 1000 > expect.nowMs + maxLifetime + skew)
+    return reject('lifetime_too_long', 'the envelope expires too far in the future');
   return c;
 }

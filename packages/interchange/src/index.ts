@@ -25,6 +25,7 @@ export {
   EnvelopeRejectedError,
   type EnvelopeRejection,
   MAX_ENVELOPE_BYTES,
+  MAX_ENVELOPE_LIFETIME_MS,
   signEnvelope,
   verifyEnvelope,
 } from './envelope';
@@ -51,6 +52,8 @@ export {
 } from './identity';
 export type { MessageType, QueryInput, RoundResult } from './initiator';
 export {
+  type AgentJwk,
+  type AgentKey,
   type AgentKeyPair,
   generateAgentKeys,
   InMemoryReplayGuard,

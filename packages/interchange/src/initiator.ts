@@ -19,7 +19,7 @@ import {
   newId,
   parseWith,
 } from '@agentgov/core';
-import { type NodeContext, peerView, policyDenied } from './context';
+import { type NodeContext, policyDenied } from './context';
 import { buildEnvelope, contentDigest } from './envelope';
 import { filterByClassification, highestLevel, summarizeShared, summarizeWithheld } from './filter';
 import { type ExchangeMessage, type ExchangeMessageInput, ExchangeMessageSchema } from './message';
@@ -72,13 +72,19 @@ async function admit(
     throw policyDenied(`this agent does not take part in ${type}`);
   if (!peer.supportedExchangeTypes.includes(type))
     throw policyDenied(`the responder does not take part in ${type}`);
+  // The responder's org unit comes from the org directory, not from what the peer publishes.
+  const placed = await ctx.placement(peer.tenantId, peer.userId);
+  if (!placed)
+    throw policyDenied('the responder is not placed in an org unit of the org directory', {
+      reason: 'responder_unknown',
+    });
   // Step 2: the decision, on the level of what could be shared at all.
   const ceiling0 = minClassification(identity.maxClassificationShared, peer.maxClassificationShared);
   const level = highestLevel(filterByClassification(message.items, ceiling0).kept);
   const decision = await ctx.decide({
     exchangeType: type,
     initiator: me,
-    responder: peerView(peer),
+    responder: { tenantId: peer.tenantId, orgUnit: placed.orgUnit },
     level,
     ...(signal ? { signal } : {}),
   });

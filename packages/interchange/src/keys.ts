@@ -1,21 +1,38 @@
 /**
  * Keys and nonces. Every agent signs with its own key; the other side resolves the public key by
  * `(tenantId, agentId)` through the KeyResolver port (a JWKS endpoint, a secret store, a key ring).
- * The ReplayGuard remembers envelope ids (`jti`) until they expire.
+ * An agent acts for exactly one user: the registered key is bound to its tenant, its agent (the
+ * `kid`) and its user (the JWK member `userId`, or the binding given at registration), and an
+ * envelope is accepted only when it names the user its key is bound to. The ReplayGuard remembers
+ * envelope ids (`jti`) until they expire.
  */
 import { exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 
 export type VerifyKey = CryptoKey | JWK | Uint8Array;
 
+/** A JWK of an agent key, with the member `userId` naming the user the agent acts for. */
+export type AgentJwk = JWK & { userId?: string };
+
+/**
+ * A registered public key and the one user its agent acts for. `userId` undefined: the key is
+ * bound to no user — its envelopes are refused (`user_unbound`): the envelope never chooses the user.
+ */
+export interface AgentKey {
+  key: VerifyKey;
+  userId: string | undefined;
+}
+
 export interface KeyResolver {
-  /** The public key of an agent, or undefined when the agent is unknown. */
-  publicKey(tenantId: string, agentId: string): Promise<VerifyKey | undefined>;
+  /** The public key of an agent and the user it is bound to, or undefined when the agent is unknown. */
+  publicKey(tenantId: string, agentId: string): Promise<AgentKey | undefined>;
 }
 
 /** A private signing key of one agent. */
 export interface SigningKey {
   tenantId: string;
   agentId: string;
+  /** The user the agent acts for (a node refuses a key bound to another user than its own). */
+  userId?: string;
   /** JWS algorithm (ES256 by default). */
   alg: string;
   privateKey: CryptoKey;
@@ -35,49 +52,79 @@ export function parseKeyId(kid: string): { tenantId: string; agentId: string } |
   }
 }
 
-export interface AgentKeyPair {
-  signingKey: SigningKey;
-  publicJwk: JWK;
-  privateJwk: JWK;
+/** The user a JWK is bound to (its `userId` member), undefined when none; throws on a malformed one. */
+function jwkUser(jwk: { userId?: unknown }): string | undefined {
+  const user = jwk.userId;
+  if (user === undefined) return undefined;
+  if (typeof user !== 'string' || user.length === 0 || user.length > 255)
+    throw new Error("a JWK's userId must be a non-empty string of at most 255 characters");
+  return user;
 }
 
-/** A new ES256 key pair for an agent (extractable, so it can be stored). */
+export interface AgentKeyPair {
+  signingKey: SigningKey;
+  publicJwk: AgentJwk;
+  privateJwk: AgentJwk;
+}
+
+/**
+ * A new key pair for an agent acting for `userId` (extractable, so it can be stored; ES256 unless
+ * `alg` says otherwise). Both JWKs carry `kid` `<tenantId>/<agentId>` and the member `userId`.
+ */
 export async function generateAgentKeys(
   tenantId: string,
   agentId: string,
-  alg = 'ES256',
+  options: { userId: string; alg?: string },
 ): Promise<AgentKeyPair> {
+  const alg = options.alg ?? 'ES256';
+  const { userId } = options;
+  jwkUser({ userId });
   const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true });
   const kid = keyId(tenantId, agentId);
   return {
-    signingKey: { tenantId, agentId, alg, privateKey },
-    publicJwk: { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' },
-    privateJwk: { ...(await exportJWK(privateKey)), kid, alg },
+    signingKey: { tenantId, agentId, userId, alg, privateKey },
+    publicJwk: { ...(await exportJWK(publicKey)), kid, alg, use: 'sig', userId },
+    privateJwk: { ...(await exportJWK(privateKey)), kid, alg, userId },
   };
 }
 
-/** A signing key from a stored private JWK (its `kid` names the agent). */
-export async function signingKeyFromJwk(jwk: JWK): Promise<SigningKey> {
+/** A signing key from a stored private JWK (its `kid` names the agent, its `userId` the user). */
+export async function signingKeyFromJwk(jwk: AgentJwk): Promise<SigningKey> {
   const id = jwk.kid ? parseKeyId(jwk.kid) : undefined;
   if (!id) throw new Error('the private JWK has no kid of the form <tenantId>/<agentId>');
   const alg = jwk.alg ?? 'ES256';
-  return { ...id, alg, privateKey: (await importJWK(jwk, alg)) as CryptoKey };
+  const userId = jwkUser(jwk);
+  return {
+    ...id,
+    ...(userId !== undefined ? { userId } : {}),
+    alg,
+    privateKey: (await importJWK(jwk, alg)) as CryptoKey,
+  };
 }
 
-/** Public keys held in memory (or loaded from a JWKS file), by `(tenantId, agentId)`. */
+/**
+ * Public keys held in memory (or loaded from a JWKS file), by `(tenantId, agentId)`, each bound to
+ * its user: the JWK's `userId` member, or `binding.userId` given to `add` (both given must agree).
+ * A key added without a user is kept (it still verifies the agent's card and caller tokens) but
+ * its envelopes are refused.
+ */
 export class KeyRing implements KeyResolver {
-  readonly #keys = new Map<string, JWK>();
+  readonly #keys = new Map<string, AgentJwk>();
   /** Imported keys: importing a JWK costs more than verifying with it. */
   readonly #imported = new Map<string, Promise<CryptoKey | Uint8Array>>();
-  add(jwk: JWK): this {
+  add(jwk: AgentJwk, binding?: { userId: string }): this {
     if (!jwk.kid || !parseKeyId(jwk.kid))
       throw new Error('a public JWK needs a kid of the form <tenantId>/<agentId>');
-    const { d: _private, ...publicOnly } = jwk;
-    this.#keys.set(jwk.kid, publicOnly);
+    const own = jwkUser(jwk);
+    const userId = binding ? jwkUser({ userId: binding.userId }) : own;
+    if (own !== undefined && userId !== own)
+      throw new Error(`the JWK ${jwk.kid} is bound to user ${own}, not ${String(userId)}`);
+    const { d: _private, userId: _user, ...publicOnly } = jwk;
+    this.#keys.set(jwk.kid, userId !== undefined ? { ...publicOnly, userId } : publicOnly);
     this.#imported.delete(jwk.kid);
     return this;
   }
-  async publicKey(tenantId: string, agentId: string): Promise<VerifyKey | undefined> {
+  async publicKey(tenantId: string, agentId: string): Promise<AgentKey | undefined> {
     const kid = keyId(tenantId, agentId);
     const jwk = this.#keys.get(kid);
     if (!jwk) return undefined;
@@ -86,10 +133,10 @@ export class KeyRing implements KeyResolver {
       imported = importJWK(jwk, jwk.alg ?? 'ES256');
       this.#imported.set(kid, imported);
     }
-    return imported;
+    return { key: await imported, userId: jwk.userId };
   }
-  /** The keys as a JWKS document. */
-  jwks(): { keys: JWK[] } {
+  /** The keys as a JWKS document (each with its `userId` when bound). */
+  jwks(): { keys: AgentJwk[] } {
     return { keys: [...this.#keys.values()] };
   }
 }

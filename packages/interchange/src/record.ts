@@ -43,7 +43,9 @@ export type TranscriptEntry =
       reason: string;
       /** The highest level the reply may carry (the responder's clearance and policy at receipt). */
       ceiling: ClassificationLevel;
+      /** The initiator's org unit and team, from the responder's org directory (never the envelope). */
       initiatorOrgUnit: string;
+      initiatorTeam?: string;
       at: string;
       expiresAt: string;
     }

@@ -238,7 +238,12 @@ export async function materialize(
         exchangeId: x.exchangeId,
         round,
         exchangeType: x.exchangeType,
-        from: { agentId: x.initiatorAgentId, userId: x.initiatorUserId, orgUnit: request.initiatorOrgUnit },
+        from: {
+          agentId: x.initiatorAgentId,
+          userId: x.initiatorUserId,
+          orgUnit: request.initiatorOrgUnit,
+          ...(request.initiatorTeam ? { team: request.initiatorTeam } : {}),
+        },
         text: asked.text,
         items: asked.items,
         ceiling: request.ceiling,

@@ -2,7 +2,10 @@
  * The receiving side enforces everything again, on its own terms: a delivery without a valid
  * envelope is refused (never treated as a human message); the signature must verify with the key
  * of the agent it claims to come from; the responder's own identity, policy, clearance and round
- * record decide what it accepts and returns — never a field the sender sets. Only then may the
+ * record decide what it accepts and returns — never a field the sender sets: the sender's user is
+ * the one its key is bound to (checked with the envelope), its org unit and team come from this
+ * node's org directory (the recorded sender, what the human is shown, the cross-org decision).
+ * Only then may the
  * agent answer automatically (information queries, when its identity and its human's availability
  * allow); everything else waits for a human.
  *
@@ -21,7 +24,7 @@ import {
   minClassification,
   newId,
 } from '@agentgov/core';
-import { type NodeContext, policyDenied } from './context';
+import { type NodeContext, policyDenied, type Sender } from './context';
 import type { EnvelopeClaims } from './envelope';
 import { filterByClassification, highestLevel, summarizeShared, summarizeWithheld } from './filter';
 import { type ExchangeMessage, ExchangeMessageSchema } from './message';
@@ -92,6 +95,8 @@ async function admitAndAnswer(
   const type = claims.exchangeType;
   if (claims.from.tenantId !== me.tenantId)
     throw new CrossEnterpriseBlockedError(claims.from.tenantId, me.tenantId);
+  // Who sends: the user its key is bound to (verified with the envelope), placed by the directory.
+  const sender = await ctx.sender(claims);
   const parsed = ExchangeMessageSchema.safeParse(delivery.message);
   if (!parsed.success) throw policyDenied('the message content is invalid', { reason: 'message_invalid' });
   const message = parsed.data;
@@ -104,7 +109,7 @@ async function admitAndAnswer(
   const cleared = filterByClassification(message.items, identity.maxClassificationShared, describeItem);
   const decision = await ctx.decide({
     exchangeType: type,
-    initiator: claims.from,
+    initiator: sender,
     responder: me,
     level: highestLevel(cleared.kept),
   });
@@ -146,7 +151,7 @@ async function admitAndAnswer(
         tenantId: me.tenantId,
         conversationId: claims.conversationId,
         initiatorAgentId: claims.from.agentId,
-        initiatorUserId: claims.from.userId,
+        initiatorUserId: sender.userId,
         responderAgentId: me.agentId,
         responderUserId: me.userId,
         exchangeType: type,
@@ -184,7 +189,7 @@ async function admitAndAnswer(
     reason: decision.reason,
     exchange: x,
   });
-  return answerRound(ctx, x, claims, message, accepted.kept, ceiling, identity, requestId);
+  return answerRound(ctx, x, claims, sender, message, accepted.kept, ceiling, identity, requestId);
 }
 
 function nextRound(
@@ -233,6 +238,7 @@ async function answerRound(
   ctx: NodeContext,
   x: Exchange,
   claims: EnvelopeClaims,
+  sender: Sender,
   message: ExchangeMessage,
   items: ExchangeMessage['items'],
   ceiling: ExchangeMessage['items'][number]['classification'],
@@ -254,7 +260,12 @@ async function answerRound(
       exchangeId: x.exchangeId,
       round: claims.envelope.currentRound,
       exchangeType: x.exchangeType,
-      from: { agentId: claims.from.agentId, userId: claims.from.userId, orgUnit: claims.from.orgUnit },
+      from: {
+        agentId: sender.agentId,
+        userId: sender.userId,
+        orgUnit: sender.orgUnit,
+        ...(sender.team ? { team: sender.team } : {}),
+      },
       text: message.text,
       items,
       ceiling,
@@ -268,7 +279,8 @@ async function answerRound(
       answer = undefined;
     }
   }
-  if (!answer) return waitForHuman(ctx, x, claims, waitReason ?? 'a human must answer', ceiling, requestId);
+  if (!answer)
+    return waitForHuman(ctx, x, claims, sender, waitReason ?? 'a human must answer', ceiling, requestId);
   return sendReply(
     ctx,
     x,
@@ -284,6 +296,7 @@ async function waitForHuman(
   ctx: NodeContext,
   x: Exchange,
   claims: EnvelopeClaims,
+  sender: Sender,
   reason: string,
   ceiling: ExchangeMessage['items'][number]['classification'],
   requestId: string,
@@ -300,7 +313,8 @@ async function waitForHuman(
           action: c.exchangeType === 'information_query' ? 'answer' : c.exchangeType,
           reason,
           ceiling,
-          initiatorOrgUnit: claims.from.orgUnit,
+          initiatorOrgUnit: sender.orgUnit,
+          ...(sender.team ? { initiatorTeam: sender.team } : {}),
           at: now.toISOString(),
           expiresAt: new Date(now.getTime() + ctx.approvalTtlMs).toISOString(),
         }),

@@ -65,6 +65,7 @@ beforeAll(async () => {
       },
       signingKey: w.keyPairs[name].signingKey,
       keys: w.keys,
+      directory: w.directory,
       store: w.stores[name],
       audit: w.audits[name],
       engine: w.engine,

@@ -13,6 +13,7 @@ import {
   InMemoryOrgDirectory,
   InMemoryPolicyStore,
   ManualClock,
+  type OrgDirectory,
 } from '@agentgov/core';
 import { BuiltinDecisionEngine, EffectivePolicyResolver, PolicyService } from '@agentgov/policy';
 import {
@@ -53,6 +54,8 @@ export interface World {
   clock: ManualClock;
   network: InProcessNetwork;
   keys: KeyRing;
+  /** The org directory every node reads (alice, bob, carol and dave placed in their orgs). */
+  directory: OrgDirectory;
   keyPairs: Record<AgentName, AgentKeyPair>;
   nodes: Record<AgentName, InterchangeNode>;
   audits: Record<AgentName, InMemoryAuditSink>;
@@ -122,6 +125,7 @@ export async function makeWorld(options: WorldOptions = {}): Promise<World> {
     clock,
     network,
     keys,
+    directory,
     engine,
     availability,
     keyPairs: {} as World['keyPairs'],
@@ -130,7 +134,7 @@ export async function makeWorld(options: WorldOptions = {}): Promise<World> {
     stores: {} as World['stores'],
   };
   for (const [name, a] of Object.entries(AGENTS) as [AgentName, (typeof AGENTS)[AgentName]][]) {
-    const pair = await generateAgentKeys(a.tenantId, `agent-${name}`);
+    const pair = await generateAgentKeys(a.tenantId, `agent-${name}`, { userId: a.userId });
     keys.add(pair.publicJwk);
     let store = options.storeFor?.(name) ?? tenantStores.get(a.tenantId);
     if (!store || (options.stores === 'separate' && !options.storeFor)) {
@@ -148,6 +152,7 @@ export async function makeWorld(options: WorldOptions = {}): Promise<World> {
       availability: { availability: async () => availability[name] },
       signingKey: pair.signingKey,
       keys,
+      directory,
       store,
       audit,
       engine,

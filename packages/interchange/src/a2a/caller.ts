@@ -52,7 +52,7 @@ export async function verifyCallerToken(
   if (!h || h.typ !== CALLER_JWS_TYPE) return fail('caller_token_malformed');
   const caller = typeof h.kid === 'string' ? parseKeyId(h.kid) : undefined;
   if (!caller) return fail('caller_token_malformed');
-  const key = await keys.publicKey(caller.tenantId, caller.agentId);
+  const key = (await keys.publicKey(caller.tenantId, caller.agentId))?.key;
   if (!key) return fail('unknown_caller');
   let payload: { aud?: unknown; method?: unknown; jti?: unknown; iat?: unknown; exp?: unknown };
   try {

@@ -96,15 +96,15 @@ export async function verifyGovernedCard(
   }
   if (card.signatures.length !== 1)
     throw new CardRejectedError('card_unsigned', 'the agent card must carry exactly one signature');
-  let signer: { tenantId: string; agentId: string } | undefined;
+  let signer: { tenantId: string; agentId: string; userId: string | undefined } | undefined;
   try {
     await verifyAgentCardSignature(async (kid) => {
       const id = parseKeyId(kid);
       if (!id || id.agentId !== agentId) throw new Error('not the expected agent');
-      const key = await keys.publicKey(id.tenantId, id.agentId);
-      if (!key) throw new Error('unknown key');
-      signer = id;
-      return key as never;
+      const bound = await keys.publicKey(id.tenantId, id.agentId);
+      if (!bound?.key) throw new Error('unknown key');
+      signer = { ...id, userId: bound.userId };
+      return bound.key as never;
     })(card);
   } catch {
     throw new CardRejectedError('card_signature_invalid', `the agent card is not signed by ${agentId}`);
@@ -119,7 +119,13 @@ export async function verifyGovernedCard(
   if (!params.success)
     throw new CardRejectedError('card_malformed', 'the governance extension params are invalid');
   const { protocolVersion: _v, ...peer } = params.data;
-  if (!signer || peer.tenantId !== signer.tenantId || peer.agentId !== signer.agentId) {
+  // The user the card names must be the one the signing key is bound to (none bound: refused).
+  if (
+    !signer ||
+    peer.tenantId !== signer.tenantId ||
+    peer.agentId !== signer.agentId ||
+    peer.userId !== signer.userId
+  ) {
     throw new CardRejectedError(
       'card_identity_mismatch',
       'the card publishes another identity than its signer',
