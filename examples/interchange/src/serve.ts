@@ -18,7 +18,7 @@ import {
   signingKeyFromJwk,
 } from '@agentgov/interchange';
 import { A2ATransport, type GovernedA2AServer, startA2AServer } from '@agentgov/interchange/a2a';
-import { buildWorld, PEOPLE, type Person } from './world';
+import { buildWorld, GUEST, PEOPLE, type Person } from './world';
 
 const option = (args: string[], name: string): string | undefined => {
   const i = args.indexOf(name);
@@ -30,10 +30,12 @@ async function loadOrCreate(
   name: string,
   tenantId: string,
   agentId: string,
+  userId: string,
 ): Promise<AgentKeyPair> {
   const file = resolve(dir, `${name}.private.jwk.json`);
   if (existsSync(file)) {
-    const privateJwk = JSON.parse(await readFile(file, 'utf8'));
+    // Keys written before keys named their user are bound to the user they were made for.
+    const privateJwk = { userId, ...JSON.parse(await readFile(file, 'utf8')) };
     const { d: _d, ...publicJwk } = privateJwk;
     return {
       signingKey: await signingKeyFromJwk(privateJwk),
@@ -41,7 +43,7 @@ async function loadOrCreate(
       publicJwk: { ...publicJwk, use: 'sig' },
     };
   }
-  const pair = await generateAgentKeys(tenantId, agentId);
+  const pair = await generateAgentKeys(tenantId, agentId, { userId });
   await writeFile(file, `${JSON.stringify(pair.privateJwk, null, 2)}\n`, { mode: 0o600 });
   return pair;
 }
@@ -52,8 +54,14 @@ export async function serve(args: string[]): Promise<void> {
   await mkdir(dir, { recursive: true });
   const pairs = {} as Record<Person, AgentKeyPair>;
   for (const person of Object.keys(PEOPLE) as Person[])
-    pairs[person] = await loadOrCreate(dir, person, PEOPLE[person].tenantId, `${person}-assistant`);
-  const guest = await loadOrCreate(dir, 'guest', 'acme', 'guest-assistant');
+    pairs[person] = await loadOrCreate(
+      dir,
+      person,
+      PEOPLE[person].tenantId,
+      `${person}-assistant`,
+      PEOPLE[person].userId,
+    );
+  const guest = await loadOrCreate(dir, 'guest', GUEST.tenantId, 'guest-assistant', GUEST.userId);
   const urls = new Map<string, string>();
   const { assistants, ring } = await buildWorld(
     (_person, keys, keyRing) =>

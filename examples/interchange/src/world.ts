@@ -35,6 +35,8 @@ export const PEOPLE = {
   dave: { tenantId: 'globex', userId: 'dave', orgUnit: 'eng' },
 } as const;
 export type Person = keyof typeof PEOPLE;
+/** The user the `guest-assistant` key of `--serve` acts for (the org directory places it in `partners`). */
+export const GUEST = { tenantId: 'acme', userId: 'guest', orgUnit: 'partners' } as const;
 
 /** The `interchange` integration entry of each assistant (its defaultAgentIdentity JSON). */
 const IDENTITY: Record<Person, string> = {
@@ -75,7 +77,8 @@ export async function buildWorld(
 ) {
   const policyStore = new InMemoryPolicyStore();
   const directory = new InMemoryOrgDirectory();
-  for (const p of Object.values(PEOPLE)) await directory.place(p.tenantId, p.userId, { orgUnit: p.orgUnit });
+  for (const p of [...Object.values(PEOPLE), GUEST])
+    await directory.place(p.tenantId, p.userId, { orgUnit: p.orgUnit });
   const resolver = new EffectivePolicyResolver({ store: policyStore, directory });
   const policies = new PolicyService({
     store: policyStore,
@@ -108,7 +111,10 @@ export async function buildWorld(
   const pairs = {} as Record<Person, AgentKeyPair>;
   for (const person of Object.keys(PEOPLE) as Person[]) {
     pairs[person] =
-      keyPairs?.[person] ?? (await generateAgentKeys(PEOPLE[person].tenantId, `${person}-assistant`));
+      keyPairs?.[person] ??
+      (await generateAgentKeys(PEOPLE[person].tenantId, `${person}-assistant`, {
+        userId: PEOPLE[person].userId,
+      }));
     ring.add(pairs[person].publicJwk);
   }
   const assistants = {} as Record<Person, Assistant>;
@@ -126,6 +132,7 @@ export async function buildWorld(
       policy: policyView,
       signingKey: keys.signingKey,
       keys: ring,
+      directory,
       store,
       audit,
       engine,

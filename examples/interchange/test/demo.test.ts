@@ -3,7 +3,13 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type DecisionEngine, InMemoryAuditSink, InMemoryExchangeStore, ok } from '@agentgov/core';
+import {
+  type DecisionEngine,
+  InMemoryAuditSink,
+  InMemoryExchangeStore,
+  InMemoryOrgDirectory,
+  ok,
+} from '@agentgov/core';
 import { InterchangeNode, KeyRing, parseAgentIdentityConfig, signingKeyFromJwk } from '@agentgov/interchange';
 import { A2ATransport } from '@agentgov/interchange/a2a';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -112,6 +118,8 @@ describe('interchange demo (--serve)', () => {
       identityConfig: parseAgentIdentityConfig(undefined),
       signingKey,
       keys: ring,
+      // The guest's view of its tenant: where bob sits (org unit from the directory, not bob's card).
+      directory: InMemoryOrgDirectory.fromDefinitions({ tenant: 'acme', orgs: { eng: { users: ['bob'] } } }),
       store: new InMemoryExchangeStore(),
       audit: new InMemoryAuditSink(),
       engine: allow,
