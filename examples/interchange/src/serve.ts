@@ -1,30 +1,30 @@
 /**
- * `--serve`: alice's, bob's and dave's assistants as long-lived A2A servers on loopback, plus a
- * small approval console for the humans. Prints the servers' URLs, the console's URL and where the
- * keys are (public JWKS and each agent's private JWK — including a `guest` agent of tenant acme
- * that any A2A client may sign with). Options: `--port-base N` (alice N, bob N+1, dave N+2,
- * console N+3; default: any free ports), `--keys DIR` (default `./.interchange-keys`; existing
- * keys are reused so identities survive restarts).
+ * `--serve`: alice's, bob's and dave's assistants as long-lived A2A servers on loopback, plus the
+ * approval console for the humans (console.ts: they sign in, and only the human asked decides).
+ * Prints the servers' URLs, the console's URL and where the keys are (public JWKS and each agent's
+ * private JWK — including a `guest` agent of tenant acme that any A2A client may sign with).
+ * Options: `--port-base N` (alice N, bob N+1, dave N+2, console N+3, its development issuer N+4;
+ * default: any free ports), `--keys DIR` (default `./.interchange-keys`; existing keys are reused
+ * so identities survive restarts).
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import {
-  type AgentKeyPair,
-  generateAgentKeys,
-  pendingApproval,
-  signingKeyFromJwk,
-} from '@agentgov/interchange';
+import { type AgentKeyPair, generateAgentKeys, signingKeyFromJwk } from '@agentgov/interchange';
 import { A2ATransport, type GovernedA2AServer, startA2AServer } from '@agentgov/interchange/a2a';
-import { buildWorld, GUEST, PEOPLE, type Person } from './world';
+import { startConsole } from './console';
+import { type Assistant, buildWorld, GUEST, PEOPLE, type Person } from './world';
 
 const option = (args: string[], name: string): string | undefined => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : undefined;
 };
 
+/**
+ * An agent's key pair, kept in `dir` as `<name>.private.jwk.json`: created on the first start,
+ * read again afterwards. Each key is bound to the one user its agent acts for (the JWK's `userId`);
+ * a key kept by an earlier version without it is bound and kept again.
+ */
 async function loadOrCreate(
   dir: string,
   name: string,
@@ -34,8 +34,10 @@ async function loadOrCreate(
 ): Promise<AgentKeyPair> {
   const file = resolve(dir, `${name}.private.jwk.json`);
   if (existsSync(file)) {
-    // Keys written before keys named their user are bound to the user they were made for.
-    const privateJwk = { userId, ...JSON.parse(await readFile(file, 'utf8')) };
+    const kept = JSON.parse(await readFile(file, 'utf8'));
+    const privateJwk = { ...kept, userId: kept.userId ?? userId };
+    if (kept.userId === undefined)
+      await writeFile(file, `${JSON.stringify(privateJwk, null, 2)}\n`, { mode: 0o600 });
     const { d: _d, ...publicJwk } = privateJwk;
     return {
       signingKey: await signingKeyFromJwk(privateJwk),
@@ -48,9 +50,22 @@ async function loadOrCreate(
   return pair;
 }
 
-export async function serve(args: string[]): Promise<void> {
-  const base = Number(option(args, '--port-base') ?? '0');
-  const dir = resolve(option(args, '--keys') ?? '.interchange-keys');
+export interface Served {
+  /** Each assistant's A2A URL. */
+  agents: Record<Person, string>;
+  /** The approval console (`/` the page, `/api/v1/...` the gateway). */
+  console: string;
+  /** The development OIDC issuer the humans sign in with. */
+  issuer: string;
+  keys: string;
+  assistants: Record<Person, Assistant>;
+  close(): Promise<void>;
+}
+
+/** Starts the three assistants and the approval console (what `--serve` runs, and the tests). */
+export async function startServe(options: { portBase?: number; keys: string }): Promise<Served> {
+  const base = options.portBase ?? 0;
+  const dir = resolve(options.keys);
   await mkdir(dir, { recursive: true });
   const pairs = {} as Record<Person, AgentKeyPair>;
   for (const person of Object.keys(PEOPLE) as Person[])
@@ -88,75 +103,34 @@ export async function serve(args: string[]): Promise<void> {
     servers.push(s);
     urls.set(a.agentId, s.url);
   }
-  const consoleServer = http.createServer((req, res) => {
-    handleConsole(req, res).catch((error: unknown) => {
-      res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: 'internal_error', message: (error as Error).message }));
-    });
+  // The humans decide in the console: the gateway kernel with the interchange plugin's routes,
+  // signed in through the development issuer (see console.ts).
+  const approvals = await startConsole({
+    assistants: people.map((p) => assistants[p]),
+    port: base ? base + people.length : 0,
+    issuerPort: base ? base + people.length + 1 : 0,
   });
-  async function handleConsole(req: http.IncomingMessage, res: http.ServerResponse) {
-    const send = (status: number, body: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(`${JSON.stringify(body, null, 2)}\n`);
-    };
-    const url = new URL(req.url ?? '/', 'http://console');
-    if (req.method === 'GET' && url.pathname === '/pending') {
-      const out: unknown[] = [];
-      for (const person of people) {
-        const a = assistants[person];
-        const page = await a.store.list(
-          PEOPLE[person].tenantId,
-          { outcome: 'in_progress' },
-          { offset: 0, limit: 100 },
-        );
-        for (const x of page.exchanges) {
-          const open = x.responderAgentId === a.agentId ? pendingApproval(x) : undefined;
-          if (open && !open.decision)
-            out.push({
-              assistant: person,
-              exchangeId: x.exchangeId,
-              exchangeType: x.exchangeType,
-              from: x.initiatorUserId,
-              approvalId: open.request.approvalId,
-              action: open.request.action,
-              reason: open.request.reason,
-              expiresAt: open.request.expiresAt,
-            });
-        }
-      }
-      return send(200, out);
-    }
-    if (req.method === 'POST' && url.pathname === '/decide') {
-      const chunks: Buffer[] = [];
-      for await (const c of req) chunks.push(c as Buffer);
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as {
-        assistant?: Person;
-        exchangeId?: string;
-        decision?: 'approved' | 'rejected';
-        note?: string;
-      };
-      const a = body.assistant ? assistants[body.assistant] : undefined;
-      if (!a || !body.exchangeId || (body.decision !== 'approved' && body.decision !== 'rejected')) {
-        return send(400, {
-          error: 'invalid_type',
-          message: 'body: {assistant: alice|bob|dave, exchangeId, decision: approved|rejected, note?}',
-        });
-      }
-      const r = await a.node.decide({
-        exchangeId: body.exchangeId,
-        by: PEOPLE[a.person].userId,
-        decision: body.decision,
-        ...(body.note ? { note: body.note } : {}),
-      });
-      return r.isErr() ? send(r.error.status, r.error.toBody()) : send(200, r.value);
-    }
-    return send(404, { error: 'NOT_FOUND', message: 'GET /pending or POST /decide' });
-  }
-  consoleServer.listen(base ? base + people.length : 0, '127.0.0.1');
-  await new Promise<void>((ok) => consoleServer.once('listening', ok));
-  const consoleUrl = `http://127.0.0.1:${(consoleServer.address() as AddressInfo).port}`;
-  const agents = Object.fromEntries(people.map((p) => [p, urls.get(`${p}-assistant`)]));
-  process.stdout.write(`${JSON.stringify({ ready: true, agents, console: consoleUrl, keys: dir })}\n`);
+  return {
+    agents: Object.fromEntries(people.map((p) => [p, urls.get(`${p}-assistant`)])) as Record<Person, string>,
+    console: approvals.url,
+    issuer: approvals.issuer,
+    keys: dir,
+    assistants,
+    close: async () => {
+      await approvals.close();
+      for (const s of servers) await s.close();
+    },
+  };
+}
+
+export async function serve(args: string[]): Promise<void> {
+  const portBase = Number(option(args, '--port-base') ?? '0');
+  const s = await startServe({ portBase, keys: option(args, '--keys') ?? '.interchange-keys' });
+  const { agents, console: consoleUrl, issuer, keys: dir } = s;
+  const people = Object.keys(PEOPLE) as Person[];
+  process.stdout.write(
+    `${JSON.stringify({ ready: true, agents, console: consoleUrl, issuer, keys: dir })}\n`,
+  );
   for (const p of people)
     process.stdout.write(
       `${p}'s assistant (${PEOPLE[p].tenantId}): ${agents[p]} — card at ${agents[p]}.well-known/agent-card.json\n`,
@@ -165,11 +139,10 @@ export async function serve(args: string[]): Promise<void> {
     `keys: ${dir} (jwks.json public; <name>.private.jwk.json private — sign as guest-assistant with guest.private.jwk.json)\n`,
   );
   process.stdout.write(
-    `approve: curl ${consoleUrl}/pending; curl -X POST ${consoleUrl}/decide -d '{"assistant":"bob","exchangeId":"…","decision":"approved"}'\n`,
+    `approve: open ${consoleUrl}/ in a browser and sign in as the human asked (${people.join(', ')}; any password, development issuer ${issuer})\n`,
   );
   const stop = async () => {
-    consoleServer.close();
-    for (const s of servers) await s.close();
+    await s.close();
     process.exit(0);
   };
   process.once('SIGINT', stop);

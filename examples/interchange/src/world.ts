@@ -62,7 +62,7 @@ async function bobAnswers(q: IncomingQuery) {
   };
 }
 
-interface Assistant {
+export interface Assistant {
   person: Person;
   agentId: string;
   node: InterchangeNode;

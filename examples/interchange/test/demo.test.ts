@@ -13,6 +13,7 @@ import {
 import { InterchangeNode, KeyRing, parseAgentIdentityConfig, signingKeyFromJwk } from '@agentgov/interchange';
 import { A2ATransport } from '@agentgov/interchange/a2a';
 import { afterAll, describe, expect, it } from 'vitest';
+import { signIn } from './sign-in';
 
 const demo = fileURLToPath(new URL('..', import.meta.url));
 const EXT = 'https://agentgov.dev/a2a/extensions/interchange/v1';
@@ -48,28 +49,31 @@ describe('interchange demo (--serve)', () => {
     if (keys) await rm(keys, { recursive: true, force: true });
   });
 
-  it('serves governed A2A agents: prints ports and keys, refuses a plain client, approves through the console', async () => {
+  it('serves governed A2A agents: prints ports and keys, refuses a plain client, bob signs in and approves through the console', async () => {
     keys = await mkdtemp(join(tmpdir(), 'interchange-keys-'));
     child = spawn('pnpm', ['exec', 'tsx', 'src/main.ts', '--serve', '--keys', keys], {
       cwd: demo,
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
-    const ready = await new Promise<{ agents: Record<string, string>; console: string; keys: string }>(
-      (resolve, reject) => {
-        let out = '';
-        const timer = setTimeout(() => reject(new Error(`not ready: ${out}`)), 45_000);
-        child?.stdout?.on('data', (d: Buffer) => {
-          out += d.toString();
-          const line = out.split('\n').find((l) => l.startsWith('{"ready":true'));
-          if (line) {
-            clearTimeout(timer);
-            resolve(JSON.parse(line));
-          }
-        });
-        child?.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-      },
-    );
+    const ready = await new Promise<{
+      agents: Record<string, string>;
+      console: string;
+      issuer: string;
+      keys: string;
+    }>((resolve, reject) => {
+      let out = '';
+      const timer = setTimeout(() => reject(new Error(`not ready: ${out}`)), 45_000);
+      child?.stdout?.on('data', (d: Buffer) => {
+        out += d.toString();
+        const line = out.split('\n').find((l) => l.startsWith('{"ready":true'));
+        if (line) {
+          clearTimeout(timer);
+          resolve(JSON.parse(line));
+        }
+      });
+      child?.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+    });
     expect(ready.keys).toBe(keys);
     const jwks = JSON.parse(await readFile(join(keys, 'jwks.json'), 'utf8'));
     expect(jwks.keys.map((k: { kid: string }) => k.kid)).toEqual(
@@ -92,12 +96,8 @@ describe('interchange demo (--serve)', () => {
       code: -32040,
       data: { reason: 'extension_not_activated' },
     });
-    expect(await (await fetch(`${ready.console}/pending`)).json()).toEqual([]);
-    const bad = await fetch(`${ready.console}/decide`, {
-      method: 'POST',
-      body: JSON.stringify({ assistant: 'bob', exchangeId: 'nope', decision: 'approved' }),
-    });
-    expect(bad.status).toBe(404);
+    // The console answers only the humans who signed in.
+    expect((await fetch(`${ready.console}/api/v1/pending`)).status).toBe(401);
 
     // Any client holding a registered key (here the guest's) asks bob for a meeting over A2A…
     const ring = new KeyRing();
@@ -135,22 +135,42 @@ describe('interchange demo (--serve)', () => {
       message: { text: 'Coffee on Friday?' },
     });
     expect(asked._unsafeUnwrap().status).toBe('pending');
-    // …bob approves through the console, and the guest collects the signed answer.
-    const pending = await (await fetch(`${ready.console}/pending`)).json();
-    expect(pending).toEqual([
-      expect.objectContaining({ assistant: 'bob', exchangeType: 'meeting_scheduling', from: 'guest' }),
-    ]);
-    const approve = await fetch(`${ready.console}/decide`, {
+    const exchangeId = asked._unsafeUnwrap().exchange.exchangeId;
+    // No local process decides for bob without his sign-in: the unauthenticated `/decide` of
+    // earlier versions is gone, and the approval route wants a session.
+    const anonymous = await fetch(`${ready.console}/decide`, {
       method: 'POST',
-      body: JSON.stringify({
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ assistant: 'bob', exchangeId, decision: 'approved' }),
+    });
+    expect(anonymous.status).toBe(404);
+    const unsigned = await fetch(`${ready.console}/api/v1/exchanges/${exchangeId}/approve`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(unsigned.status).toBe(401);
+    // …bob signs in (the development issuer's form), approves in the console, and the guest
+    // collects the signed answer.
+    const bob = await signIn(ready.console, 'bob');
+    const pending = await (
+      await fetch(`${ready.console}/api/v1/pending`, { headers: { cookie: bob } })
+    ).json();
+    expect(pending).toEqual([
+      expect.objectContaining({
         assistant: 'bob',
-        exchangeId: pending[0].exchangeId,
-        decision: 'approved',
-        note: 'Friday 9:00',
+        exchangeId,
+        exchangeType: 'meeting_scheduling',
+        from: 'guest',
       }),
+    ]);
+    const approve = await fetch(`${ready.console}/api/v1/exchanges/${exchangeId}/approve`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: bob },
+      body: JSON.stringify({ approvalId: pending[0].approvalId, note: 'Friday 9:00' }),
     });
     expect(approve.status).toBe(200);
-    const c = await guest.collect(pending[0].exchangeId);
+    const c = await guest.collect(exchangeId);
     const done = c._unsafeUnwrap();
     expect(done.status).toBe('answered');
     expect(done.reply?.commitment).toEqual({ action: 'meeting_scheduling', detail: 'Friday 9:00' });
