@@ -1,0 +1,21 @@
+/**
+ * The digest an approval is bound to: SHA-256 (hex) of the RFC 8785 canonical JSON of the call's
+ * arguments (absent arguments are `{}`), so the same arguments in any key order give the same
+ * digest and any change gives another.
+ */
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '@agentgov/core';
+
+/** The canonical JSON of a call's arguments (`{}` when absent); throws on values JSON cannot hold. */
+export function canonicalArguments(args: Record<string, unknown> | undefined): string {
+  return canonicalJson(args ?? {});
+}
+
+/** `sha256:<hex>` of the canonical arguments. */
+export function argumentsDigest(args: Record<string, unknown> | undefined): string {
+  return digestOfCanonical(canonicalArguments(args));
+}
+
+export function digestOfCanonical(canonical: string): string {
+  return `sha256:${createHash('sha256').update(canonical, 'utf8').digest('hex')}`;
+}

@@ -1,0 +1,73 @@
+/**
+ * The MCP server the assistant talks to: the SDK's low-level `Server`, one per session, whose
+ * `tools/list` and `tools/call` go through the `ToolGovernor`. The session's identity is fixed
+ * when the server is made (stdio: configuration; Streamable HTTP: the bearer token).
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  type ElicitRequestFormParams,
+  ElicitResultSchema,
+  ListToolsRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { SessionIdentity, ToolGovernor, ToolSession } from './governor';
+
+export interface ProxyServerOptions {
+  identity: SessionIdentity;
+  via: ToolSession['via'];
+  sessionId?: string;
+  /** How long an elicitation waits for the user (default: the governor's `elicitationTimeoutMs`). */
+  elicitationTimeoutMs?: number;
+  name?: string;
+  version?: string;
+}
+
+export interface ProxyServer {
+  server: Server;
+  session: ToolSession;
+}
+
+/** A governed MCP server for one session (connect it to any server transport). */
+export function createProxyServer(governor: ToolGovernor, options: ProxyServerOptions): ProxyServer {
+  const session: ToolSession = {
+    identity: Object.freeze({ ...options.identity }),
+    via: options.via,
+    ...(options.sessionId ? { sessionId: options.sessionId } : {}),
+  };
+  const server = new Server(
+    { name: options.name ?? 'agentgov-mcp-proxy', version: options.version ?? '0.1.0' },
+    {
+      capabilities: { tools: { listChanged: true }, logging: {} },
+      instructions:
+        'Tools are governed by agentgov: each tool description starts with its autonomy; a call that needs approval answers with an approval id — call again with the same arguments once a human approved it.',
+    },
+  );
+  const unsubscribe = governor.onToolsChanged(() => {
+    void server.sendToolListChanged().catch(() => {});
+  });
+  server.onclose = unsubscribe;
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: await governor.listTools(session),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const elicitation = server.getClientCapabilities()?.elicitation;
+    const formSupported =
+      elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined);
+    const progressToken = request.params._meta?.progressToken;
+    return governor.callTool(session, request.params.name, request.params.arguments, {
+      signal: extra.signal,
+      requestId: extra.requestId,
+      sendNotification: (n) => extra.sendNotification(n),
+      ...(progressToken === undefined ? {} : { progressToken }),
+      ...(formSupported
+        ? {
+            elicit: (params: ElicitRequestFormParams) =>
+              extra.sendRequest({ method: 'elicitation/create', params }, ElicitResultSchema, {
+                timeout: options.elicitationTimeoutMs ?? governor.limits.elicitationTimeoutMs,
+              }),
+          }
+        : {}),
+    });
+  });
+  return { server, session };
+}

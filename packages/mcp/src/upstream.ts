@@ -1,0 +1,191 @@
+/**
+ * One upstream MCP server, reached with the SDK's `Client` over stdio (a child process, restarted
+ * when it dies, up to `maxRestarts` times) or Streamable HTTP (marked unhealthy when it fails),
+ * or over any transport a caller hands in (in-process servers, tests).
+ */
+import type { ClassificationLevel } from '@agentgov/core';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  type CallToolRequest,
+  type CallToolResult,
+  CallToolResultSchema,
+  type Progress,
+  type Tool,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { UpstreamConfig } from './config';
+
+export interface UpstreamSpec {
+  namespace: string;
+  /** Default classification of the tools' results. */
+  classification: ClassificationLevel;
+  /** Per-tool classification, by the upstream's tool name. */
+  tools?: Record<string, { classification: ClassificationLevel }>;
+  timeoutMs?: number;
+  /** Reconnections after the transport closed, before the upstream is unhealthy (default 0). */
+  maxRestarts?: number;
+  /** A new transport for each (re)connection; or `client`, an SDK Client already connected. */
+  connect?: () => Transport;
+  client?: Client;
+}
+
+export type UpstreamHealth = 'up' | 'down' | 'unhealthy';
+
+const PROXY_INFO = { name: 'agentgov-mcp-proxy', version: '0.1.0' };
+
+/** The spec of a configured upstream (stdio child or Streamable HTTP URL). */
+export function upstreamSpecOf(config: UpstreamConfig): UpstreamSpec {
+  const common = {
+    namespace: config.namespace,
+    classification: config.classification,
+    tools: config.tools,
+    ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
+  };
+  if (config.transport === 'stdio') {
+    return {
+      ...common,
+      maxRestarts: config.maxRestarts,
+      connect: () =>
+        new StdioClientTransport({
+          command: config.command,
+          args: config.args,
+          env: { ...getDefaultEnvironment(), ...config.env },
+          ...(config.cwd ? { cwd: config.cwd } : {}),
+          stderr: 'inherit',
+        }),
+    };
+  }
+  return {
+    ...common,
+    maxRestarts: Number.MAX_SAFE_INTEGER,
+    connect: () =>
+      new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } }),
+  };
+}
+
+export class Upstream {
+  readonly spec: UpstreamSpec;
+  #client: Client | undefined;
+  #connecting: Promise<Client> | undefined;
+  #restarts = 0;
+  #everConnected = false;
+  #health: UpstreamHealth = 'down';
+  #closed = false;
+  /** Called when the upstream says its tool list changed. */
+  onToolsChanged: (() => void) | undefined;
+
+  constructor(spec: UpstreamSpec) {
+    this.spec = spec;
+  }
+
+  get namespace(): string {
+    return this.spec.namespace;
+  }
+
+  get health(): UpstreamHealth {
+    return this.#health;
+  }
+
+  /** The classification of one of its tools' results. */
+  classificationOf(tool: string): ClassificationLevel {
+    const tools = this.spec.tools ?? {};
+    return (Object.hasOwn(tools, tool) ? tools[tool]?.classification : undefined) ?? this.spec.classification;
+  }
+
+  /** The connected client, connecting (or reconnecting, within `maxRestarts`) when needed. */
+  async client(): Promise<Client> {
+    if (this.#closed) throw new Error(`upstream ${this.namespace} is closed`);
+    if (this.#client) return this.#client;
+    if (this.spec.client && !this.#everConnected) {
+      this.#everConnected = true;
+      this.#health = 'up';
+      this.#client = this.spec.client;
+      const previous = this.spec.client.onclose;
+      this.spec.client.onclose = () => {
+        previous?.();
+        this.#client = undefined;
+        this.#health = 'unhealthy';
+      };
+      return this.#client;
+    }
+    if (!this.spec.connect) {
+      this.#health = 'unhealthy';
+      throw new Error(`upstream ${this.namespace} is closed`);
+    }
+    const connect = this.spec.connect;
+    if (this.#connecting) return this.#connecting;
+    if (this.#everConnected && this.#restarts >= (this.spec.maxRestarts ?? 0)) {
+      this.#health = 'unhealthy';
+      throw new Error(`upstream ${this.namespace} is unhealthy (it closed and its restarts are used up)`);
+    }
+    const connecting = (async () => {
+      if (this.#everConnected) this.#restarts++;
+      const client = new Client(PROXY_INFO, { capabilities: {} });
+      client.setNotificationHandler(ToolListChangedNotificationSchema, async () => this.onToolsChanged?.());
+      client.onclose = () => {
+        if (this.#client === client) this.#client = undefined;
+        if (this.#health === 'up') this.#health = 'down';
+      };
+      try {
+        await client.connect(connect(), { timeout: this.spec.timeoutMs ?? 30_000 });
+      } catch (error) {
+        this.#everConnected = true;
+        this.#health = 'down';
+        await client.close().catch(() => {});
+        throw error;
+      }
+      this.#everConnected = true;
+      this.#client = client;
+      this.#health = 'up';
+      return client;
+    })();
+    this.#connecting = connecting;
+    try {
+      return await connecting;
+    } finally {
+      this.#connecting = undefined;
+    }
+  }
+
+  /** Every tool of the upstream (paginated), at most `max`; `truncated` when it listed more. */
+  async listTools(max: number, timeoutMs: number): Promise<{ tools: Tool[]; truncated: boolean }> {
+    const client = await this.client();
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 100; page++) {
+      const r = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: timeoutMs });
+      for (const t of r.tools) {
+        if (tools.length >= max) return { tools, truncated: true };
+        tools.push(t);
+      }
+      cursor = r.nextCursor;
+      if (!cursor) return { tools, truncated: false };
+    }
+    return { tools, truncated: true };
+  }
+
+  /** One call, cut at `timeoutMs`, cancelled with `signal`, progress relayed to `onprogress`. */
+  async callTool(
+    params: CallToolRequest['params'],
+    options: { timeoutMs: number; signal?: AbortSignal; onprogress?: (p: Progress) => void },
+  ): Promise<CallToolResult> {
+    const client = await this.client();
+    const result = await client.request({ method: 'tools/call', params }, CallToolResultSchema, {
+      timeout: this.spec.timeoutMs ?? options.timeoutMs,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onprogress ? { onprogress: options.onprogress } : {}),
+    });
+    return result as CallToolResult;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    const client = this.#client;
+    this.#client = undefined;
+    this.#health = 'down';
+    await client?.close().catch(() => {});
+  }
+}

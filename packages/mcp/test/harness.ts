@@ -1,0 +1,257 @@
+/**
+ * Test world: tenant `acme` (alice and bob in org eng, admin erin the enterprise_admin, olga the
+ * org_admin of eng, sam in org sales), an actions policy written through PolicyService and the
+ * built-in decision engine; a real SDK upstream server (McpServer) with notes tools, linked to
+ * the proxy in memory, and a real SDK Client in front of the proxy.
+ */
+import {
+  type Clock,
+  type DecisionEngine,
+  InMemoryAuditSink,
+  InMemoryOrgDirectory,
+  InMemoryPolicyStore,
+  ManualClock,
+} from '@agentgov/core';
+import { BuiltinDecisionEngine, EffectivePolicyResolver, PolicyService } from '@agentgov/policy';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import {
+  createMcpProxy,
+  type GovernorWarning,
+  InMemoryToolCallInbox,
+  type McpConfigInput,
+  type McpProxy,
+  type SessionIdentity,
+} from '../src/index';
+
+export const ACTIONS_POLICY = `default_autonomy: autonomous
+actions:
+  notes__send_message: notify
+  notes__delete_file: approve
+blocked: [notes__wipe_all]
+`;
+
+/** Team/user tightening: bob's send_message needs approval. */
+const BOB_POLICY = `actions:
+  notes__send_message: approve
+`;
+
+export const USERS = {
+  alice: { tenantId: 'acme', userId: 'alice', orgUnit: 'eng' },
+  bob: { tenantId: 'acme', userId: 'bob', orgUnit: 'eng' },
+  sam: { tenantId: 'acme', userId: 'sam', orgUnit: 'sales' },
+  olga: { tenantId: 'acme', userId: 'olga', orgUnit: 'eng' },
+  erin: { tenantId: 'acme', userId: 'erin', orgUnit: 'eng' },
+} as const;
+
+export interface PolicyWorld {
+  clock: ManualClock;
+  engine: DecisionEngine;
+  directory: InMemoryOrgDirectory;
+  service: PolicyService;
+}
+
+export async function makePolicyWorld(
+  options: { actions?: string; models?: string; clock?: ManualClock } = {},
+): Promise<PolicyWorld> {
+  const clock = options.clock ?? new ManualClock('2026-03-02T09:00:00.000Z');
+  const store = new InMemoryPolicyStore();
+  const directory = new InMemoryOrgDirectory();
+  for (const u of Object.values(USERS)) await directory.place(u.tenantId, u.userId, { orgUnit: u.orgUnit });
+  const resolver = new EffectivePolicyResolver({ store, directory });
+  const service = new PolicyService({
+    store,
+    directory,
+    audit: new InMemoryAuditSink(),
+    onChange: (t) => resolver.invalidate(t),
+  });
+  const create = async (
+    scope: 'enterprise' | 'user',
+    scopeId: string,
+    domain: 'actions' | 'models',
+    content: string,
+  ) => {
+    const r = await service.create(
+      { userId: 'root', tenantId: 'acme', roles: ['enterprise_admin'] },
+      {
+        scope,
+        scopeId,
+        domain,
+        name: `${domain}-${scopeId}`,
+        version: '1.0.0',
+        content,
+        changeReason: 'test',
+      },
+    );
+    if (r.isErr()) throw r.error;
+  };
+  await create('enterprise', 'acme', 'actions', options.actions ?? ACTIONS_POLICY);
+  await create('user', 'bob', 'actions', BOB_POLICY);
+  if (options.models) await create('enterprise', 'acme', 'models', options.models);
+  return { clock, engine: new BuiltinDecisionEngine(resolver), directory, service };
+}
+
+/** Files and notes the upstream holds. */
+export interface NotesState {
+  files: Map<string, string>;
+  sent: { to: string; text: string }[];
+  deleted: string[];
+  calls: string[];
+}
+
+/** The notes upstream: a real SDK McpServer. `extra` registers more tools. */
+export function notesServer(state: NotesState, extra?: (server: McpServer) => void): McpServer {
+  const server = new McpServer({ name: 'notes', version: '1.0.0' });
+  server.registerTool(
+    'read_file',
+    { description: 'Read a file', inputSchema: { path: z.string() }, annotations: { readOnlyHint: true } },
+    async ({ path }) => {
+      state.calls.push(`read_file ${path}`);
+      const text = state.files.get(path);
+      if (text === undefined)
+        return { content: [{ type: 'text', text: `no such file: ${path}` }], isError: true };
+      return { content: [{ type: 'text', text }] };
+    },
+  );
+  server.registerTool(
+    'search_notes',
+    { description: 'Search notes', inputSchema: { query: z.string(), limit: z.number().int().optional() } },
+    async ({ query }) => {
+      state.calls.push(`search_notes ${query}`);
+      const hits = [...state.files.keys()].filter((k) => (state.files.get(k) ?? '').includes(query));
+      return { content: [{ type: 'text', text: JSON.stringify(hits) }], structuredContent: { hits } };
+    },
+  );
+  server.registerTool(
+    'send_message',
+    { description: 'Send a message', inputSchema: { to: z.string(), text: z.string() } },
+    async ({ to, text }) => {
+      state.calls.push(`send_message ${to}`);
+      state.sent.push({ to, text });
+      return { content: [{ type: 'text', text: `sent to ${to}` }] };
+    },
+  );
+  server.registerTool(
+    'delete_file',
+    {
+      description: 'Delete a file',
+      inputSchema: { path: z.string() },
+      annotations: { destructiveHint: true },
+    },
+    async ({ path }) => {
+      state.calls.push(`delete_file ${path}`);
+      state.deleted.push(path);
+      state.files.delete(path);
+      return { content: [{ type: 'text', text: `deleted ${path}` }] };
+    },
+  );
+  server.registerTool('wipe_all', { description: 'Delete everything' }, async () => {
+    state.calls.push('wipe_all');
+    state.files.clear();
+    return { content: [{ type: 'text', text: 'wiped' }] };
+  });
+  extra?.(server);
+  return server;
+}
+
+export function newNotesState(): NotesState {
+  return {
+    files: new Map([
+      ['/notes/a.md', 'alpha plan'],
+      ['/notes/b.md', 'beta plan'],
+    ]),
+    sent: [],
+    deleted: [],
+    calls: [],
+  };
+}
+
+/** A transport factory linking a new proxy-side client transport to `make()`'s server each time. */
+export function linked(make: () => McpServer | Server): () => InMemoryTransport {
+  return () => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const s = make();
+    void s.connect(serverSide);
+    return clientSide;
+  };
+}
+
+export interface ProxyWorld extends PolicyWorld {
+  state: NotesState;
+  audit: InMemoryAuditSink;
+  inbox: InMemoryToolCallInbox;
+  proxy: McpProxy;
+  warnings: GovernorWarning[];
+  /** A real SDK client connected to the proxy as `identity` (elicitation answered by `elicit` when given). */
+  client(
+    identity?: SessionIdentity,
+    options?: { elicit?: (message: string) => ElicitResult },
+  ): Promise<Client>;
+  close(): Promise<void>;
+}
+
+export async function makeProxyWorld(
+  options: {
+    actions?: string;
+    models?: string;
+    config?: Partial<McpConfigInput>;
+    extraTools?: (server: McpServer) => void;
+    upstreams?: Record<string, () => InMemoryTransport>;
+    engine?: (e: DecisionEngine) => DecisionEngine;
+    clock?: Clock;
+  } = {},
+): Promise<ProxyWorld> {
+  const world = await makePolicyWorld(options);
+  const state = newNotesState();
+  const audit = new InMemoryAuditSink(world.clock);
+  const inbox = new InMemoryToolCallInbox({ clock: world.clock });
+  const warnings: GovernorWarning[] = [];
+  const engine = options.engine ? options.engine(world.engine) : world.engine;
+  const proxy = createMcpProxy(
+    {
+      upstreams: [{ namespace: 'notes', transport: 'stdio', command: 'unused', classification: 'internal' }],
+      ...options.config,
+    },
+    {
+      engine,
+      audit,
+      inbox,
+      clock: world.clock,
+      onWarning: (w) => warnings.push(w),
+      connect: { notes: linked(() => notesServer(state, options.extraTools)), ...options.upstreams },
+    },
+  );
+  const clients: Client[] = [];
+  return {
+    ...world,
+    engine,
+    state,
+    audit,
+    inbox,
+    proxy,
+    warnings,
+    async client(identity = USERS.alice, opts = {}) {
+      const client = new Client(
+        { name: 'test-assistant', version: '1.0.0' },
+        { capabilities: opts.elicit ? { elicitation: { form: {} } } : {} },
+      );
+      if (opts.elicit) {
+        const answer = opts.elicit;
+        client.setRequestHandler(ElicitRequestSchema, async (req) => answer(req.params.message));
+      }
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await proxy.connect(serverSide, { tenantId: identity.tenantId, userId: identity.userId });
+      await client.connect(clientSide);
+      clients.push(client);
+      return client;
+    },
+    async close() {
+      await Promise.all(clients.map((c) => c.close()));
+      await proxy.close();
+    },
+  };
+}

@@ -1,0 +1,222 @@
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { argumentsDigest, META_AUTONOMY, refusalOf } from '../src/index';
+import { makeProxyWorld, type ProxyWorld, USERS } from './harness';
+
+let world: ProxyWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+async function refusal(p: Promise<unknown>) {
+  const error = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(McpError);
+  return { error: error as McpError, refusal: refusalOf(error) };
+}
+
+describe('tools/list', () => {
+  it('shows only what the user may call, namespaced, with the autonomy in _meta and the description', async () => {
+    world = await makeProxyWorld();
+    const client = await world.client();
+    const { tools } = await client.listTools();
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    expect(Object.keys(byName).sort()).toEqual([
+      'notes__delete_file',
+      'notes__read_file',
+      'notes__search_notes',
+      'notes__send_message',
+    ]);
+    expect(byName.notes__wipe_all).toBeUndefined();
+    expect(byName.notes__read_file?._meta?.[META_AUTONOMY]).toBe('autonomous');
+    expect(byName.notes__send_message?._meta?.[META_AUTONOMY]).toBe('notify');
+    expect(byName.notes__delete_file?._meta?.[META_AUTONOMY]).toBe('approve');
+    expect(byName.notes__delete_file?.description).toMatch(/^\[agentgov: approve/);
+    expect(byName.notes__read_file?.inputSchema.properties).toHaveProperty('path');
+    expect(byName.notes__delete_file?.annotations?.destructiveHint).toBe(true);
+  });
+
+  it('follows the hierarchy: bob’s own policy tightens send_message to approve', async () => {
+    world = await makeProxyWorld();
+    const { tools } = await (await world.client(USERS.bob)).listTools();
+    expect(tools.find((t) => t.name === 'notes__send_message')?._meta?.[META_AUTONOMY]).toBe('approve');
+  });
+
+  it('an unknown user sees no tools and cannot call any', async () => {
+    world = await makeProxyWorld();
+    const client = await world.client({ tenantId: 'acme', userId: 'mallory' });
+    expect((await client.listTools()).tools).toEqual([]);
+    const r = await refusal(
+      client.callTool({ name: 'notes__read_file', arguments: { path: '/notes/a.md' } }),
+    );
+    expect(r.refusal?.refusal).toBe('unknown_tool');
+    expect(world.state.calls).toEqual([]);
+  });
+});
+
+describe('tools/call', () => {
+  it('autonomous: forwarded as is, audited with the digest and never the raw arguments', async () => {
+    world = await makeProxyWorld();
+    const client = await world.client();
+    await client.listTools();
+    const r = await client.callTool({ name: 'notes__read_file', arguments: { path: '/notes/a.md' } });
+    expect(r.content).toEqual([{ type: 'text', text: 'alpha plan' }]);
+    const entry = world.audit.entries.at(-1);
+    expect(entry).toMatchObject({
+      userId: 'alice',
+      actionType: 'tool_invocation',
+      policyResult: 'allow',
+      outcome: 'success',
+      actionDetail: {
+        tool: 'notes__read_file',
+        upstream: 'notes',
+        upstreamTool: 'read_file',
+        decision: 'autonomous',
+        outcome: 'success',
+        argumentsDigest: argumentsDigest({ path: '/notes/a.md' }),
+      },
+    });
+    expect(JSON.stringify(entry)).not.toContain('/notes/a.md');
+    expect(entry?.actionDetail.durationMs).toBeTypeOf('number');
+  });
+
+  it('passes structured content and the upstream’s tool errors through unchanged', async () => {
+    world = await makeProxyWorld();
+    const client = await world.client();
+    await client.listTools();
+    const s = await client.callTool({ name: 'notes__search_notes', arguments: { query: 'plan' } });
+    expect(s.structuredContent).toEqual({ hits: ['/notes/a.md', '/notes/b.md'] });
+    const e = await client.callTool({ name: 'notes__read_file', arguments: { path: '/nope' } });
+    expect(e.isError).toBe(true);
+    expect(world.audit.entries.at(-1)?.outcome).toBe('error');
+  });
+
+  it('notify: forwarded, the client gets a notifications/message, and a notice is recorded', async () => {
+    world = await makeProxyWorld();
+    const client = await world.client();
+    const messages: unknown[] = [];
+    const { LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      messages.push(n.params);
+    });
+    await client.listTools();
+    await client.callTool({ name: 'notes__send_message', arguments: { to: 'bob', text: 'hi' } });
+    expect(world.state.sent).toEqual([{ to: 'bob', text: 'hi' }]);
+    await new Promise((r) => setImmediate(r));
+    expect(messages).toEqual([
+      expect.objectContaining({
+        level: 'notice',
+        logger: 'agentgov',
+        data: expect.objectContaining({ tool: 'notes__send_message', userId: 'alice' }),
+      }),
+    ]);
+    const notices = await world.inbox.notices('acme');
+    expect(notices).toMatchObject([{ userId: 'alice', tool: 'notes__send_message', outcome: 'success' }]);
+    expect(world.audit.entries.at(-1)?.actionDetail.decision).toBe('notify');
+  });
+
+  it('block, a tool never listed, and a tool of no upstream are MCP errors with the reason; nothing reaches the upstream', async () => {
+    world = await makeProxyWorld();
+    const client = await world.client();
+    await client.listTools();
+    for (const name of ['notes__wipe_all', 'notes__nothing', 'mail__send', 'wipe_all', '']) {
+      const r = await refusal(client.callTool({ name, arguments: {} }));
+      expect(r.refusal?.refusal).toBe('unknown_tool');
+      expect(r.error.message).toMatch(/last tools\/list/);
+    }
+    expect(world.state.calls).toEqual([]);
+    expect(world.audit.entries.map((e) => e.outcome)).toEqual([
+      'denied',
+      'denied',
+      'denied',
+      'denied',
+      'denied',
+    ]);
+  });
+
+  it('a call before any tools/list is decided against a list taken then', async () => {
+    world = await makeProxyWorld();
+    const client = await world.client();
+    const r = await client.callTool({ name: 'notes__read_file', arguments: { path: '/notes/b.md' } });
+    expect(r.content).toEqual([{ type: 'text', text: 'beta plan' }]);
+    const w = await refusal(client.callTool({ name: 'notes__wipe_all', arguments: {} }));
+    expect(w.refusal?.refusal).toBe('unknown_tool');
+  });
+
+  it('decides again at call time: a tool blocked after the list is refused', async () => {
+    world = await makeProxyWorld();
+    const client = await world.client();
+    await client.listTools();
+    const r = await world.service.create(
+      { userId: 'root', tenantId: 'acme', roles: ['enterprise_admin'] },
+      {
+        scope: 'user',
+        scopeId: 'alice',
+        domain: 'actions',
+        name: 'alice-block',
+        version: '1.0.0',
+        content: 'actions: {notes__read_file: block}\n',
+        changeReason: 'test',
+      },
+    );
+    if (r.isErr()) throw r.error;
+    const refused = await refusal(
+      client.callTool({ name: 'notes__read_file', arguments: { path: '/notes/a.md' } }),
+    );
+    expect(refused.refusal?.refusal).toBe('policy_denied');
+    expect(refused.refusal?.reason).toMatch(/block/i);
+    expect(world.state.calls).toEqual([]);
+  });
+
+  it('engine down: list and call are refused (fail closed), nothing forwarded, the refusal audited', async () => {
+    let down = false;
+    world = await makeProxyWorld({
+      engine: (e) => ({
+        name: 'flaky',
+        health: async () => !down,
+        decide: async (req, o) => {
+          if (down) {
+            const { PolicyEngineUnreachableError } = await import('@agentgov/core');
+            const { err } = await import('neverthrow');
+            return err(new PolicyEngineUnreachableError());
+          }
+          return e.decide(req, o);
+        },
+      }),
+    });
+    const client = await world.client();
+    await client.listTools();
+    down = true;
+    const c = await refusal(
+      client.callTool({ name: 'notes__read_file', arguments: { path: '/notes/a.md' } }),
+    );
+    expect(c.refusal?.refusal).toBe('policy_engine_unreachable');
+    await expect(client.listTools()).rejects.toThrow(/decision engine/);
+    expect(world.state.calls).toEqual([]);
+    expect(world.audit.entries.at(-1)).toMatchObject({
+      outcome: 'denied',
+      actionDetail: { error: 'policy_engine_unreachable' },
+    });
+  });
+
+  it('an engine that throws is also refused, never forwarded', async () => {
+    world = await makeProxyWorld({
+      engine: () => ({
+        name: 'broken',
+        health: async () => false,
+        decide: async () => {
+          throw new Error('boom');
+        },
+      }),
+    });
+    const client = await world.client();
+    const c = await refusal(
+      client.callTool({ name: 'notes__read_file', arguments: { path: '/notes/a.md' } }),
+    );
+    expect(c.error.message).toMatch(/decision engine/);
+    expect(world.state.calls).toEqual([]);
+  });
+});
