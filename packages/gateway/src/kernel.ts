@@ -53,6 +53,13 @@ export type { KernelStores } from './services';
 export interface GovernanceLimits {
   /** Largest request body in bytes (default 1 MiB). */
   bodyBytes?: number;
+  /**
+   * A body left unread by an early answer (413, 401 …) on the Node path: how much of it is read
+   * and discarded before the connection closes, so that the client still sending reads the answer
+   * (default 64 MiB, for at most 30 s).
+   */
+  drainBytes?: number;
+  drainMs?: number;
   /** Override of the rate limits per category (the spec's, or a plugin's). */
   rateLimits?: Readonly<Record<string, RateLimit>>;
   /** Session lifetime in seconds (default 3600, the spec's cookie Max-Age). */
@@ -309,6 +316,7 @@ export function createGovernance(config: GovernanceConfig): Governance {
       }),
   });
 
+  const drain = { bytes: config.limits?.drainBytes, ms: config.limits?.drainMs };
   let timer: NodeJS.Timeout | undefined;
   let started: Promise<void> | undefined;
   const beat = () => stores.instances.heartbeat(instanceId, clock.now(), heartbeatMs * 3);
@@ -331,7 +339,7 @@ export function createGovernance(config: GovernanceConfig): Governance {
         const cookies = sessions.withRenewedCookie(incoming.request, probe).headers.getSetCookie();
         if (cookies.length > 0) outcome.headers.set('set-cookie', cookies);
       }
-      const streaming = writeOutcome(res, outcome);
+      const streaming = writeOutcome(res, outcome, drain);
       if (streaming) await streaming;
     },
     routes,

@@ -10,7 +10,6 @@
  */
 import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
 import { errorOf, ValidationError } from '@agentgov/core';
 import { type Outcome, readBodyLimited } from './http';
 import type { Incoming, RequestTarget } from './pipeline';
@@ -55,6 +54,66 @@ function fetchHeaders(req: IncomingMessage): Headers {
   return headers;
 }
 
+/** How to let go of a request's body stream (see `bodyStream`), so that `endAfterDrain` can discard the rest. */
+const detachers = new WeakMap<IncomingMessage, () => void>();
+
+/**
+ * The request body as a web stream, with backpressure (the request is paused while the stream's
+ * queue is full). Cancelling it (a reader that stops at the body limit) does not destroy the
+ * request — that would close the socket under a client still sending, before it read the answer —
+ * but lets go of it: the rest is read and discarded by `endAfterDrain`.
+ */
+function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let detach = () => {};
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        const fail = (error: unknown) => {
+          detach();
+          try {
+            controller.error(error);
+          } catch {}
+        };
+        const onData = (chunk: Buffer) => {
+          controller.enqueue(chunk);
+          if ((controller.desiredSize ?? 0) <= 0) req.pause();
+        };
+        const onEnd = () => {
+          detach();
+          try {
+            controller.close();
+          } catch {}
+        };
+        const onError = (error: Error) => fail(error);
+        const onClose = () => {
+          if (!req.complete)
+            fail(ValidationError.invalid('(body)', 'the body ended before its declared length'));
+        };
+        detach = () => {
+          req.off('data', onData);
+          req.off('end', onEnd);
+          req.off('error', onError);
+          req.off('close', onClose);
+          detachers.delete(req);
+        };
+        req.on('data', onData);
+        req.once('end', onEnd);
+        req.once('error', onError);
+        req.once('close', onClose);
+        req.pause();
+        detachers.set(req, () => fail(new Error('the request was answered before its body was read')));
+      },
+      pull() {
+        req.resume();
+      },
+      cancel() {
+        detach();
+      },
+    },
+    { highWaterMark: 16 },
+  );
+}
+
 /** Builds a Fetch Request from a Node request; the signal aborts when the client goes away. */
 export function toFetchRequest(
   req: IncomingMessage,
@@ -89,7 +148,7 @@ export function toFetchRequest(
       headers.delete('content-length');
       headers.delete('transfer-encoding');
     } else {
-      body = Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>;
+      body = bodyStream(req);
       duplex = true;
     }
   }
@@ -99,29 +158,103 @@ export function toFetchRequest(
   return new Request(url, init);
 }
 
-/** Writes a Fetch Response to a Node response, streaming the body with backpressure. */
-export async function sendFetchResponse(res: ServerResponse, response: Response): Promise<void> {
+/**
+ * How much of a request body left unread by an early answer (413, 401, 404 …) is read and
+ * discarded before the connection closes: up to `bytes`, for at most `ms`.
+ */
+export interface DrainLimits {
+  /** Default 64 MiB. */
+  bytes?: number;
+  /** Default 30 000. */
+  ms?: number;
+}
+
+export const DEFAULT_DRAIN_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_DRAIN_MS = 30_000;
+
+/** The request still has body bytes nobody read (the answer came before them). */
+function bodyPending(req: IncomingMessage | undefined): req is IncomingMessage {
+  return req !== undefined && !req.readableEnded && !bodyConsumedOrEmpty(req);
+}
+
+/**
+ * Ends the response once the request body nobody read has arrived and been discarded (up to the
+ * drain limits). The answer (sent with `Connection: close`) is on the wire already; ending at once
+ * would close the socket while the client still sends, and a socket closed with unread data
+ * answers the client with a TCP reset that can discard the answer before the client read it — a
+ * 413 that never arrives. Past the limits (or when the client goes away) it ends anyway.
+ */
+function endAfterDrain(req: IncomingMessage, res: ServerResponse, limits: DrainLimits = {}): void {
+  detachers.get(req)?.();
+  if (req.readableEnded || req.destroyed) {
+    res.end();
+    return;
+  }
+  const maxBytes = limits.bytes ?? DEFAULT_DRAIN_BYTES;
+  let drained = 0;
+  let ended = false;
+  const finish = () => {
+    if (ended) return;
+    ended = true;
+    clearTimeout(timer);
+    req.off('data', onData);
+    req.off('end', finish);
+    req.off('close', finish);
+    req.off('error', finish);
+    res.off('close', finish);
+    if (!res.writableEnded) res.end();
+  };
+  const onData = (chunk: Buffer) => {
+    drained += chunk.byteLength;
+    if (drained > maxBytes) finish();
+  };
+  const timer = setTimeout(finish, limits.ms ?? DEFAULT_DRAIN_MS);
+  timer.unref?.();
+  req.on('data', onData);
+  req.once('end', finish);
+  req.once('close', finish);
+  req.once('error', finish);
+  res.once('close', finish);
+  // Send the head now when there is no body to write (nothing else would flush it before the end).
+  if (!res.headersSent) res.flushHeaders();
+  req.resume();
+}
+
+/**
+ * Writes a Fetch Response to a Node response, streaming the body with backpressure. A request body
+ * left unread (413, or an error before reading) makes the connection unusable: the answer asks to
+ * close it, and the rest of the body is read and discarded before it closes (`drain`).
+ */
+export async function sendFetchResponse(
+  res: ServerResponse,
+  response: Response,
+  drain?: DrainLimits,
+): Promise<void> {
   res.statusCode = response.status;
-  // A body left unread (413, or an error before reading) makes the connection unusable: close it.
-  if (res.req && !res.req.readableEnded && !bodyConsumedOrEmpty(res.req))
-    res.setHeader('connection', 'close');
+  const pending = bodyPending(res.req);
+  if (pending) res.setHeader('connection', 'close');
   const cookies = response.headers.getSetCookie();
   response.headers.forEach((value, key) => {
     if (key !== 'set-cookie') res.setHeader(key, value);
   });
   if (cookies.length > 0) res.setHeader('set-cookie', cookies);
+  const end = () => (pending ? endAfterDrain(res.req, res, drain) : res.end());
   if (!response.body) {
-    res.end();
+    end();
     return;
   }
-  await pipeBody(res, response.body);
+  await pipeBody(res, response.body, end);
 }
 
 /**
- * Streams a body to the Node response with backpressure, then ends it; a client that goes away
- * cancels the stream, a stream that fails destroys the response.
+ * Streams a body to the Node response with backpressure, then ends it (`end`); a client that goes
+ * away cancels the stream, a stream that fails destroys the response.
  */
-async function pipeBody(res: ServerResponse, body: ReadableStream<Uint8Array>): Promise<void> {
+async function pipeBody(
+  res: ServerResponse,
+  body: ReadableStream<Uint8Array>,
+  end: () => void = () => res.end(),
+): Promise<void> {
   const reader = body.getReader();
   const onClose = () => {
     reader.cancel().catch(() => {});
@@ -133,7 +266,7 @@ async function pipeBody(res: ServerResponse, body: ReadableStream<Uint8Array>): 
       if (done) break;
       if (!res.write(value)) await once(res, 'drain');
     }
-    res.end();
+    end();
   } catch {
     res.destroy();
   } finally {
@@ -215,7 +348,10 @@ const REQUEST_ACCESSORS: ReadonlySet<PropertyKey> = new Set(
   Reflect.ownKeys(RequestFields.prototype).filter((k) => k !== 'constructor'),
 );
 
-/** Reads the request stream, bounded: 413 past `limit` (the rest is drained, the connection closed). */
+/**
+ * Reads the request stream, bounded: 413 past `limit` (the rest is read and discarded while the
+ * answer goes out, see `endAfterDrain`; then the connection closes).
+ */
 function readStream(req: IncomingMessage, limit: number): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -414,21 +550,33 @@ export function nodeIncoming(
  * Writes the pipeline's answer to the Node response: status and headers at once, a JSON text or
  * bytes in one write with its Content-Length, a stream (a handler's own Response) with
  * backpressure. A request body left unread (413, or an error before reading) makes the connection
- * unusable: it is closed after the answer. Written at once (no promise) unless the body is a stream.
+ * unusable: the answer asks to close it, and the rest of the body is read and discarded (up to
+ * `drain`) before it closes, so that the client reads the answer. Written at once (no promise)
+ * unless the body is a stream.
  */
-export function writeOutcome(res: ServerResponse, outcome: Outcome): Promise<void> | undefined {
+export function writeOutcome(
+  res: ServerResponse,
+  outcome: Outcome,
+  drain?: DrainLimits,
+): Promise<void> | undefined {
   const req = res.req as IncomingMessage | undefined;
   const headers: Record<string, string | string[] | number> = {};
   for (const [key, value] of outcome.headers) headers[key] = value;
-  if (req && !req.readableEnded && !bodyConsumedOrEmpty(req)) headers.connection = 'close';
+  const pending = bodyPending(req);
+  if (pending) headers.connection = 'close';
   const { body } = outcome;
   if (body === null || typeof body === 'string' || body instanceof Uint8Array) {
     const length = body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
     if (!(outcome.status === 204 || outcome.status === 304) || length > 0) headers['content-length'] = length;
     res.writeHead(outcome.status, headers);
-    res.end(body ?? undefined);
+    if (!pending) {
+      res.end(body ?? undefined);
+      return undefined;
+    }
+    if (body !== null && length > 0) res.write(body);
+    endAfterDrain(req, res, drain);
     return undefined;
   }
   res.writeHead(outcome.status, headers);
-  return pipeBody(res, body);
+  return pipeBody(res, body, pending ? () => endAfterDrain(req, res, drain) : undefined);
 }

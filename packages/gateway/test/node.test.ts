@@ -2,14 +2,15 @@
  * The Node path (`governance.handleNode`) on a real node:http server at port 0: a JSON answer in
  * one write with its Content-Length; a handler that reads the Fetch Request after the kernel read
  * the body gets the same bytes; a handler's own streamed Response still streams; a request target
- * that is not a URL is a 400 with the spec's body; the client address function (trust proxy).
+ * that is not a URL is a 400 with the spec's body; the client address function (trust proxy); a
+ * body left unread by an early answer is drained within its bounds (bytes, time), then closed.
  */
 import { Socket } from 'node:net';
 import { defineRoute, type GatewayPlugin } from '@agentgov/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createClientAddress, forwardedFor } from '../src/client-address';
-import type { Governance } from '../src/index';
+import { type Governance, sendFetchResponse, toFetchRequest } from '../src/index';
 import {
   createTestGovernance,
   listen,
@@ -183,4 +184,76 @@ describe('client address (trustProxy)', () => {
     expect(address('127.0.0.1', headers({ forwarded: 'for=_hidden' }))).toBe('_hidden');
     expect(() => createClientAddress('loopback', 'x-real-ip' as 'forwarded')).toThrow(/forwardedHeader/);
   });
+});
+
+describe('a body left unread by an early answer (413): drained within bounds, then closed', () => {
+  /**
+   * Sends a POST whose declared body is much larger than what it writes (`write` bytes, then it
+   * waits: a stalled client) or, with `write: 'endless'`, writes without end. Resolves what came
+   * back and whether the server closed the connection.
+   */
+  function upload(url: string, write: number | 'endless'): Promise<{ answer: string; closed: boolean }> {
+    const { port } = new URL(url);
+    return new Promise((resolve) => {
+      const chunks: Buffer[] = [];
+      const socket = new Socket();
+      const chunk = Buffer.alloc(16 * 1024, 0x20);
+      const done = () => resolve({ answer: Buffer.concat(chunks).toString('latin1'), closed: true });
+      socket.on('data', (c: Buffer) => chunks.push(c));
+      socket.on('close', done);
+      socket.on('error', () => {});
+      socket.connect(Number(port), '127.0.0.1', () => {
+        socket.write(
+          'POST /api/v1/echo HTTP/1.1\r\nHost: gw\r\nContent-Type: application/json\r\nContent-Length: 1000000000\r\n\r\n',
+        );
+        if (write !== 'endless') {
+          socket.write(Buffer.alloc(write, 0x20));
+          return;
+        }
+        const pump = () => {
+          while (!socket.destroyed && socket.writable)
+            if (!socket.write(chunk)) return void socket.once('drain', pump);
+        };
+        pump();
+      });
+    });
+  }
+
+  async function serve(kind: 'node' | 'fetch', drain: { drainBytes?: number; drainMs?: number }) {
+    const g = createTestGovernance(idp, { plugins: [probe], limits: { bodyBytes: 1024, ...drain } });
+    const s = await listen((req, res) => {
+      if (kind === 'node') g.handleNode(req, res).catch(() => res.destroy());
+      else
+        g.handle(toFetchRequest(req, res))
+          .then((r) => sendFetchResponse(res, r, { bytes: drain.drainBytes, ms: drain.drainMs }))
+          .catch(() => res.destroy());
+    });
+    return { s, g };
+  }
+
+  for (const kind of ['node', 'fetch'] as const) {
+    it(`${kind}: a client that stops sending gets its 413, and the connection closes at the time bound`, async () => {
+      const { s, g } = await serve(kind, { drainMs: 0 });
+      try {
+        const { answer, closed } = await upload(s.url, 4096);
+        expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+        expect(answer.toLowerCase()).toContain('\r\nconnection: close\r\n');
+        expect(answer).toContain('"error":"payload_too_large"');
+        expect(closed).toBe(true);
+      } finally {
+        await s.close();
+        await g.close();
+      }
+    });
+    it(`${kind}: a client that never stops sending is cut off at the byte bound`, async () => {
+      const { s, g } = await serve(kind, { drainBytes: 256 * 1024 });
+      try {
+        const { closed } = await upload(s.url, 'endless');
+        expect(closed).toBe(true);
+      } finally {
+        await s.close();
+        await g.close();
+      }
+    });
+  }
 });
