@@ -1,0 +1,133 @@
+/**
+ * Issue 23, item 7: an envelope's lifetime is capped (300 s by default, like caller tokens;
+ * configurable per node): `exp - iat` above the cap, or an `exp` beyond now + cap + skew, is
+ * refused with `lifetime_too_long`. Time is the world's ManualClock.
+ */
+import { newId } from '@agentgov/core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildEnvelope,
+  contentDigest,
+  type EnvelopeClaims,
+  type ExchangeMessage,
+  InterchangeNode,
+  MAX_ENVELOPE_LIFETIME_MS,
+  parseAgentIdentityConfig,
+  signEnvelope,
+  verifyEnvelope,
+} from '../src/index';
+import { AGENTS, makeWorld, type World } from './harness';
+
+let w: World;
+beforeAll(async () => {
+  w = await makeWorld({ stores: 'separate' });
+});
+
+const message: ExchangeMessage = { text: 'status?', items: [] };
+
+/** alice's query to bob, signed at the world's now with `ttlMs`. */
+async function query(ttlMs: number, nowMs = w.clock.now().getTime()) {
+  const contextId = newId();
+  const claims: Omit<EnvelopeClaims, 'jti' | 'iat' | 'exp'> = {
+    envelope: buildEnvelope({
+      messageType: 'agent-generated',
+      replyPolicy: 'agent-ok',
+      exchangeId: newId(),
+      currentRound: 1,
+      maxRounds: 3,
+      classificationLevel: 'public',
+    }),
+    kind: 'query',
+    final: true,
+    accepts: 'internal',
+    exchangeType: 'information_query',
+    conversationId: contextId,
+    from: { tenantId: 'acme', agentId: 'agent-alice', userId: 'alice', orgUnit: 'eng' },
+    to: { tenantId: 'acme', agentId: 'agent-bob' },
+    contextId,
+    digest: contentDigest(message),
+  };
+  return signEnvelope(w.keyPairs.alice.signingKey, claims, { nowMs, ttlMs });
+}
+
+const verify = (jws: string, maxLifetimeMs?: number) =>
+  verifyEnvelope(jws, w.keys, {
+    audience: { tenantId: 'acme', agentId: 'agent-bob' },
+    content: message,
+    nowMs: w.clock.now().getTime(),
+    ...(maxLifetimeMs !== undefined ? { maxLifetimeMs } : {}),
+  });
+
+describe('item 7: envelope lifetime has a maximum', () => {
+  it('a year-long envelope is refused by the node (invalid_token, lifetime_too_long) and uses no round', async () => {
+    const { jws, claims } = await query(365 * 86_400_000);
+    const r = await w.nodes.bob.receive({ jws, message });
+    expect(r).toMatchObject({
+      status: 'refused',
+      error: { error: 'invalid_token', detail: { reason: 'lifetime_too_long' } },
+    });
+    expect(await w.stores.bob.get('acme', claims.envelope.exchangeId)).toBeUndefined();
+    await expect(verify(jws)).rejects.toMatchObject({ reason: 'lifetime_too_long' });
+  });
+
+  it('one at the 300 s cap is answered', async () => {
+    expect(MAX_ENVELOPE_LIFETIME_MS).toBe(300_000);
+    const { jws } = await query(300_000);
+    await expect(verify(jws)).resolves.toMatchObject({ kind: 'query' });
+    const r = await w.nodes.bob.receive({ jws, message });
+    expect(r.status).toBe('answered');
+    // one second over the cap is not
+    const over = await query(301_000);
+    await expect(verify(over.jws)).rejects.toMatchObject({ reason: 'lifetime_too_long' });
+  });
+
+  it('an exp far in the future is refused even when the claimed lifetime is short (iat in the future too)', async () => {
+    const later = w.clock.now().getTime() + 30 * 86_400_000;
+    const { jws } = await query(60_000, later);
+    await expect(verify(jws)).rejects.toMatchObject({
+      reason: expect.stringMatching(/not_yet_valid|lifetime/),
+    });
+    // a long lifetime that started in the past but still ends beyond now + cap + skew
+    const { jws: stale } = await query(10 * 86_400_000, w.clock.now().getTime() - 86_400_000);
+    await expect(verify(stale)).rejects.toMatchObject({ reason: 'lifetime_too_long' });
+  });
+
+  it('the cap is configurable on the node (and verify options); a node cannot sign beyond its own cap', async () => {
+    const { jws } = await query(120_000);
+    await expect(verify(jws, 60_000)).rejects.toMatchObject({ reason: 'lifetime_too_long' });
+    const strict = new InterchangeNode({
+      agentId: 'agent-bob',
+      ...AGENTS.bob,
+      identityConfig: parseAgentIdentityConfig(undefined),
+      signingKey: w.keyPairs.bob.signingKey,
+      keys: w.keys,
+      directory: w.directory,
+      store: w.stores.bob,
+      audit: w.audits.bob,
+      engine: w.engine,
+      transport: w.network,
+      clock: w.clock,
+      maxEnvelopeLifetimeMs: 60_000,
+    });
+    expect(await strict.receive({ jws, message })).toMatchObject({
+      status: 'refused',
+      error: { detail: { reason: 'lifetime_too_long' } },
+    });
+    expect(
+      () =>
+        new InterchangeNode({
+          agentId: 'agent-bob',
+          ...AGENTS.bob,
+          identityConfig: parseAgentIdentityConfig(undefined),
+          signingKey: w.keyPairs.bob.signingKey,
+          keys: w.keys,
+          directory: w.directory,
+          store: w.stores.bob,
+          audit: w.audits.bob,
+          engine: w.engine,
+          transport: w.network,
+          envelopeTtlMs: 600_000,
+        }),
+    ).toThrow(/maxEnvelopeLifetimeMs/);
+  });
+});
