@@ -39,7 +39,8 @@ describe('approval console (--serve): sign-in, and only the human asked decides'
       exchangeType: 'meeting_scheduling',
       message: { text: 'Coffee on Friday?' },
     });
-    const round = asked._unsafeUnwrap();
+    if (asked.isErr()) throw asked.error;
+    const round = asked.value;
     expect(round.status).toBe('pending');
     exchangeId = round.exchange.exchangeId;
     approvalId = pendingApproval(await bobsRecord())?.request.approvalId as string;
@@ -104,12 +105,13 @@ describe('approval console (--serve): sign-in, and only the human asked decides'
 
   it("bob's cookie does not decide from another origin or without JSON (cross-site request forgery)", async () => {
     const bob = cookies.bob as string;
-    for (const headers of [
+    const cases: Record<string, string>[] = [
       { cookie: bob, origin: new URL(served.agents.alice).origin },
       { cookie: bob, origin: 'null' },
       { cookie: bob, 'sec-fetch-site': 'same-site' },
       { cookie: bob, 'sec-fetch-site': 'cross-site' },
-    ]) {
+    ];
+    for (const headers of cases) {
       const res = await approve(headers);
       expect({ headers, status: res.status }).toEqual({ headers, status: 403 });
     }

@@ -41,7 +41,7 @@ export async function signIn(consoleUrl: string, user: string): Promise<string> 
     }
     const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
     if (!action) throw new Error(`unexpected page at ${here} (${res.status}): ${html.slice(0, 300)}`);
-    const form = /name="login"/.test(html)
+    const form: Record<string, string> = /name="login"/.test(html)
       ? { prompt: 'login', login: user, password: 'any' }
       : { prompt: 'consent' };
     here = new URL(action, here).href;
