@@ -1,0 +1,159 @@
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { argumentsDigest, refusalOf } from '../src/index';
+import { makeProxyWorld, type ProxyWorld, USERS } from './harness';
+
+let world: ProxyWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+async function refused(p: Promise<unknown>) {
+  const error = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(McpError);
+  const r = refusalOf(error);
+  expect(r).toBeDefined();
+  return r as NonNullable<ReturnType<typeof refusalOf>>;
+}
+
+const DELETE = { name: 'notes__delete_file', arguments: { path: '/notes/a.md' } };
+
+describe('approve without elicitation: a pending approval decided by a human', () => {
+  it('paused, approved once for these arguments, forwarded once, refused on replay', async () => {
+    world = await makeProxyWorld();
+    const client = await world.client();
+    await client.listTools();
+    const first = await refused(client.callTool(DELETE));
+    expect(first.refusal).toBe('approval_required');
+    expect(world.state.calls).toEqual([]);
+    const approvalId = first.approvalId as string;
+    const pending = await world.inbox.get('acme', approvalId);
+    expect(pending).toMatchObject({
+      status: 'pending',
+      userId: 'alice',
+      policyTool: 'notes__delete_file',
+      argumentsDigest: argumentsDigest({ path: '/notes/a.md' }),
+    });
+    expect(world.audit.entries.at(-1)).toMatchObject({
+      outcome: 'pending_approval',
+      policyResult: 'require_approval',
+      actionDetail: { approvalId, decision: 'approve' },
+    });
+    // Asking again before the decision answers the same pending approval.
+    expect((await refused(client.callTool(DELETE))).approvalId).toBe(approvalId);
+
+    await world.inbox.decide('acme', approvalId, { approved: true, by: 'olga' });
+    const ok = await client.callTool(DELETE);
+    expect(ok.content).toEqual([{ type: 'text', text: 'deleted /notes/a.md' }]);
+    expect(world.state.deleted).toEqual(['/notes/a.md']);
+    expect(world.audit.entries.at(-1)).toMatchObject({
+      outcome: 'success',
+      policyResult: 'allow',
+      actionDetail: { approver: 'olga', approvalId, approvalVia: 'inbox' },
+    });
+    expect((await world.inbox.get('acme', approvalId))?.status).toBe('consumed');
+
+    // Replay: the approval was single-use.
+    const replay = await refused(client.callTool(DELETE));
+    expect(replay.refusal).toBe('approval_required');
+    expect(replay.approvalId).not.toBe(approvalId);
+    expect(world.state.deleted).toEqual(['/notes/a.md']);
+  });
+
+  it('arguments changed after approval: the approval does not apply (another digest)', async () => {
+    world = await makeProxyWorld();
+    const client = await world.client();
+    const first = await refused(client.callTool(DELETE));
+    await world.inbox.decide('acme', first.approvalId as string, { approved: true, by: 'alice' });
+    const changed = await refused(
+      client.callTool({ name: 'notes__delete_file', arguments: { path: '/notes/b.md' } }),
+    );
+    expect(changed.refusal).toBe('approval_required');
+    const extraKey = await refused(
+      client.callTool({ name: 'notes__delete_file', arguments: { path: '/notes/a.md', force: true } }),
+    );
+    expect(extraKey.refusal).toBe('approval_required');
+    expect(world.state.deleted).toEqual([]);
+    // Same arguments in another key order: the same digest, the approval applies.
+    const ok = await client.callTool({ name: 'notes__delete_file', arguments: { path: '/notes/a.md' } });
+    expect(ok.isError).toBeFalsy();
+  });
+
+  it('an approval is bound to its user: another user with the same arguments does not use it', async () => {
+    world = await makeProxyWorld();
+    const alice = await world.client(USERS.alice);
+    const bob = await world.client(USERS.bob);
+    const first = await refused(alice.callTool(DELETE));
+    await world.inbox.decide('acme', first.approvalId as string, { approved: true, by: 'olga' });
+    const byBob = await refused(bob.callTool(DELETE));
+    expect(byBob.refusal).toBe('approval_required');
+    expect(byBob.approvalId).not.toBe(first.approvalId);
+    expect(world.state.deleted).toEqual([]);
+    expect((await world.inbox.get('acme', first.approvalId as string))?.status).toBe('approved');
+  });
+
+  it('an approval expires (injected clock); a rejected one is never used', async () => {
+    world = await makeProxyWorld({ config: { limits: { approvalTtlMs: 60_000 } } });
+    const client = await world.client();
+    const first = await refused(client.callTool(DELETE));
+    await world.inbox.decide('acme', first.approvalId as string, { approved: true, by: 'alice' });
+    world.clock.advance(60_001);
+    expect((await refused(client.callTool(DELETE))).refusal).toBe('approval_required');
+    expect((await world.inbox.get('acme', first.approvalId as string))?.status).toBe('expired');
+    const second = (await world.inbox.list('acme', { status: 'pending' }))[0];
+    expect(second).toBeDefined();
+    await world.inbox.decide('acme', second?.id as string, { approved: false, by: 'alice' });
+    expect((await refused(client.callTool(DELETE))).refusal).toBe('approval_required');
+    expect(world.state.deleted).toEqual([]);
+    // An expired approval cannot be decided any more.
+    expect(
+      await world.inbox.decide('acme', first.approvalId as string, { approved: true, by: 'alice' }),
+    ).toBeUndefined();
+  });
+});
+
+describe('approve with elicitation', () => {
+  it('the user accepts: forwarded, the user recorded as approver', async () => {
+    world = await makeProxyWorld();
+    const asked: string[] = [];
+    const client = await world.client(USERS.alice, {
+      elicit: (message) => {
+        asked.push(message);
+        return { action: 'accept', content: { approve: true } };
+      },
+    });
+    const r = await client.callTool(DELETE);
+    expect(r.content).toEqual([{ type: 'text', text: 'deleted /notes/a.md' }]);
+    expect(asked[0]).toMatch(/notes__delete_file/);
+    expect(asked[0]).toContain('{"path":"/notes/a.md"}');
+    expect(world.audit.entries.at(-1)).toMatchObject({
+      outcome: 'success',
+      actionDetail: { approver: 'alice', approvalVia: 'elicitation' },
+    });
+    expect(await world.inbox.list('acme')).toEqual([]);
+  });
+
+  it('the user declines (or accepts with approve false): refused, nothing forwarded', async () => {
+    world = await makeProxyWorld();
+    const answers = [
+      { action: 'decline' as const },
+      { action: 'accept' as const, content: { approve: false } },
+      { action: 'cancel' as const },
+    ];
+    const client = await world.client(USERS.alice, {
+      elicit: () => answers.shift() ?? { action: 'decline' },
+    });
+    for (let i = 0; i < 3; i++)
+      expect((await refused(client.callTool(DELETE))).refusal).toBe('policy_denied');
+    expect(world.state.deleted).toEqual([]);
+    expect(world.audit.entries.map((e) => e.policyResult)).toEqual([
+      'require_approval',
+      'require_approval',
+      'require_approval',
+    ]);
+  });
+});
