@@ -117,19 +117,39 @@ const cases: Array<[string, DecisionRequest]> = [
   ],
   [
     'enterprise: exchange with another tenant',
-    { domain: 'agent-to-agent', tenantId, input: a2a({ responder_tenant_id: 'globex' }) },
+    {
+      domain: 'agent-to-agent',
+      tenantId,
+      scope: 'enterprise',
+      input: a2a({ responder_tenant_id: 'globex' }),
+    },
   ],
   [
     'work-tracking: tracker_update',
-    { domain: 'integrations', tenantId, input: tracker('tracker_update', { source: 'work-tracking' }) },
+    {
+      domain: 'integrations',
+      tenantId,
+      scope: 'enterprise',
+      input: tracker('tracker_update', { source: 'work-tracking' }),
+    },
   ],
   [
     'webhook: tracker_transition on pr_merged',
-    { domain: 'integrations', tenantId, input: tracker('tracker_transition', { trigger: 'pr_merged' }) },
+    {
+      domain: 'integrations',
+      tenantId,
+      scope: 'enterprise',
+      input: tracker('tracker_transition', { trigger: 'pr_merged' }),
+    },
   ],
   [
     'webhook: tracker_transition on pr_opened',
-    { domain: 'integrations', tenantId, input: tracker('tracker_transition', { trigger: 'pr_opened' }) },
+    {
+      domain: 'integrations',
+      tenantId,
+      scope: 'enterprise',
+      input: tracker('tracker_transition', { trigger: 'pr_opened' }),
+    },
   ],
 ];
 log('## decisions (built-in engine)');

@@ -135,6 +135,16 @@ describe('the engine, limiter, tracker and sink suites catch broken implementati
     },
     seed: async () => {},
   });
-  killedBy(decisionEngine, 'default deny: with no policy, both domains deny (with and without a user)', yes);
+  killedBy(
+    decisionEngine,
+    'default deny: with no policy, both domains deny (for a user and at the enterprise level)',
+    yes,
+  );
+  // An engine that answers a request without a user (as the enterprise level) is caught too.
+  killedBy(
+    decisionEngine,
+    'user-bound: without userId a decision is an error, unless scope: enterprise asks for that level explicitly',
+    yes,
+  );
   killedBy(decisionEngine, 'agent-to-agent: cross-tenant is always denied, whatever the policies say', yes);
 });

@@ -42,13 +42,13 @@ describe('a decision request checked once', () => {
   });
 
   it('freezes what it checked, so it cannot change after the check', () => {
-    const request = decisionRequestOf(DecisionBodySchema.parse(BODY), 'acme');
+    const request = decisionRequestOf(DecisionBodySchema.parse(BODY), 'acme', 'alice');
     expect(Object.isFrozen(request)).toBe(true);
     expect(Object.isFrozen(request.input)).toBe(true);
     expect(() => {
       (request.input as { classification_level: string }).classification_level = 'nonsense';
     }).toThrow(TypeError);
-    const parsed = parseDecisionRequest({ ...BODY, tenantId: 'acme' })._unsafeUnwrap();
+    const parsed = parseDecisionRequest({ ...BODY, tenantId: 'acme', userId: 'alice' })._unsafeUnwrap();
     expect(Object.isFrozen(parsed) && Object.isFrozen(parsed.input)).toBe(true);
     // Parsed once, a request is taken as it is the next time.
     expect(parseDecisionRequest(parsed)._unsafeUnwrap()).toBe(parsed);
@@ -57,7 +57,12 @@ describe('a decision request checked once', () => {
   it("never freezes the caller's own objects (zod keeps unknown keys by reference)", () => {
     const extra = { note: 'from the caller' };
     const input = { action: 'push', context: { targetSystem: 'jira', additional: { source: 'cli', extra } } };
-    const parsed = parseDecisionRequest({ domain: 'integrations', tenantId: 'acme', input })._unsafeUnwrap();
+    const parsed = parseDecisionRequest({
+      domain: 'integrations',
+      tenantId: 'acme',
+      scope: 'enterprise',
+      input,
+    })._unsafeUnwrap();
     const body = DecisionBodySchema.parse({ domain: 'integrations', input });
     expect(Object.isFrozen(extra)).toBe(false);
     expect(Object.isFrozen(input.context.additional)).toBe(false);
@@ -99,6 +104,14 @@ describe('a decision request checked once', () => {
     } as unknown as DecisionRequest;
     const parsed = parseDecisionRequest(lookAlike);
     expect(parsed.isErr() && parsed.error.detail.map((f) => f.field)).toEqual(['input.classification_level']);
+  });
+
+  it('never marks a request without a user: the engine refuses it (issue 23, item 11)', () => {
+    const request = decisionRequestOf(DecisionBodySchema.parse(BODY), 'acme');
+    expect(Object.isFrozen(request)).toBe(false);
+    const parsed = parseDecisionRequest(request);
+    expect(parsed.isErr() && parsed.error.code).toBe('missing_type');
+    expect(parsed.isErr() && parsed.error.detail.map((f) => f.field)).toEqual(['userId']);
   });
 
   it('marks nothing the body schema refused', () => {

@@ -54,7 +54,9 @@ describe('built-in engine over store + directory', () => {
 
   it('denies by default with no policy', async () => {
     const { engine } = setup();
-    const d = (await engine.decide({ domain: 'agent-to-agent', tenantId: 'acme', input }))._unsafeUnwrap();
+    const d = (
+      await engine.decide({ domain: 'agent-to-agent', tenantId: 'acme', scope: 'enterprise', input })
+    )._unsafeUnwrap();
     expect(d.allow).toBe(false);
   });
 
@@ -77,9 +79,15 @@ describe('built-in engine over store + directory', () => {
     )._unsafeUnwrap();
     expect((await engine.decide(req))._unsafeUnwrap().constraints.max_rounds).toBe(1);
     // the enterprise itself is not affected by the team policy
-    expect((await engine.decide({ ...req, userId: undefined }))._unsafeUnwrap().constraints.max_rounds).toBe(
-      2,
-    );
+    const { userId: _, ...enterprise } = req;
+    expect(
+      (await engine.decide({ ...enterprise, scope: 'enterprise' }))._unsafeUnwrap().constraints.max_rounds,
+    ).toBe(2);
+    // Omitting the user is not a way to the enterprise answer (issue 23, item 11): it is an error.
+    expect((await engine.decide(enterprise))._unsafeUnwrapErr()).toMatchObject({
+      code: 'missing_type',
+      field: 'userId',
+    });
   });
 
   it('sees writes made by another process (same store, no invalidation) once maxAgeMs has passed', async () => {
@@ -89,7 +97,7 @@ describe('built-in engine over store + directory', () => {
     const other = new PolicyService({ store, directory, audit: new InMemoryAuditSink() });
     const resolver = new EffectivePolicyResolver({ store, directory, maxAgeMs: 1_000 });
     const engine = new BuiltinDecisionEngine(resolver);
-    const req = { domain: 'agent-to-agent' as const, tenantId: 'acme', input };
+    const req = { domain: 'agent-to-agent' as const, tenantId: 'acme', scope: 'enterprise' as const, input };
     expect((await engine.decide(req))._unsafeUnwrap().allow).toBe(false);
     (await other.create(admin, body('enterprise', 'acme', 'enabled: true')))._unsafeUnwrap();
     // Still the cached (stale) answer right after the foreign write…
@@ -110,6 +118,7 @@ describe('built-in engine over store + directory', () => {
     const d = await engine.decide({
       domain: 'agent-to-agent',
       tenantId: 'acme',
+      userId: 'alice',
       input: { ...input, responder_tenant_id: 'globex' },
     });
     expect(d._unsafeUnwrap()).toMatchObject({
@@ -134,6 +143,7 @@ describe('built-in engine over store + directory', () => {
     const e = await new BuiltinDecisionEngine(broken).decide({
       domain: 'agent-to-agent',
       tenantId: 'acme',
+      scope: 'enterprise',
       input,
     });
     expect(e._unsafeUnwrapErr().code).toBe('POLICY_ENGINE_UNREACHABLE');
@@ -156,6 +166,7 @@ describe('built-in engine over store + directory', () => {
     const d = await new BuiltinDecisionEngine(resolver).decide({
       domain: 'agent-to-agent',
       tenantId: 'acme',
+      scope: 'enterprise',
       input,
     });
     expect(d._unsafeUnwrap()).toMatchObject({ allow: false, deny: true });
@@ -229,10 +240,27 @@ describe('OPA sidecar engine (loopback server speaking the OPA REST Data API)', 
     const d = await engine.decide({
       domain: 'integrations',
       tenantId: 'acme',
+      scope: 'enterprise',
       input: { action: 'tracker_update', context: { targetSystem: 'tracker', additional: {} } },
     });
     expect(seen[0]?.url).toBe('/v1/data/custom/integrations');
     expect(d._unsafeUnwrap()).toMatchObject({ allow: false, deny: true, reason: 'denied by OPA' });
+  });
+
+  it('never asks OPA without a user unless the enterprise level is asked explicitly', async () => {
+    handler = (_req, _body, res) => json(res, 200, { result: { allow: true } });
+    const engine = new OpaDecisionEngine({ url });
+    const actions = { domain: 'actions' as const, tenantId: 'acme', input: { tool: 'send_mail' } };
+    const omitted = await engine.decide(actions);
+    expect(omitted._unsafeUnwrapErr()).toMatchObject({ code: 'missing_type', field: 'userId' });
+    expect(seen).toEqual([]);
+    expect((await engine.decide({ ...actions, scope: 'enterprise' }))._unsafeUnwrap().allow).toBe(true);
+    // The enterprise level is sent without user_id; a user's request carries it.
+    expect(JSON.parse(seen[0]?.body ?? '')).toEqual({ input: { tool: 'send_mail', tenant_id: 'acme' } });
+    await engine.decide({ ...actions, userId: 'alice' });
+    expect(JSON.parse(seen[1]?.body ?? '')).toEqual({
+      input: { tool: 'send_mail', tenant_id: 'acme', user_id: 'alice' },
+    });
   });
 
   it('never asks OPA about cross-tenant inputs', async () => {

@@ -14,12 +14,14 @@ export interface OpaLoopback {
   close(): Promise<void>;
 }
 
-/** Rebuilds the DecisionRequest the OpaDecisionEngine encoded as `{...input, tenant_id, user_id?}`. */
+/** Rebuilds the DecisionRequest the OpaDecisionEngine encoded as `{...input, tenant_id, user_id?}` (no user_id: the enterprise level). */
 function requestOf(domain: DecisionRequest['domain'], input: unknown): DecisionRequest | undefined {
   if (typeof input !== 'object' || input === null) return undefined;
   const { tenant_id, user_id, ...rest } = input as Record<string, unknown>;
   if (typeof tenant_id !== 'string') return undefined;
-  const userId = typeof user_id === 'string' ? { userId: user_id } : {};
+  // The OPA client sends a request without `user_id` only when it asked explicitly for the
+  // enterprise level (`scope: 'enterprise'`): a request with neither never leaves it.
+  const userId = typeof user_id === 'string' ? { userId: user_id } : { scope: 'enterprise' as const };
   const parsed = parseDecisionRequest({ domain, tenantId: tenant_id, ...userId, input: rest });
   return parsed.isOk() ? parsed.value : undefined;
 }

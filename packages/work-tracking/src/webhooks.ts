@@ -215,7 +215,8 @@ export class WebhookService {
         {
           domain: 'integrations',
           tenantId: req.tenantId,
-          ...(known ? { userId } : {}),
+          // A merger the directory does not know: the enterprise-level answer, asked for explicitly.
+          ...(known ? { userId } : { scope: 'enterprise' as const }),
           input: {
             action: p.tool,
             context: {

@@ -62,7 +62,14 @@ export default async function policyDecide(args: string[], io: CliIo): Promise<n
     throw new UsageError(`unknown user '${userId}' in tenant '${tenantId}' (see ${dir}/directory.yaml)`);
   }
   const { engine } = await bundleEngine(bundle.value);
-  const request = { domain, tenantId, input: input.data, ...(userId ? { userId } : {}) } as DecisionRequest;
+  // Without --user the enterprise's effective policy, asked for explicitly (an engine refuses a
+  // request that names neither).
+  const request = {
+    domain,
+    tenantId,
+    input: input.data,
+    ...(userId ? { userId } : { scope: 'enterprise' }),
+  } as DecisionRequest;
   const decision = await engine.decide(request);
   if (decision.isErr()) throw new UsageError(decision.error.message);
   io.stdout(`${JSON.stringify(decision.value, null, 2)}\n`);

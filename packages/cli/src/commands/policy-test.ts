@@ -129,7 +129,13 @@ async function prepare(
     }
     cases.push({
       name: t.name || `test ${i + 1}`,
-      request: { domain, tenantId, input: input.data, ...(user ? { userId: user } : {}) } as DecisionRequest,
+      // No user: the enterprise's effective policy, asked for explicitly.
+      request: {
+        domain,
+        tenantId,
+        input: input.data,
+        ...(user ? { userId: user } : { scope: 'enterprise' }),
+      } as DecisionRequest,
       expect: t.expect,
       ...(t.reason ? { reason: t.reason } : {}),
       ...(t.constraints ? { constraints: t.constraints } : {}),

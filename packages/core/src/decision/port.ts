@@ -24,8 +24,17 @@ import {
 
 interface RequestBase {
   tenantId: string;
-  /** The user decided for; absent = the tenant's enterprise scope. Unknown users are denied. */
+  /**
+   * The user decided for (their effective policy: enterprise → org → team → user). Required
+   * unless `scope: 'enterprise'`: a request with neither is `err(ValidationError)` (an omission
+   * would skip every org, team and user policy). Unknown users are denied.
+   */
   userId?: string;
+  /**
+   * `'enterprise'` asks explicitly for the enterprise-level answer (the tenant's enterprise
+   * policies only — looser than any user's). Only without `userId`.
+   */
+  scope?: 'enterprise';
 }
 
 export type DecisionRequest =
@@ -66,7 +75,8 @@ export interface DecisionEngine {
   /** Name shown in /status and audit (`builtin`, `opa`). */
   readonly name: string;
   /**
-   * Decides for the effective policy of `userId` (or of the tenant's enterprise scope when absent),
+   * Decides for the effective policy of `userId` (or of the tenant's enterprise scope when the
+   * request says `scope: 'enterprise'`; a request with neither is `err(ValidationError)`),
    * built from the tenant's active policies of the request's domain. Cross-tenant agent-to-agent
    * inputs (the two sides, or a side and `tenantId`, differ) are denied whatever the policy says;
    * a user (or org/team) the org directory does not know is denied with a reason.
@@ -115,9 +125,40 @@ export function parseDecisionRequest(request: unknown): Result<DecisionRequest, 
   }
   const parsed = DecisionRequestSchema.safeParse(request);
   if (!parsed.success) return err(validationErrorFromZod(parsed.error, request));
+  const level = decisionLevelError(parsed.data);
+  if (level) return err(level);
   const checked = frozenCopy(parsed.data as DecisionRequest);
   checkedRequests.add(checked);
   return ok(checked);
+}
+
+/**
+ * Every decision is made for a user, unless the caller asks explicitly for the enterprise level:
+ * every decision domain is user-bound (any domain's policies may be set at org, team and user
+ * scope, and those only restrict), so a request that simply omits `userId` would get an answer
+ * looser than any user's. The error for a request with neither, or with both.
+ */
+function decisionLevelError(request: { userId?: string; scope?: 'enterprise' }): ValidationError | undefined {
+  if (request.userId !== undefined && request.scope !== undefined) {
+    return new ValidationError(
+      'invalid_type',
+      [
+        {
+          field: 'scope',
+          message: 'only without userId: a request is for a user or for the enterprise, not both',
+        },
+      ],
+      "Invalid value for field scope: 'enterprise' asks for the enterprise-level answer and cannot be given with userId",
+    );
+  }
+  if (request.userId === undefined && request.scope === undefined) {
+    return new ValidationError(
+      'missing_type',
+      [{ field: 'userId', message: "Required (or scope: 'enterprise' for the enterprise-level answer)" }],
+      "Missing required field: userId — a decision is made for a user; to ask for the enterprise-level answer (which skips org, team and user policies) say scope: 'enterprise'",
+    );
+  }
+  return undefined;
 }
 
 const bodyOf = <D extends DecisionDomain>(domain: D) =>
@@ -159,7 +200,8 @@ export function decisionRequestOf(body: DecisionBody, tenantId: string, userId?:
       ? { domain: body.domain, tenantId, input: body.input }
       : { domain: body.domain, tenantId, userId, input: body.input }
   ) as DecisionRequest;
-  if (checkedBodies.has(body) && CallerSchema.safeParse(request).success)
+  // Only a request for a user is marked checked: one without is refused by the engine.
+  if (userId !== undefined && checkedBodies.has(body) && CallerSchema.safeParse(request).success)
     checkedRequests.add(Object.freeze(request));
   return request;
 }

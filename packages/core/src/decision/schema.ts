@@ -91,11 +91,19 @@ export const DECISION_INPUT_SCHEMAS = {
   features: FeaturesInputSchema,
 } as const satisfies Record<DecisionDomain, z.ZodType>;
 
+/**
+ * The level a decision is asked at without a user: only `enterprise`, and only explicitly — a
+ * request names its user (`userId`) or says `scope: 'enterprise'`, never neither
+ * (`parseDecisionRequest` refuses an omission: it would skip every org, team and user policy).
+ */
+export const DecisionScopeSchema = z.literal('enterprise');
+
 const requestOf = <D extends DecisionDomain>(domain: D) =>
   z.object({
     domain: z.literal(domain),
     tenantId: z.string().min(1).max(255),
     userId: z.string().min(1).max(255).optional(),
+    scope: DecisionScopeSchema.optional(),
     input: DECISION_INPUT_SCHEMAS[domain],
   });
 

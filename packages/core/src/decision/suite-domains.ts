@@ -58,10 +58,68 @@ export const domainCases = {
       tool('calendar_write'),
       { domain: 'data', tenantId: ACME, userId: 'alice', input: { classification_level: 'public' } },
       { domain: 'features', tenantId: ACME, userId: 'alice', input: { feature: 'briefings' } },
-      { domain: 'features', tenantId: ACME, input: { feature: 'web_ui' } },
+      { domain: 'features', tenantId: ACME, scope: 'enterprise', input: { feature: 'web_ui' } },
     ];
     for (const r of requests) expect((await decide(h, r)).allow).toBe(false);
   },
+  'user-bound: without userId a decision is an error, unless scope: enterprise asks for that level explicitly':
+    async (h: DecisionEngineHarness) => {
+      // Issue 23, item 11: an omitted user must not get the enterprise answer, looser than any user's.
+      await h.seed([
+        policy('actions', 'default_autonomy: autonomous\n'),
+        policy('actions', 'default_autonomy: approve\n', {
+          scope: 'team',
+          scopeId: 'platform',
+          name: 'platform',
+        }),
+        policy('features', 'briefings: true\n'),
+        policy('features', 'briefings: false\n', { scope: 'user', scopeId: 'alice', name: 'alice features' }),
+      ]);
+      const input = { tool: 'calendar_write' };
+      const omitted: unknown[] = [
+        { domain: 'actions', tenantId: ACME, input },
+        { domain: 'actions', tenantId: ACME, userId: undefined, input },
+        { domain: 'features', tenantId: ACME, input: { feature: 'briefings' } },
+        {
+          domain: 'models',
+          tenantId: ACME,
+          input: { provider: 'p', model: 'm', classification_level: 'public' },
+        },
+        { domain: 'data', tenantId: ACME, input: { classification_level: 'public' } },
+      ];
+      for (const request of omitted) {
+        const result = await h.engine.decide(request as DecisionRequest);
+        expect(result.isErr(), JSON.stringify(request)).toBe(true);
+        if (result.isErr()) {
+          expect(result.error.code).toBe('missing_type');
+          expect(result.error.message).toContain('userId');
+        }
+      }
+      // Both a user and the enterprise level is a contradiction, refused as well.
+      const both = await h.engine.decide({
+        domain: 'actions',
+        tenantId: ACME,
+        userId: 'alice',
+        scope: 'enterprise',
+        input,
+      });
+      expect(both.isErr() && both.error.code).toBe('invalid_type');
+      // Asked explicitly, the enterprise-level answer (the enterprise policies only).
+      const enterprise = await decide(h, { domain: 'actions', tenantId: ACME, scope: 'enterprise', input });
+      expect(enterprise).toMatchObject({ allow: true, constraints: { autonomy: 'autonomous' } });
+      // For a user, their own answer: stricter through their team (and their own policy).
+      expect((await decide(h, tool('calendar_write', 'alice'))).constraints.autonomy).toBe('approve');
+      const features = (request: Partial<DecisionRequest>) =>
+        decide(h, {
+          domain: 'features',
+          tenantId: ACME,
+          input: { feature: 'briefings' },
+          ...request,
+        } as DecisionRequest);
+      expect((await features({ scope: 'enterprise' })).allow).toBe(true);
+      expect((await features({ userId: 'alice' })).allow).toBe(false);
+      expect((await features({ userId: 'bob' })).allow).toBe(true);
+    },
   'models: providers, models, denied models, levels and sensitive_data_models': async (
     h: DecisionEngineHarness,
   ) => {

@@ -71,13 +71,15 @@ async function decide(h: DecisionEngineHarness, request: DecisionRequest): Promi
   expect(typeof d.constraints).toBe('object');
   return d;
 }
+/** A request for `userId`, or — without one — explicitly for the enterprise level. */
 const agentToAgent = (input: AgentToAgentInput, tenantId = ACME, userId?: string): DecisionRequest =>
   userId === undefined
-    ? { domain: 'agent-to-agent', tenantId, input }
+    ? { domain: 'agent-to-agent', tenantId, scope: 'enterprise', input }
     : { domain: 'agent-to-agent', tenantId, userId, input };
 const integrations = (input: IntegrationsInput, tenantId = ACME): DecisionRequest => ({
   domain: 'integrations',
   tenantId,
+  scope: 'enterprise',
   input,
 });
 
@@ -94,7 +96,7 @@ cross_org:
 `;
 
 const cases = {
-  'default deny: with no policy, both domains deny (with and without a user)': async (
+  'default deny: with no policy, both domains deny (for a user and at the enterprise level)': async (
     h: DecisionEngineHarness,
   ) => {
     for (const userId of [undefined, 'alice']) {
