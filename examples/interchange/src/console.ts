@@ -54,7 +54,7 @@ const newestFirst = (a: Exchange, b: Exchange) =>
  * holds the responder's record — the one its human decides on, and the one the responder's node
  * reads when the asking agent collects — and the initiator's only when the responder is elsewhere.
  */
-export function deskStore(assistants: readonly Assistant[]): ExchangeStore {
+function deskStore(assistants: readonly Assistant[]): ExchangeStore {
   const inTenant = (tenantId: string) => assistants.filter((a) => tenantOf(a) === tenantId);
   const holder = (x: Exchange): Assistant | undefined =>
     inTenant(x.tenantId).find((a) => a.agentId === x.responderAgentId) ??
@@ -168,7 +168,7 @@ function pendingRoutes(store: ExchangeStore, assistants: readonly Assistant[]): 
  * cross-site form cannot send `application/json` without a preflight, which nothing here answers),
  * or a browser says it comes from another origin.
  */
-export function crossSiteRefusal(req: http.IncomingMessage, origin: string): GovernanceError | undefined {
+function crossSiteRefusal(req: http.IncomingMessage, origin: string): GovernanceError | undefined {
   if (req.method === 'GET' || req.method === 'HEAD') return undefined;
   const site = req.headers['sec-fetch-site'];
   const from = req.headers.origin;

@@ -151,6 +151,27 @@ describe('approval console (--serve): sign-in, and only the human asked decides'
     expect(collected.reply?.commitment).toEqual({ action: 'meeting_scheduling', detail: 'Friday 9:00' });
   });
 
+  it('bob rejects another request the same way: the exchange ends denied', async () => {
+    const asked = await served.assistants.alice.node.query({
+      to: 'bob-assistant',
+      exchangeType: 'meeting_scheduling',
+      message: { text: 'Lunch on Saturday?' },
+    });
+    if (asked.isErr()) throw asked.error;
+    const id = asked.value.exchange.exchangeId;
+    const reject = (cookie: string | undefined) =>
+      fetch(`${served.console}/api/v1/exchanges/${id}/reject`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+        body: JSON.stringify({ note: 'busy' }),
+      });
+    expect((await reject(undefined)).status).toBe(401);
+    expect((await reject(cookies.alice)).status).toBe(403);
+    const res = await reject(cookies.bob);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ exchangeId: id, outcome: 'denied' });
+  });
+
   it('serves the sign-in page and starts the login at the development issuer', async () => {
     const page = await fetch(`${served.console}/`);
     expect(page.headers.get('content-security-policy')).toBe("default-src 'self'");
