@@ -203,6 +203,8 @@ function nextRound(
   const me = ctx.me();
   if (
     c.initiatorAgentId !== claims.from.agentId ||
+    // the user its key is bound to now (verified) must be the one the exchange started with
+    c.initiatorUserId !== claims.from.userId ||
     c.responderAgentId !== me.agentId ||
     c.exchangeType !== claims.exchangeType
   ) {

@@ -100,6 +100,8 @@ afterAll(async () => {
 
 interface Claim {
   signer?: AgentKeyPair['signingKey'];
+  /** A later round of an existing exchange. */
+  round?: { exchangeId: string; contextId: string; currentRound: number };
   from?: { agentId?: string; userId: string; orgUnit: string };
   exchangeType?: ExchangeType;
   ttlMs?: number;
@@ -107,8 +109,8 @@ interface Claim {
 
 /** A SendMessage as a hostile peer builds it: envelope signed with the guest's key, claims of its choosing. */
 async function signedQuery(message: ExchangeMessage, claim: Claim) {
-  const contextId = newId();
-  const exchangeId = newId();
+  const contextId = claim.round?.contextId ?? newId();
+  const exchangeId = claim.round?.exchangeId ?? newId();
   const signer = claim.signer ?? guest.signingKey;
   const { jws } = await signEnvelope(
     signer,
@@ -117,12 +119,12 @@ async function signedQuery(message: ExchangeMessage, claim: Claim) {
         messageType: 'agent-generated',
         replyPolicy: 'agent-ok',
         exchangeId,
-        currentRound: 1,
+        currentRound: claim.round?.currentRound ?? 1,
         maxRounds: 3,
         classificationLevel: 'internal',
       }),
       kind: 'query',
-      final: true,
+      final: claim.round !== undefined,
       accepts: 'internal',
       exchangeType: claim.exchangeType ?? 'information_query',
       conversationId: contextId,
@@ -140,6 +142,7 @@ async function signedQuery(message: ExchangeMessage, claim: Claim) {
   );
   return {
     exchangeId,
+    contextId,
     jws,
     request: {
       jsonrpc: '2.0',
@@ -339,6 +342,28 @@ describe('item 1: keys without a user, users outside the directory, cards naming
       urls.delete('agent-carol');
       await s.close();
     }
+  });
+
+  it('a later round signed after the key was registered for another user does not continue the exchange', async () => {
+    const relay = await generateAgentKeys('acme', 'relay-assistant', { userId: 'guest' });
+    w.keys.add(relay.publicJwk);
+    const first = await signedQuery({ text: 'hi', items: [] }, { signer: relay.signingKey });
+    expect((await bob.receive({ jws: first.jws, message: { text: 'hi', items: [] } })).status).toBe(
+      'answered',
+    );
+    // the registry now binds the same key to carol (sales): the next round names carol
+    w.keys.add({ ...relay.publicJwk, userId: undefined }, { userId: 'carol' });
+    const next = await signedQuery(
+      { text: 'and now?', items: [] },
+      {
+        signer: { ...relay.signingKey, userId: 'carol' },
+        from: { userId: 'carol', orgUnit: 'sales' },
+        round: { exchangeId: first.exchangeId, contextId: first.contextId, currentRound: 2 },
+      },
+    );
+    const r = await bob.receive({ jws: next.jws, message: { text: 'and now?', items: [] } });
+    expect(r).toMatchObject({ status: 'refused', error: { detail: { reason: 'exchange_mismatch' } } });
+    expect((await w.stores.bob.get('acme', first.exchangeId))?.initiatorUserId).toBe('guest');
   });
 
   it('a node refuses a signing key bound to another user; KeyRing refuses conflicting bindings and keeps them in its JWKS', async () => {
