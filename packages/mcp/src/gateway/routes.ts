@@ -192,7 +192,11 @@ export function mcpRoutes(options: McpRoutesOptions): McpPlugin {
 
   async function readJson(request: Request): Promise<unknown | Response> {
     const declared = Number(request.headers.get('content-length') ?? '0');
-    if (declared > bodyLimit) return json(413, { error: 'payload_too_large', message: `The request body exceeds ${bodyLimit} bytes` });
+    if (declared > bodyLimit)
+      return json(413, {
+        error: 'payload_too_large',
+        message: `The request body exceeds ${bodyLimit} bytes`,
+      });
     const reader = request.body?.getReader();
     const chunks: Uint8Array[] = [];
     let size = 0;
@@ -203,7 +207,10 @@ export function mcpRoutes(options: McpRoutesOptions): McpPlugin {
         size += value.byteLength;
         if (size > bodyLimit) {
           await reader.cancel().catch(() => {});
-          return json(413, { error: 'payload_too_large', message: `The request body exceeds ${bodyLimit} bytes` });
+          return json(413, {
+            error: 'payload_too_large',
+            message: `The request body exceeds ${bodyLimit} bytes`,
+          });
         }
         chunks.push(value);
       }
@@ -225,7 +232,8 @@ export function mcpRoutes(options: McpRoutesOptions): McpPlugin {
       if (parsedBody instanceof Response) return parsedBody;
     }
     const sessionId = request.headers.get('mcp-session-id');
-    const notFound = () => json(404, { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null });
+    const notFound = () =>
+      json(404, { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null });
     if (sessionId) {
       const s = sessions.get(sessionId);
       // Another user's token on a session is answered as an unknown session (no oracle).
@@ -237,11 +245,20 @@ export function mcpRoutes(options: McpRoutesOptions): McpPlugin {
     }
     const initialize =
       request.method === 'POST' &&
-      (isInitializeRequest(parsedBody) || (Array.isArray(parsedBody) && parsedBody.some((m) => isInitializeRequest(m))));
+      (isInitializeRequest(parsedBody) ||
+        (Array.isArray(parsedBody) && parsedBody.some((m) => isInitializeRequest(m))));
     if (!initialize)
-      return json(400, { jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: no valid session id' }, id: null });
+      return json(400, {
+        jsonrpc: '2.0',
+        error: { code: -32000, message: 'Bad Request: no valid session id' },
+        id: null,
+      });
     if (sessions.size >= maxSessions)
-      return json(503, { error: 'service_unavailable', message: 'Too many open MCP sessions' }, { 'retry-after': '60' });
+      return json(
+        503,
+        { error: 'service_unavailable', message: 'Too many open MCP sessions' },
+        { 'retry-after': '60' },
+      );
     const id = randomUUID();
     const proxy = createProxyServer(governor, { identity: who, via: 'http', sessionId: id });
     const transport = new WebStandardStreamableHTTPServerTransport({
@@ -302,7 +319,8 @@ export function mcpRoutes(options: McpRoutesOptions): McpPlugin {
       async handler({ params, body }, rc) {
         const a = await inbox.get(rc.tenantId, params.id);
         const scope = await scopeOf(rc);
-        if (!a || (scope && !scope.includes(a.userId))) throw new NotFoundError(`No tool-call approval ${params.id}`);
+        if (!a || (scope && !scope.includes(a.userId)))
+          throw new NotFoundError(`No tool-call approval ${params.id}`);
         if (a.userId !== rc.principal.userId && !hasRole(rc.principal, 'enterprise_admin', 'org_admin'))
           throw new ForbiddenError('Only the user or an admin over them decides this call');
         const decided = await inbox.decide(rc.tenantId, params.id, {
@@ -328,7 +346,9 @@ export function mcpRoutes(options: McpRoutesOptions): McpPlugin {
     },
     async health() {
       const h = governor.health();
-      return Object.fromEntries(Object.entries(h).map(([ns, state]) => [`mcp upstream ${ns}`, state !== 'unhealthy']));
+      return Object.fromEntries(
+        Object.entries(h).map(([ns, state]) => [`mcp upstream ${ns}`, state !== 'unhealthy']),
+      );
     },
     async close() {
       await Promise.all([...sessions.keys()].map(closeSession));
@@ -367,10 +387,19 @@ export function mcpRoutes(options: McpRoutesOptions): McpPlugin {
         auth: 'required',
         rateLimit: 'mcp_reads',
         query: ApprovalListQuery,
-        responses: { 200: { description: 'Approvals, newest first', schema: z.object({ approvals: z.array(ApprovalOut) }) } },
+        responses: {
+          200: {
+            description: 'Approvals, newest first',
+            schema: z.object({ approvals: z.array(ApprovalOut) }),
+          },
+        },
         async handler({ query }, rc) {
           const scope = await scopeOf(rc);
-          const userIds = query.userId ? (scope && !scope.includes(query.userId) ? [] : [query.userId]) : scope;
+          const userIds = query.userId
+            ? scope && !scope.includes(query.userId)
+              ? []
+              : [query.userId]
+            : scope;
           const approvals = await inbox.list(rc.tenantId, {
             ...(userIds ? { userIds } : {}),
             ...(query.status ? { status: query.status } : {}),
@@ -387,10 +416,15 @@ export function mcpRoutes(options: McpRoutesOptions): McpPlugin {
         summary: 'Calls of `notify` tools the users were told about (scoped as the approvals)',
         auth: 'required',
         rateLimit: 'mcp_reads',
-        responses: { 200: { description: 'Notices, newest first', schema: z.object({ notices: z.array(NoticeOut) }) } },
+        responses: {
+          200: { description: 'Notices, newest first', schema: z.object({ notices: z.array(NoticeOut) }) },
+        },
         async handler(_input, rc) {
           const scope = await scopeOf(rc);
-          return { status: 200, body: { notices: await inbox.notices(rc.tenantId, scope ? { userIds: scope } : {}) } };
+          return {
+            status: 200,
+            body: { notices: await inbox.notices(rc.tenantId, scope ? { userIds: scope } : {}) },
+          };
         },
       }),
     ],
