@@ -99,7 +99,8 @@ afterAll(async () => {
 async function rpc(to: AgentName, body: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(servers[to as 'bob'].url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
+    // A2A 1.0, the only version a governed agent serves (no header means 0.3: refused, -32009)
+    headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   return { status: res.status, type: res.headers.get('content-type'), body: JSON.parse(await res.text()) };
@@ -295,7 +296,11 @@ describe('governed A2A round trip', () => {
     q.method = 'SendStreamingMessage';
     const res = await fetch(servers.bob.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'a2a-extensions': GOVERNANCE_EXTENSION_URI },
+      headers: {
+        'content-type': 'application/json',
+        'a2a-extensions': GOVERNANCE_EXTENSION_URI,
+        'a2a-version': '1.0',
+      },
       body: JSON.stringify(q),
     });
     expect(res.headers.get('content-type')).toContain('text/event-stream');

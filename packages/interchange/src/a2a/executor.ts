@@ -84,7 +84,11 @@ export function governedExecutor(deps: {
           contextId: rc.contextId,
           status: { state, message: statusMessage, timestamp: now },
           artifacts: [],
-          history: [...(rc.task?.history ?? []), msg],
+          // The message as the gate handed it over (what the node accepted), once: the SDK has
+          // already added it to a task it continues.
+          history: rc.task?.history?.some((m) => m.messageId === msg.messageId)
+            ? rc.task.history
+            : [...(rc.task?.history ?? []), msg],
           metadata: { [GOVERNANCE_EXTENSION_URI]: { exchangeId, round } },
         }),
       );

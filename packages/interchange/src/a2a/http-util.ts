@@ -1,13 +1,14 @@
 /** Small node:http and JWS helpers of the governed A2A server. */
 import type http from 'node:http';
 
-export function decodeClaims(jws: string): { exchangeId: string; round: number } | undefined {
+export function decodeClaims(jws: string): { exchangeId: string; round: number; jti: string } | undefined {
   try {
     const p = JSON.parse(Buffer.from(jws.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
       envelope?: { exchangeId?: string; currentRound?: number };
+      jti?: string;
     };
     return p.envelope?.exchangeId
-      ? { exchangeId: p.envelope.exchangeId, round: p.envelope.currentRound ?? 0 }
+      ? { exchangeId: p.envelope.exchangeId, round: p.envelope.currentRound ?? 0, jti: String(p.jti ?? '') }
       : undefined;
   } catch {
     return undefined;
@@ -23,21 +24,80 @@ export function send(res: http.ServerResponse, status: number, body: unknown): v
   res.end(text);
 }
 
-export async function readBody(req: http.IncomingMessage, limit: number): Promise<string | undefined> {
-  const declared = Number(req.headers['content-length'] ?? '0');
-  if (declared > limit) {
-    req.resume();
-    return undefined;
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) {
+/** What a request body turned out to be: its text, too large, or gone (the client went away). */
+export type BodyRead =
+  | { status: 'ok'; text: string }
+  /** `drained`: the whole body was read and discarded, the connection can be kept. */
+  | { status: 'too_large'; drained: boolean }
+  | { status: 'gone' };
+
+/**
+ * Reads a body of at most `limit` bytes. A larger one is read on and discarded up to `drainLimit`
+ * bytes, so the 413 can be answered on a connection that stays usable (keep-alive); past
+ * `drainLimit` (or when the declared length is already beyond it) it answers at once, still
+ * discarding what arrives: the caller answers with `Connection: close` (see `closeAfter`). Never
+ * destroys the request: a reset connection loses the 413 and the next request on it.
+ */
+export function readBody(req: http.IncomingMessage, limit: number, drainLimit: number): Promise<BodyRead> {
+  return new Promise((resolve) => {
+    const declared = Number(req.headers['content-length'] ?? Number.NaN);
+    if (declared > drainLimit) {
       req.resume();
-      return undefined;
+      return resolve({ status: 'too_large', drained: false });
     }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = declared > limit;
+    const done = (r: BodyRead) => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('aborted', onGone);
+      req.off('error', onGone);
+      resolve(r);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (!over && size > limit) {
+        over = true;
+        chunks.length = 0;
+      }
+      if (!over) chunks.push(chunk);
+      else if (size > drainLimit) {
+        done({ status: 'too_large', drained: false });
+        req.resume(); // flowing, no listener: the rest is discarded
+      }
+    };
+    const onEnd = () =>
+      done(
+        over
+          ? { status: 'too_large', drained: true }
+          : { status: 'ok', text: Buffer.concat(chunks).toString('utf8') },
+      );
+    const onGone = () => done({ status: 'gone' });
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('aborted', onGone);
+    req.on('error', onGone);
+  });
+}
+
+/**
+ * Answers on a connection that must not be reused (a body too large to drain): `Connection: close`
+ * tells the client, and instead of node's close-once-written (which resets a connection whose
+ * client is still sending, so the answer may never be read) the server half-closes after the
+ * answer and keeps discarding what arrives until the client closes, at most `lingerMs`.
+ */
+export function closeAfter(req: http.IncomingMessage, res: http.ServerResponse, lingerMs: number): void {
+  const socket = req.socket as http.IncomingMessage['socket'] & { destroySoon?: () => void };
+  res.setHeader('connection', 'close');
+  // node calls destroySoon once the response is written (Connection: close)
+  socket.destroySoon = () => {
+    socket.end();
+    req.resume();
+    socket.resume();
+    const timer = setTimeout(() => socket.destroy(), lingerMs);
+    timer.unref();
+    socket.once('end', () => socket.destroy());
+    socket.once('close', () => clearTimeout(timer));
+  };
 }

@@ -23,6 +23,7 @@ import {
   JsonRpcTransportHandler,
   ServerCallContext,
   type User,
+  validateVersion,
 } from '@a2a-js/sdk/server';
 import { type Clock, type Logger, newId, silentLogger, systemClock } from '@agentgov/core';
 import { decodeProtectedHeader } from 'jose';
@@ -36,19 +37,22 @@ import {
   type SigningKey,
 } from '../keys';
 import type { InterchangeNode } from '../node';
+import type { MessageEntry } from '../record';
 import type { DeliveryResult } from '../transport';
 import { type Caller, verifyCallerToken } from './caller';
 import { buildGovernedCard } from './card';
 import { routeSdkConsole } from './console';
 import { type GovernedOutcome, governedExecutor, type TaskBinding } from './executor';
-import { decodeClaims, isAsyncIterable, readBody, send } from './http-util';
+import { closeAfter, decodeClaims, isAsyncIterable, readBody, send } from './http-util';
 import { subscribeToTask } from './subscribe';
 import {
   GOVERNANCE_ERRORS as E,
-  fromWireMessage,
+  EXCHANGE_MEDIA_TYPE,
   GOVERNANCE_EXTENSION_URI,
   type JsonRpcError,
+  readWireMessage,
   rpcError,
+  type WireMessage,
 } from './wire';
 
 export interface A2AServerOptions {
@@ -62,7 +66,13 @@ export interface A2AServerOptions {
   port?: number;
   /** The URL published in the card (default: http://host:port/). */
   publicUrl?: string;
-  limits?: { bodyBytes?: number; metadataBytes?: number };
+  /**
+   * `bodyBytes` (64 KiB) and `metadataBytes` (20 KiB): above them a request is refused (-32043).
+   * A body above `bodyBytes` is read on and discarded up to `drainBytes` (8 MiB) so the connection
+   * stays usable; a larger one is answered at once with `Connection: close`, the server going on
+   * discarding what arrives for at most `lingerMs` (5 s) before it closes.
+   */
+  limits?: { bodyBytes?: number; metadataBytes?: number; drainBytes?: number; lingerMs?: number };
   /**
    * SubscribeToTask streams: how often the task and its exchange are looked at (default 250 ms)
    * and how long one subscription lasts at most (default 10 minutes).
@@ -92,14 +102,14 @@ const METHODS = new Set([
 const A2A_TASK_NOT_FOUND = -32001;
 const A2A_TASK_NOT_CANCELABLE = -32002;
 
-type WireMessage = NonNullable<ReturnType<typeof fromWireMessage>>;
+/** The only A2A protocol version served (a request without `A2A-Version` asks for 0.3). */
+const A2A_VERSION = '1.0';
 
 /** A SendMessage as the gate reads it once, before anything in it is verified. */
 interface SendMessageView {
   wire: WireMessage | undefined;
-  /** Metadata above the limit. */
-  tooLarge: { status: number; error: JsonRpcError } | undefined;
-  envelopeTooLarge: boolean;
+  /** Why the message is refused before anything else (size, no envelope, uncovered content). */
+  problem: { status: number; error: JsonRpcError } | undefined;
   /** The agent the envelope's header names (unverified: the node verifies the envelope). */
   signer: Caller | undefined;
 }
@@ -117,6 +127,13 @@ class CallerUser implements User {
   }
 }
 
+const envelopeMissing = () =>
+  rpcError(
+    E.extensionRequired,
+    'No signed envelope: a message without one is never accepted',
+    'envelope_missing',
+  );
+
 export async function startA2AServer(options: A2AServerOptions): Promise<GovernedA2AServer> {
   const { node, keys } = options;
   const clock = options.clock ?? systemClock;
@@ -124,6 +141,8 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
   const replay = options.replay ?? new InMemoryReplayGuard();
   const bodyLimit = options.limits?.bodyBytes ?? 64 * 1024;
   const metadataLimit = options.limits?.metadataBytes ?? 20 * 1024;
+  const drainLimit = Math.max(bodyLimit, options.limits?.drainBytes ?? 8 * 1024 * 1024);
+  const lingerMs = options.limits?.lingerMs ?? 5_000;
   const me = { tenantId: node.tenantId, agentId: node.agentId };
   const outcomes = new Map<string, GovernedOutcome>();
   const tasks = new Map<string, TaskBinding>();
@@ -177,18 +196,22 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
     }
     if (req.method !== 'POST' || path !== '/')
       return send(res, 404, { error: 'NOT_FOUND', message: 'Not found' });
-    const raw = await readBody(req, bodyLimit);
+    const read = await readBody(req, bodyLimit, drainLimit);
     const fail = (status: number, id: unknown, error: JsonRpcError | { code: number; message: string }) =>
       send(res, status, { jsonrpc: '2.0', id: id ?? null, error });
-    if (raw === undefined)
+    if (read.status === 'gone') return;
+    if (read.status === 'too_large') {
+      // Drained: the connection stays usable. Not drained: answered now, then closed cleanly.
+      if (!read.drained) closeAfter(req, res, lingerMs);
       return fail(
         413,
         null,
         rpcError(E.tooLarge, 'Request body too large', 'body_too_large', { limit: bodyLimit }),
       );
+    }
     let body: { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: Record<string, unknown> };
     try {
-      body = JSON.parse(raw);
+      body = JSON.parse(read.text);
     } catch {
       return fail(200, null, { code: -32700, message: 'Parse error' });
     }
@@ -219,7 +242,15 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
         ),
       );
     }
-    // 2. the caller: from its signed caller token or, on SendMessage without one, from the signed
+    // 2. the protocol version: only 1.0 is served; no header means 0.3 (A2A spec) → -32009
+    const requestedVersion = String(req.headers['a2a-version'] ?? '').trim() || '0.3';
+    try {
+      validateVersion(requestedVersion, card, 'JSONRPC');
+    } catch (error) {
+      // the SDK's VersionNotSupportedError: -32009, as its own JSON-RPC handler answers it
+      return fail(200, id, JsonRpcTransportHandler.mapToJSONRPCError(error));
+    }
+    // 3. the caller: from its signed caller token or, on SendMessage without one, from the signed
     // envelope (which the node verifies next: signer = claimed sender, audience, expiry, jti).
     // Never from params.tenant or anything else the request says about itself.
     const auth = String(req.headers.authorization ?? '');
@@ -244,18 +275,8 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
         caller = token.caller;
       } else {
         const signer = sendView.signer;
-        if (!signer) {
-          if (sendView.tooLarge) return fail(sendView.tooLarge.status, id, sendView.tooLarge.error);
-          return fail(
-            200,
-            id,
-            rpcError(
-              E.extensionRequired,
-              'No signed envelope: a message without one is never accepted',
-              'envelope_missing',
-            ),
-          );
-        }
+        if (sendView.problem) return fail(sendView.problem.status, id, sendView.problem.error);
+        if (!signer) return fail(200, id, envelopeMissing());
         caller = signer;
       }
       if (params.tenant !== undefined && params.tenant !== '' && params.tenant !== caller.tenantId) {
@@ -269,7 +290,7 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
         const early = checkSendMessage(sendView, caller);
         if (early) return fail(early.status, id, early.error);
       }
-      // 3. only a request that passed the checks above uses a nonce
+      // 4. only a request that passed the checks above uses a nonce
       if (token && !(await replay.consume(`caller:${token.jti}`, token.expMs, clock.now().getTime()))) {
         return fail(
           200,
@@ -286,12 +307,12 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
       return fail(200, id, rpcError(E.callerUnauthenticated, (error as Error).message, reason));
     }
     const owner = keyId(caller.tenantId, caller.agentId);
-    const params = { ...(body.params ?? {}) };
+    let params: Record<string, unknown> = { ...(body.params ?? {}) };
     delete params.tenant;
     const context = new ServerCallContext({
       user: new CallerUser(caller),
       tenant: caller.tenantId,
-      requestedVersion: '1.0',
+      requestedVersion: A2A_VERSION,
       requestedExtensions: [GOVERNANCE_EXTENSION_URI],
     });
     context.addActivatedExtension(GOVERNANCE_EXTENSION_URI);
@@ -342,18 +363,37 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
           }),
         );
       }
-      const messageId = String((params.message as { messageId?: unknown }).messageId ?? '');
       // The envelope verified (the node accepted it): its exchange and round, for the executor.
       const about =
         wire.metadata.kind === 'query'
           ? decodeClaims(wire.metadata.envelope)
           : (tasks.get(wire.taskId) as TaskBinding);
-      outcomes.set(messageId, {
-        result,
-        owner,
-        exchangeId: about?.exchangeId ?? '',
-        round: about?.round ?? 0,
-      });
+      const exchangeId = about?.exchangeId ?? '';
+      const round = about?.round ?? 0;
+      outcomes.set(wire.messageId, { result, owner, exchangeId, round });
+      // The SDK gets the message the gate checked, rebuilt: the task it continues is the one
+      // checked above, and what it keeps as task history is what the node accepted (the content
+      // after the node's own classification filter), never the raw inbound parts.
+      // (A query answered at once makes no task: nothing is kept, the record need not be read.)
+      const accepted =
+        wire.metadata.kind === 'collect'
+          ? { exchangeId, round }
+          : result.status === 'answered'
+            ? { text: '', items: [] }
+            : await acceptedContent(exchangeId, (about as { jti?: string } | undefined)?.jti ?? '');
+      const configuration = body.params?.configuration;
+      params = {
+        message: {
+          messageId: wire.messageId,
+          contextId: wire.contextId,
+          ...(wire.taskId ? { taskId: wire.taskId } : {}),
+          role: 'ROLE_USER',
+          parts: [{ data: accepted, mediaType: EXCHANGE_MEDIA_TYPE }],
+          metadata: { [GOVERNANCE_EXTENSION_URI]: { kind: wire.metadata.kind, exchangeId, round } },
+          extensions: [GOVERNANCE_EXTENSION_URI],
+        },
+        ...(configuration && typeof configuration === 'object' ? { configuration } : {}),
+      };
     } else if (method !== 'ListTasks') {
       const taskId = String(params.id ?? '');
       const bound = tasks.get(taskId);
@@ -408,58 +448,88 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
       res.end();
     } finally {
       // The executor takes its outcome; one the SDK never handed over must not stay behind.
-      if (sending) outcomes.delete(String((params.message as { messageId?: unknown }).messageId ?? ''));
+      if (sendView?.wire) outcomes.delete(sendView.wire.messageId);
     }
   }
 
-  /** The wire message, the size checks and the (unverified) envelope signer of a SendMessage. */
+  /** What the node accepted of a query (its transcript entry: text, the items kept, commitment). */
+  async function acceptedContent(exchangeId: string, jti: string): Promise<Record<string, unknown>> {
+    const x = exchangeId ? await node.exchange(exchangeId) : undefined;
+    const entry = (x?.transcript as unknown as MessageEntry[] | undefined)?.find(
+      (e) => e.kind === 'message' && e.from === 'initiator' && e.jti === jti,
+    );
+    if (!entry) return { text: '', items: [] };
+    return {
+      text: entry.text,
+      items: entry.items,
+      ...(entry.commitment ? { commitment: entry.commitment } : {}),
+    };
+  }
+
+  /**
+   * The wire message, the checks that come before anything else and the (unverified) envelope
+   * signer of a SendMessage, in order: metadata size, an envelope at all, envelope size, every
+   * field of the message covered (the content by the envelope's digest, the rest checked here).
+   */
   function readSendMessage(params: Record<string, unknown>): SendMessageView {
     const message = params.message as { metadata?: unknown } | undefined;
-    const metaSize = Buffer.byteLength(JSON.stringify(message?.metadata ?? null));
-    const tooLarge =
-      metaSize <= metadataLimit
-        ? undefined
-        : {
-            status: 413,
-            error: rpcError(E.tooLarge, 'Message metadata too large', 'metadata_too_large', {
-              limit: metadataLimit,
-            }),
-          };
-    const wire = fromWireMessage(params.message);
-    const envelopeTooLarge = wire !== undefined && wire.metadata.envelope.length > MAX_ENVELOPE_BYTES;
-    let signer: Caller | undefined;
-    if (wire && !envelopeTooLarge) {
-      try {
-        const kid = decodeProtectedHeader(wire.metadata.envelope).kid;
-        signer = kid ? parseKeyId(kid) : undefined;
-      } catch {
-        signer = undefined;
-      }
+    const metaSize = Buffer.byteLength(JSON.stringify(message?.metadata ?? null) ?? '');
+    if (metaSize > metadataLimit)
+      return {
+        wire: undefined,
+        signer: undefined,
+        problem: {
+          status: 413,
+          error: rpcError(E.tooLarge, 'Message metadata too large', 'metadata_too_large', {
+            limit: metadataLimit,
+          }),
+        },
+      };
+    const read = readWireMessage(params.message);
+    if (read.status === 'missing')
+      return { wire: undefined, signer: undefined, problem: { status: 200, error: envelopeMissing() } };
+    const envelope = read.status === 'ok' ? read.wire.metadata.envelope : read.envelope;
+    if (envelope.length > MAX_ENVELOPE_BYTES)
+      return {
+        wire: undefined,
+        signer: undefined,
+        problem: {
+          status: 413,
+          error: rpcError(E.tooLarge, 'Envelope too large', 'envelope_too_large', {
+            limit: MAX_ENVELOPE_BYTES,
+          }),
+        },
+      };
+    if (read.status === 'not_covered' || read.wire.role !== 'ROLE_USER') {
+      const field = read.status === 'not_covered' ? read.field : 'role';
+      return {
+        wire: undefined,
+        signer: undefined,
+        problem: {
+          status: 200,
+          error: rpcError(
+            E.refused,
+            `The message carries content its envelope does not cover (${field.slice(0, 64)})`,
+            'unsigned_content',
+          ),
+        },
+      };
     }
-    return { wire, tooLarge, envelopeTooLarge, signer };
+    let signer: Caller | undefined;
+    try {
+      const kid = decodeProtectedHeader(read.wire.metadata.envelope).kid;
+      signer = kid ? parseKeyId(kid) : undefined;
+    } catch {
+      signer = undefined;
+    }
+    return { wire: read.wire, signer, problem: undefined };
   }
 
   function checkSendMessage(
     view: SendMessageView,
     caller: Caller,
   ): { status: number; error: JsonRpcError } | undefined {
-    if (view.tooLarge) return view.tooLarge;
-    if (!view.wire)
-      return {
-        status: 200,
-        error: rpcError(
-          E.extensionRequired,
-          'No signed envelope: a message without one is never accepted',
-          'envelope_missing',
-        ),
-      };
-    if (view.envelopeTooLarge)
-      return {
-        status: 413,
-        error: rpcError(E.tooLarge, 'Envelope too large', 'envelope_too_large', {
-          limit: MAX_ENVELOPE_BYTES,
-        }),
-      };
+    if (view.problem) return view.problem;
     const signer = view.signer;
     if (!signer || signer.tenantId !== caller.tenantId || signer.agentId !== caller.agentId) {
       return {

@@ -1,0 +1,484 @@
+/**
+ * The A2A gate fails closed (issue 23, items 2–6 and 9), tried from outside as a hostile peer
+ * would: raw JSON-RPC and the `@a2a-js/sdk` client against served agents. Task history holds only
+ * what bob's node accepted; every field of the message is covered by the signature or the message
+ * is refused; the task the SDK acts on is the one the gate checked; only A2A 1.0 is served; an
+ * oversized envelope is `envelope_too_large`; a 413 leaves a keep-alive connection usable.
+ */
+import http from 'node:http';
+import { TaskState } from '@a2a-js/sdk';
+import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import { type ExchangeType, newId } from '@agentgov/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  A2ATransport,
+  callerToken,
+  GOVERNANCE_EXTENSION_URI,
+  type GovernedA2AServer,
+  startA2AServer,
+  toWireMessage,
+} from '../src/a2a/index';
+import {
+  buildEnvelope,
+  type ClassifiedItem,
+  contentDigest,
+  type ExchangeMessage,
+  InterchangeNode,
+  signEnvelope,
+} from '../src/index';
+import { AGENTS, type AgentName, answerWith, itemsAt, makeWorld, type World } from './harness';
+
+type Name = 'alice' | 'bob' | 'carol';
+let w: World;
+const servers = {} as Record<Name, GovernedA2AServer>;
+const nodes = {} as Record<Name, InterchangeNode>;
+
+beforeAll(async () => {
+  w = await makeWorld({ stores: 'separate' });
+  const urls = new Map<string, string>();
+  for (const name of ['alice', 'bob', 'carol'] as const) {
+    nodes[name] = new InterchangeNode({
+      agentId: `agent-${name}`,
+      ...AGENTS[name],
+      identityConfig: {
+        canReceiveQueries: true,
+        canAutoRespond: true,
+        canMakeCommitments: false,
+        maxClassificationShared: 'confidential',
+        supportedExchangeTypes: ['information_query', 'commitment_request', 'meeting_scheduling'],
+        maxRoundsAccepted: 3,
+      },
+      signingKey: w.keyPairs[name].signingKey,
+      keys: w.keys,
+      directory: w.directory,
+      store: w.stores[name],
+      audit: w.audits[name],
+      engine: w.engine,
+      transport: new A2ATransport({
+        signingKey: w.keyPairs[name].signingKey,
+        keys: w.keys,
+        resolve: (id) => urls.get(id),
+      }),
+      answer: answerWith(itemsAt('public')),
+      channel: 'a2a',
+    });
+    // default limits: body 64 KiB, metadata 20 KiB (the envelope's own limit is 16 KiB)
+    servers[name] = await startA2AServer({
+      node: nodes[name],
+      signingKey: w.keyPairs[name].signingKey,
+      keys: w.keys,
+      subscription: { pollMs: 20, maxMs: 200 },
+    });
+    urls.set(`agent-${name}`, servers[name].url);
+  }
+});
+afterAll(async () => {
+  for (const s of Object.values(servers)) await s?.close();
+});
+
+const V1 = { 'a2a-version': '1.0' };
+const EXT = { 'a2a-extensions': GOVERNANCE_EXTENSION_URI };
+
+async function rpc(to: Name, body: unknown, headers: Record<string, string> = { ...EXT, ...V1 }) {
+  const res = await fetch(servers[to].url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, text, body: JSON.parse(text) };
+}
+const governed = async (from: AgentName, to: AgentName, method: string) => ({
+  ...EXT,
+  ...V1,
+  authorization: `Bearer ${await callerToken(
+    w.keyPairs[from].signingKey,
+    { tenantId: AGENTS[to].tenantId, agentId: `agent-${to}` },
+    method,
+    Date.now(),
+  )}`,
+});
+
+/** A SendMessage as a (possibly hostile) peer signs it: alice's key, a fresh exchange. */
+async function signedQuery(
+  message: ExchangeMessage,
+  over: { exchangeType?: ExchangeType; method?: string; contextId?: string } = {},
+) {
+  const contextId = over.contextId ?? newId();
+  const { jws } = await signEnvelope(
+    w.keyPairs.alice.signingKey,
+    {
+      envelope: buildEnvelope({
+        messageType: 'agent-generated',
+        replyPolicy: 'agent-ok',
+        exchangeId: newId(),
+        currentRound: 1,
+        maxRounds: 3,
+        classificationLevel: 'internal',
+      }),
+      kind: 'query',
+      final: true,
+      accepts: 'internal',
+      exchangeType: over.exchangeType ?? 'information_query',
+      conversationId: contextId,
+      from: { tenantId: 'acme', agentId: 'agent-alice', userId: 'alice', orgUnit: 'eng' },
+      to: { tenantId: 'acme', agentId: 'agent-bob' },
+      contextId,
+      digest: contentDigest(message),
+    },
+    { nowMs: Date.now(), ttlMs: 60_000 },
+  );
+  const wire = toWireMessage({
+    messageId: newId(),
+    contextId,
+    role: 'ROLE_USER',
+    content: message,
+    metadata: { envelope: jws, kind: 'query' },
+  }) as Record<string, unknown> & { parts: Record<string, unknown>[]; metadata: Record<string, unknown> };
+  return {
+    jws,
+    message: wire,
+    request: { jsonrpc: '2.0', id: 1, method: over.method ?? 'SendMessage', params: { message: wire } },
+  };
+}
+
+const SECRET = 'SALARY-L6-SECRET';
+const hostileItems: ClassifiedItem[] = [
+  { source: 'calendar', field: 'slots', classification: 'internal', value: 'Tue 10:00' },
+  { source: 'hr', field: 'salary', classification: 'restricted', value: SECRET },
+];
+
+async function taskOf(exchangeId: string): Promise<string> {
+  const list = await rpc(
+    'bob',
+    { jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} },
+    await governed('alice', 'bob', 'ListTasks'),
+  );
+  return list.body.result.tasks.find(
+    (t: { metadata?: Record<string, { exchangeId: string }> }) =>
+      t.metadata?.[GOVERNANCE_EXTENSION_URI]?.exchangeId === exchangeId,
+  )?.id;
+}
+
+async function bobExchanges(): Promise<number> {
+  return (await w.stores.bob.list('acme', {}, { offset: 0, limit: 1000 })).total;
+}
+
+describe('item 2: task history holds only what bob’s node accepted', () => {
+  it('a restricted item withheld by bob appears in none of SendMessage, GetTask, ListTasks, SubscribeToTask', async () => {
+    const q = await signedQuery(
+      { text: 'Can you sign the offer?', items: hostileItems },
+      { exchangeType: 'commitment_request' },
+    );
+    const sent = await rpc('bob', q.request);
+    expect(sent.body.result?.task?.status?.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    const taskId: string = sent.body.result.task.id;
+    // bob withheld it (its ceiling is confidential) …
+    const exchangeId = sent.body.result.task.metadata[GOVERNANCE_EXTENSION_URI].exchangeId;
+    const record = await w.stores.bob.get('acme', exchangeId);
+    expect(record?.dataWithheld).toHaveLength(1);
+    // … and the history shows what bob accepted: the text and the internal item only
+    const history = sent.body.result.task.history as { parts: { data: ExchangeMessage }[] }[];
+    expect(history).toHaveLength(1);
+    expect(history[0]?.parts[0]?.data).toEqual({ text: 'Can you sign the offer?', items: [hostileItems[0]] });
+    expect(sent.text).not.toContain(SECRET);
+
+    const got = await rpc(
+      'bob',
+      { jsonrpc: '2.0', id: 2, method: 'GetTask', params: { id: taskId } },
+      await governed('alice', 'bob', 'GetTask'),
+    );
+    expect(got.body.result.id).toBe(taskId);
+    expect(got.body.result.history).toHaveLength(1);
+    expect(got.text).not.toContain(SECRET);
+
+    const listed = await rpc(
+      'bob',
+      { jsonrpc: '2.0', id: 3, method: 'ListTasks', params: { historyLength: 10 } },
+      await governed('alice', 'bob', 'ListTasks'),
+    );
+    expect(listed.body.result.tasks.some((t: { id: string }) => t.id === taskId)).toBe(true);
+    expect(listed.text).not.toContain(SECRET);
+
+    const res = await fetch(servers.bob.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(await governed('alice', 'bob', 'SubscribeToTask')) },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'SubscribeToTask', params: { id: taskId } }),
+    });
+    const stream = await res.text();
+    expect(stream).toContain(taskId);
+    expect(stream).toContain('Tue 10:00');
+    expect(stream).not.toContain(SECRET);
+  });
+
+  it('the SDK client reads the same filtered history (GetTask), also after SendStreamingMessage', async () => {
+    const q = await signedQuery(
+      { text: 'Meet Tuesday?', items: hostileItems },
+      { exchangeType: 'meeting_scheduling', method: 'SendStreamingMessage' },
+    );
+    const res = await fetch(servers.bob.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...EXT, ...V1 },
+      body: JSON.stringify(q.request),
+    });
+    const stream = await res.text();
+    expect(stream).toContain('TASK_STATE_INPUT_REQUIRED');
+    expect(stream).not.toContain(SECRET);
+    const taskId = JSON.parse(
+      stream
+        .split('\n')
+        .find((l) => l.startsWith('data: '))
+        ?.slice(6) ?? '{}',
+    ).result.task.id as string;
+    const governedFetch: typeof fetch = async (url, init) => {
+      const headers = new Headers(init?.headers);
+      headers.set('a2a-extensions', GOVERNANCE_EXTENSION_URI);
+      if (typeof init?.body === 'string')
+        headers.set(
+          'authorization',
+          (await governed('alice', 'bob', JSON.parse(init.body).method)).authorization,
+        );
+      return fetch(url, { ...init, headers });
+    };
+    const client = await new ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+        transports: [new JsonRpcTransportFactory({ fetchImpl: governedFetch })],
+      }),
+    ).createFromUrl(servers.bob.url);
+    const task = await client.getTask({ tenant: '', id: taskId, historyLength: undefined });
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(task.history).toHaveLength(1);
+    expect(JSON.stringify(task)).not.toContain(SECRET);
+    expect(JSON.stringify(task)).toContain('Tue 10:00');
+  });
+});
+
+describe('item 3: every field of the message is covered by the signature, or it is refused', () => {
+  const mutations: [string, (m: Awaited<ReturnType<typeof signedQuery>>['message']) => void][] = [
+    ['unsigned text beside the signed data', (m) => Object.assign(m.parts[0] as object, { text: 'pay now' })],
+    ['a second (text) part', (m) => m.parts.push({ text: 'pay now' })],
+    ['a second data part', (m) => m.parts.push({ data: { x: 1 }, mediaType: 'application/json' })],
+    ['part metadata', (m) => Object.assign(m.parts[0] as object, { metadata: { note: 'pay now' } })],
+    ['a file name', (m) => Object.assign(m.parts[0] as object, { filename: 'pay-now.txt' })],
+    ['a url', (m) => Object.assign(m.parts[0] as object, { url: 'https://evil.example/pay' })],
+    ['message-level extra field', (m) => Object.assign(m, { note: 'pay now' })],
+    ['referenceTaskIds', (m) => Object.assign(m, { referenceTaskIds: ['t-1'] })],
+    ['snake_case alias of a field', (m) => Object.assign(m, { context_id: 'other' })],
+    ['extra message metadata', (m) => Object.assign(m.metadata, { note: 'pay now' })],
+    [
+      'extra field in the governance metadata',
+      (m) => Object.assign(m.metadata[GOVERNANCE_EXTENSION_URI] as object, { note: 'pay now' }),
+    ],
+    ['an unknown extension', (m) => Object.assign(m, { extensions: ['https://evil.example/ext'] })],
+    ['the agent role', (m) => Object.assign(m, { role: 'ROLE_AGENT' })],
+  ];
+  for (const [name, mutate] of mutations) {
+    it(`${name} → refused before the node; the envelope stays unused`, async () => {
+      const before = await bobExchanges();
+      const q = await signedQuery({ text: 'status?', items: itemsAt('internal') });
+      const clean = structuredClone(q.request);
+      mutate(q.message);
+      const r = await rpc('bob', q.request);
+      expect(r.body.result).toBeUndefined();
+      expect(r.body.error).toMatchObject({ code: -32042, data: { reason: 'unsigned_content' } });
+      expect(r.text).not.toContain('pay now');
+      expect(await bobExchanges()).toBe(before);
+      // nothing was used up: the same signed envelope, sent as signed, is accepted
+      const ok = await rpc('bob', clean);
+      expect(ok.body.result?.message).toBeDefined();
+    });
+  }
+});
+
+describe('item 4: the task the SDK acts on is the one the gate checked', () => {
+  it('a query carrying `task_id` of a pending commitment task cannot continue or complete it', async () => {
+    const r = (
+      await nodes.alice.query({
+        to: 'agent-bob',
+        exchangeType: 'commitment_request',
+        message: { text: 'Can you own the release?' },
+      })
+    )._unsafeUnwrap();
+    expect(r.status).toBe('pending');
+    const taskId = await taskOf(r.exchange.exchangeId);
+    expect(taskId).toBeTruthy();
+    const before = await rpc(
+      'bob',
+      { jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: taskId } },
+      await governed('alice', 'bob', 'GetTask'),
+    );
+    // a new, validly signed information query in the task's context, aimed at the task by `task_id`
+    const q = await signedQuery({ text: 'status?', items: [] }, { contextId: before.body.result.contextId });
+    (q.message as Record<string, unknown>).task_id = taskId;
+    const hostile = await rpc('bob', q.request);
+    expect(hostile.body.result).toBeUndefined();
+    expect(hostile.body.error?.code).toBe(-32042);
+    const task = await rpc(
+      'bob',
+      { jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: taskId } },
+      await governed('alice', 'bob', 'GetTask'),
+    );
+    expect(task.body.result.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    expect(task.body.result.history).toHaveLength(1);
+    // the real round goes on as before
+    (
+      await nodes.bob.decide({
+        exchangeId: r.exchange.exchangeId,
+        by: 'bob',
+        decision: 'approved',
+        note: 'yes',
+      })
+    )._unsafeUnwrap();
+    const done = (await nodes.alice.collect(r.exchange.exchangeId))._unsafeUnwrap();
+    expect(done.status).toBe('answered');
+    expect(done.reply?.commitment).toEqual({ action: 'commitment_request', detail: 'yes' });
+  });
+});
+
+describe('item 5: only A2A 1.0 is served', () => {
+  it('a governed request without A2A-Version (= 0.3) or with 0.3 is -32009; with 1.0 it is answered', async () => {
+    const none = await signedQuery({ text: 'v?', items: [] });
+    const r1 = await rpc('bob', none.request, { ...EXT });
+    expect(r1.body.error).toMatchObject({ code: -32009 });
+    const old = await signedQuery({ text: 'v?', items: [] });
+    const r2 = await rpc('bob', old.request, { ...EXT, 'a2a-version': '0.3' });
+    expect(r2.body.error).toMatchObject({ code: -32009 });
+    const reads = await rpc(
+      'bob',
+      { jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} },
+      { ...(await governed('alice', 'bob', 'ListTasks')), 'a2a-version': '0.3' },
+    );
+    expect(reads.body.error).toMatchObject({ code: -32009 });
+    // refused before the node: the same envelope is accepted under 1.0
+    const r3 = await rpc('bob', none.request);
+    expect(r3.body.result?.message).toBeDefined();
+    // the repo's own transport sends 1.0
+    expect(
+      (await nodes.alice.query({ to: 'agent-bob', message: { text: 'hi' } }))._unsafeUnwrap().status,
+    ).toBe('answered');
+  });
+});
+
+describe('item 6: an oversized envelope is envelope_too_large', () => {
+  it('a 17 KiB JWS → -32043 envelope_too_large (HTTP 413, JSON)', async () => {
+    const q = await signedQuery({ text: 'big', items: [] });
+    const meta = q.message.metadata[GOVERNANCE_EXTENSION_URI] as { envelope: string };
+    const [h, p, s] = meta.envelope.split('.');
+    meta.envelope = `${h}.${p}${'A'.repeat(17 * 1024)}.${s}`;
+    const r = await rpc('bob', q.request);
+    expect(r.status).toBe(413);
+    expect(r.body.error).toMatchObject({ code: -32043, data: { reason: 'envelope_too_large' } });
+  });
+});
+
+describe('item 9: a 413 leaves a keep-alive connection usable', () => {
+  /** One request on the agent's (single) keep-alive connection. */
+  function post(
+    agent: http.Agent,
+    body: string | Buffer,
+    headers: Record<string, string> = {},
+    chunked = false,
+    url = servers.bob.url,
+  ) {
+    return new Promise<{ status: number; text: string; socket: unknown; connection?: string }>(
+      (resolve, reject) => {
+        const req = http.request(
+          url,
+          {
+            method: 'POST',
+            agent,
+            headers: {
+              'content-type': 'application/json',
+              ...(chunked ? {} : { 'content-length': String(body.length) }),
+              ...EXT,
+              ...V1,
+              ...headers,
+            },
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () =>
+              resolve({
+                status: res.statusCode ?? 0,
+                text: Buffer.concat(chunks).toString(),
+                socket: req.socket,
+                ...(res.headers.connection ? { connection: res.headers.connection } : {}),
+              }),
+            );
+            res.on('error', reject);
+          },
+        );
+        req.on('error', reject);
+        if (!chunked) return req.end(body);
+        // Transfer-Encoding: chunked, 16 KiB at a time (no length declared up front)
+        const bytes = Buffer.from(body);
+        for (let i = 0; i < bytes.length; i += 16 * 1024) req.write(bytes.subarray(i, i + 16 * 1024));
+        req.end();
+      },
+    );
+  }
+  const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ListTasks', params: {} });
+
+  for (const [name, size, chunked] of [
+    ['a modest body (100 KiB): the connection is kept', 100 * 1024, false],
+    ['a modest chunked body (200 KiB): the connection is kept', 200 * 1024, true],
+    ['a large body (5 MB): the 413 arrives, the next request still succeeds', 5 * 1024 * 1024, false],
+    ['a large chunked body (5 MB): the 413 arrives, the next request still succeeds', 5 * 1024 * 1024, true],
+  ] as const) {
+    it(name, async () => {
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        const big = Buffer.alloc(size, 'x');
+        const first = await post(agent, Buffer.from(big), {}, chunked);
+        expect(first.status).toBe(413);
+        expect(JSON.parse(first.text).error).toMatchObject({
+          code: -32043,
+          data: { reason: 'body_too_large' },
+        });
+        const second = await post(agent, list, await governed('alice', 'bob', 'ListTasks'));
+        expect(second.status).toBe(200);
+        expect(JSON.parse(second.text).result.tasks).toBeDefined();
+        if (size <= 1024 * 1024) expect(second.socket).toBe(first.socket);
+        const third = await post(agent, list, await governed('alice', 'bob', 'ListTasks'));
+        expect(third.status).toBe(200);
+      } finally {
+        agent.destroy();
+      }
+    });
+  }
+
+  it('a body beyond what is drained: 413 with Connection: close, closed cleanly, the next request opens a new connection', async () => {
+    const tight = await startA2AServer({
+      node: nodes.bob,
+      signingKey: w.keyPairs.bob.signingKey,
+      keys: w.keys,
+      limits: { bodyBytes: 16 * 1024, drainBytes: 64 * 1024 },
+    });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      for (const chunked of [false, true, false, true]) {
+        const first = await post(agent, Buffer.alloc(2 * 1024 * 1024, 'x'), {}, chunked, tight.url);
+        expect(first.status).toBe(413);
+        expect(first.connection).toBe('close');
+        expect(JSON.parse(first.text).error).toMatchObject({
+          code: -32043,
+          data: { reason: 'body_too_large' },
+        });
+        const second = await post(agent, list, await governed('alice', 'bob', 'ListTasks'), false, tight.url);
+        expect(second.status).toBe(200);
+        expect(second.socket).not.toBe(first.socket);
+        // a body within what is drained keeps the connection
+        const modest = await post(agent, Buffer.alloc(32 * 1024, 'x'), {}, chunked, tight.url);
+        expect(modest.status).toBe(413);
+        expect(modest.connection).not.toBe('close');
+        const third = await post(agent, list, await governed('alice', 'bob', 'ListTasks'), false, tight.url);
+        expect(third.status).toBe(200);
+        expect(third.socket).toBe(modest.socket);
+      }
+    } finally {
+      agent.destroy();
+      await tight.close();
+    }
+  });
+});
