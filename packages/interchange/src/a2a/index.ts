@@ -16,5 +16,7 @@ export {
   GOVERNANCE_ERRORS,
   GOVERNANCE_EXTENSION_URI,
   type JsonRpcError,
+  readWireMessage,
   toWireMessage,
+  type WireMessage,
 } from './wire';

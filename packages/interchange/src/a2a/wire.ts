@@ -109,7 +109,7 @@ export function readWireMessage(
   for (const key of Object.keys(m)) if (!MESSAGE_KEYS.has(key)) return notCovered(key);
   if (typeof m.messageId !== 'string' || m.messageId === '' || m.messageId.length > 256)
     return notCovered('messageId');
-  if (typeof m.contextId !== 'string') return notCovered('contextId');
+  if (m.contextId !== undefined && typeof m.contextId !== 'string') return notCovered('contextId');
   if (m.taskId !== undefined && typeof m.taskId !== 'string') return notCovered('taskId');
   if (m.role !== 'ROLE_USER' && m.role !== 'ROLE_AGENT') return notCovered('role');
   if (
@@ -151,7 +151,7 @@ export function readWireMessage(
     wire: {
       metadata: em as unknown as EnvelopeMetadata,
       content: p.data,
-      contextId: m.contextId,
+      contextId: typeof m.contextId === 'string' ? m.contextId : '',
       taskId: typeof m.taskId === 'string' ? m.taskId : '',
       messageId: m.messageId,
       role: m.role,
