@@ -1,0 +1,3 @@
+import { runScenario } from './scenario';
+
+await runScenario();
