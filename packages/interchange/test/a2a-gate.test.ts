@@ -6,7 +6,7 @@
  * oversized envelope is `envelope_too_large`; a 413 leaves a keep-alive connection usable.
  */
 import http from 'node:http';
-import { TaskState } from '@a2a-js/sdk';
+import { Message, Role, TaskState } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { type ExchangeType, newId } from '@agentgov/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -148,6 +148,25 @@ const hostileItems: ClassifiedItem[] = [
   { source: 'hr', field: 'salary', classification: 'restricted', value: SECRET },
 ];
 
+/** The SDK's own A2A client (JSON-RPC, it sends `A2A-Version: 1.0`), alice's caller token per call. */
+async function sdkClient() {
+  const governedFetch: typeof fetch = async (url, init) => {
+    const headers = new Headers(init?.headers);
+    headers.set('a2a-extensions', GOVERNANCE_EXTENSION_URI);
+    if (typeof init?.body === 'string')
+      headers.set(
+        'authorization',
+        (await governed('alice', 'bob', JSON.parse(init.body).method)).authorization,
+      );
+    return fetch(url, { ...init, headers });
+  };
+  return new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      transports: [new JsonRpcTransportFactory({ fetchImpl: governedFetch })],
+    }),
+  ).createFromUrl(servers.bob.url);
+}
+
 async function taskOf(exchangeId: string): Promise<string> {
   const list = await rpc(
     'bob',
@@ -230,21 +249,7 @@ describe('item 2: task history holds only what bob’s node accepted', () => {
         .find((l) => l.startsWith('data: '))
         ?.slice(6) ?? '{}',
     ).result.task.id as string;
-    const governedFetch: typeof fetch = async (url, init) => {
-      const headers = new Headers(init?.headers);
-      headers.set('a2a-extensions', GOVERNANCE_EXTENSION_URI);
-      if (typeof init?.body === 'string')
-        headers.set(
-          'authorization',
-          (await governed('alice', 'bob', JSON.parse(init.body).method)).authorization,
-        );
-      return fetch(url, { ...init, headers });
-    };
-    const client = await new ClientFactory(
-      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-        transports: [new JsonRpcTransportFactory({ fetchImpl: governedFetch })],
-      }),
-    ).createFromUrl(servers.bob.url);
+    const client = await sdkClient();
     const task = await client.getTask({ tenant: '', id: taskId, historyLength: undefined });
     expect(task.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     expect(task.history).toHaveLength(1);
@@ -272,6 +277,52 @@ describe('item 3: every field of the message is covered by the signature, or it 
     ['an unknown extension', (m) => Object.assign(m, { extensions: ['https://evil.example/ext'] })],
     ['the agent role', (m) => Object.assign(m, { role: 'ROLE_AGENT' })],
   ];
+  const requestMutations: [string, (params: Record<string, unknown>) => void][] = [
+    ['request-level metadata', (p) => Object.assign(p, { metadata: { note: 'pay now' } })],
+    ['an unknown request field', (p) => Object.assign(p, { request: { note: 'pay now' } })],
+  ];
+  for (const [name, mutate] of requestMutations) {
+    it(`${name} → refused before the node; the envelope stays unused`, async () => {
+      const q = await signedQuery({ text: 'status?', items: itemsAt('internal') });
+      const clean = structuredClone(q.request);
+      mutate(q.request.params as Record<string, unknown>);
+      const r = await rpc('bob', q.request);
+      expect(r.body.error).toMatchObject({ code: -32042, data: { reason: 'unsigned_content' } });
+      expect((await rpc('bob', clean)).body.result?.message).toBeDefined();
+    });
+  }
+  it('the SDK client’s own serialization of a signed query passes (parts, metadata, extensions as the SDK writes them)', async () => {
+    const q = await signedQuery({ text: 'status?', items: itemsAt('internal', 'restricted') });
+    const client = await sdkClient();
+    const answer = await client.sendMessage({
+      tenant: '',
+      message: Message.fromJSON(q.message),
+      configuration: undefined,
+      metadata: undefined,
+    });
+    expect('messageId' in answer && answer.role).toBe(Role.ROLE_AGENT);
+    // … and a message with unsigned text beside the data, sent by the same client, is refused
+    const bad = await signedQuery({ text: 'status?', items: [] });
+    Object.assign(bad.message.parts[0] as object, { text: 'pay now' });
+    const parsed = Message.fromJSON(bad.message);
+    expect(parsed.parts[0]?.content?.$case).toBe('text'); // what the SDK would have kept
+    await expect(
+      client.sendMessage({ tenant: '', message: parsed, configuration: undefined, metadata: undefined }),
+    ).rejects.toThrow();
+  });
+
+  it('a configuration and empty request metadata are accepted (the SDK client sends them)', async () => {
+    const q = await signedQuery({ text: 'status?', items: itemsAt('internal') });
+    Object.assign(q.request.params, {
+      metadata: {},
+      configuration: {
+        acceptedOutputModes: ['application/json'],
+        historyLength: 5,
+        returnImmediately: false,
+      },
+    });
+    expect((await rpc('bob', q.request)).body.result?.message).toBeDefined();
+  });
   for (const [name, mutate] of mutations) {
     it(`${name} → refused before the node; the envelope stays unused`, async () => {
       const before = await bobExchanges();

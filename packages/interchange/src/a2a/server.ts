@@ -127,6 +127,24 @@ class CallerUser implements User {
   }
 }
 
+/** What a SendMessage may carry besides its message (request-level `metadata` only empty). */
+const SEND_PARAMS = new Set(['message', 'configuration', 'tenant', 'metadata']);
+const isEmptyObject = (v: unknown) =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
+
+/** The SendMessage configuration the SDK is given: its documented fields, nothing else. */
+function sendConfiguration(raw: unknown): Record<string, unknown> | undefined {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
+  const c = raw as { acceptedOutputModes?: unknown; historyLength?: unknown; returnImmediately?: unknown };
+  return {
+    ...(Array.isArray(c.acceptedOutputModes) && c.acceptedOutputModes.every((m) => typeof m === 'string')
+      ? { acceptedOutputModes: c.acceptedOutputModes }
+      : {}),
+    ...(Number.isSafeInteger(c.historyLength) ? { historyLength: c.historyLength } : {}),
+    ...(typeof c.returnImmediately === 'boolean' ? { returnImmediately: c.returnImmediately } : {}),
+  };
+}
+
 const envelopeMissing = () =>
   rpcError(
     E.extensionRequired,
@@ -381,7 +399,7 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
           : result.status === 'answered'
             ? { text: '', items: [] }
             : await acceptedContent(exchangeId, (about as { jti?: string } | undefined)?.jti ?? '');
-      const configuration = body.params?.configuration;
+      const configuration = sendConfiguration(body.params?.configuration);
       params = {
         message: {
           messageId: wire.messageId,
@@ -392,7 +410,7 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
           metadata: { [GOVERNANCE_EXTENSION_URI]: { kind: wire.metadata.kind, exchangeId, round } },
           extensions: [GOVERNANCE_EXTENSION_URI],
         },
-        ...(configuration && typeof configuration === 'object' ? { configuration } : {}),
+        ...(configuration ? { configuration } : {}),
       };
     } else if (method !== 'ListTasks') {
       const taskId = String(params.id ?? '');
@@ -500,8 +518,14 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
           }),
         },
       };
-    if (read.status === 'not_covered' || read.wire.role !== 'ROLE_USER') {
-      const field = read.status === 'not_covered' ? read.field : 'role';
+    const extra = Object.keys(params).find(
+      (k) =>
+        !SEND_PARAMS.has(k) ||
+        (k === 'metadata' && params.metadata !== undefined && !isEmptyObject(params.metadata)),
+    );
+    if (read.status === 'not_covered' || read.wire.role !== 'ROLE_USER' || extra !== undefined) {
+      const field =
+        read.status === 'not_covered' ? read.field : extra !== undefined ? `params.${extra}` : 'role';
       return {
         wire: undefined,
         signer: undefined,
