@@ -2,11 +2,13 @@
  * Parsers of the raw query objects of GET /audit and GET /audit/export (string values as they
  * come from a URL). Both spellings of each filter are accepted; a conflict between them, an
  * unknown enum value, a malformed date or a page_size above 1000 is a 400 invalid_type naming
- * the parameter. Unknown parameters are ignored.
+ * the parameter — so is a date that, once in UTC, falls outside the years 0001–9999 (core's
+ * `parseInstant`). Unknown parameters are ignored.
  */
 import {
   ActionTypeSchema,
   type AuditFilter,
+  instantSchema,
   POLICY_RESULTS,
   parseWith,
   type Result,
@@ -27,10 +29,13 @@ const integer = (min: number, max: number) =>
     .transform(Number)
     .pipe(z.number().int().min(min).max(max));
 
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const instant = z.union([z.iso.datetime({ offset: true }), z.iso.date()], {
-  error: 'must be an ISO 8601 date or date-time',
-});
+/**
+ * `from`/`to`: core's one instant parser — converted to UTC, then bounded to the years 0001–9999
+ * (a 400 otherwise, never a store error); a bare date is the start (`from`) or end (`to`) of
+ * that day, UTC. The output is the canonical UTC form, so bounds compare as strings.
+ */
+const from = instantSchema({ bound: 'start' });
+const to = instantSchema({ bound: 'end' });
 
 const filterShape = {
   user_id: text.optional(),
@@ -41,8 +46,8 @@ const filterShape = {
   policyResult: z.enum(POLICY_RESULTS).optional(),
   request_id: text.optional(),
   requestId: text.optional(),
-  from: instant.optional(),
-  to: instant.optional(),
+  from: from.optional(),
+  to: to.optional(),
 };
 
 /** [snake_case, camelCase] spellings of each filter. */
@@ -55,13 +60,6 @@ const SPELLINGS = [
 
 type RawFilter = { [K in keyof typeof filterShape]?: z.output<(typeof filterShape)[K]> };
 
-function startOf(value: string): string {
-  return DATE_ONLY.test(value) ? `${value}T00:00:00.000Z` : new Date(value).toISOString();
-}
-function endOf(value: string): string {
-  return DATE_ONLY.test(value) ? `${value}T23:59:59.999Z` : new Date(value).toISOString();
-}
-
 function refineFilter(raw: RawFilter, ctx: z.RefinementCtx): void {
   for (const [snake, camel] of SPELLINGS) {
     const a = raw[snake];
@@ -70,7 +68,7 @@ function refineFilter(raw: RawFilter, ctx: z.RefinementCtx): void {
       ctx.addIssue({ code: 'custom', path: [camel], message: `conflicts with ${snake}` });
     }
   }
-  if (raw.from !== undefined && raw.to !== undefined && startOf(raw.from) > endOf(raw.to)) {
+  if (raw.from !== undefined && raw.to !== undefined && raw.from > raw.to) {
     ctx.addIssue({ code: 'custom', path: ['to'], message: 'must not be before from' });
   }
 }
@@ -85,8 +83,8 @@ function toFilter(raw: RawFilter): AuditFilter {
   if (actionType !== undefined) filter.actionType = actionType;
   if (policyResult !== undefined) filter.policyResult = policyResult;
   if (requestId !== undefined) filter.requestId = requestId;
-  if (raw.from !== undefined) filter.from = startOf(raw.from);
-  if (raw.to !== undefined) filter.to = endOf(raw.to);
+  if (raw.from !== undefined) filter.from = raw.from;
+  if (raw.to !== undefined) filter.to = raw.to;
   return filter;
 }
 

@@ -36,6 +36,7 @@ export * from './idempotency/schema';
 export * from './ids';
 export * from './instance/memory';
 export * from './instance/port';
+export * from './instant';
 export * from './mutex';
 export * from './org-directory/memory';
 export * from './org-directory/port';

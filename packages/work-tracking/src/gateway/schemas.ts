@@ -3,6 +3,7 @@ import {
   BriefingSchema,
   CLASSIFICATION_LEVELS,
   DataClassificationSchema,
+  instantSchema,
   TaskSchema,
   TrackerWriteSchema,
   UrgencySignalsSchema,
@@ -14,7 +15,13 @@ export const Level = z.enum(CLASSIFICATION_LEVELS);
 
 export const StandupBodySchema = z.object({
   userId: z.string().min(1).max(255),
-  date: z.string().refine((d) => parseDate(d) !== undefined, 'must be a calendar date YYYY-MM-DD'),
+  // The day's bounds in any time zone (±14 h) stay within the years 0001–9999 that stores hold.
+  date: z
+    .string()
+    .refine(
+      (d) => parseDate(d) !== undefined && d > '0001-01-01' && d < '9999-12-31',
+      'must be a calendar date YYYY-MM-DD from 0001-01-02 to 9999-12-30',
+    ),
 });
 const PR = z.object({
   subject: z.string(),
@@ -70,7 +77,8 @@ export const ConnectorItemSchema = z.object({
   userId: z.string().min(1).max(255),
   title: z.string().min(1).max(255),
   description: z.string().max(65_536).optional(),
-  deadline: z.iso.datetime({ offset: true }).nullable().optional(),
+  /** Core's one instant parser: to UTC, then within the years 0001–9999 (a 400 otherwise). */
+  deadline: instantSchema({ dates: false }).nullable().optional(),
   urgencySignals: UrgencySignalsSchema.partial().optional(),
   classification: Level.optional(),
 });
