@@ -151,6 +151,19 @@ const COMMANDS: Spec[] = [
       '\nKeys: --keys DIR, then AGENTGOV_SECRET_AUDIT_COMMITMENT_KEY / _SIGNING_KEY, else the development keys\nthe reference server kept in the database. Without the keys to check identifiers and checkpoint\nsignatures the log is not verified (exit 1) unless --allow-unchecked.\nExit codes: 0 intact, 1 broken or unchecked, 2 unusable input.',
   },
   {
+    group: 'mcp',
+    verb: 'proxy',
+    summary:
+      'the governing MCP proxy on stdin/stdout (upstreams and user from --config; decisions from --policies)',
+    options: [
+      opt('--config <file>', 'the proxy configuration (mcp.yaml: upstreams, identity, limits)'),
+      opt('--policies <dir>', 'the policy-as-code directory deciding each tool'),
+      opt('--audit-file <file>', 'append the audit records (JSON lines) here (default: stderr)'),
+    ],
+    load: async () => (await import('./commands/mcp-proxy')).default,
+    after: '\nstdout is the MCP channel: nothing else is written to it. Runs until stdin closes.',
+  },
+  {
     group: 'db',
     verb: 'migrate',
     summary: 'apply the migrations and prepare the monthly audit partitions',
@@ -167,6 +180,7 @@ const GROUPS: Record<string, string> = {
   policy: 'policy-as-code: validate, decide, test; diff and apply against a server',
   audit: 'audit log: verify it offline; fetch and check proofs',
   db: 'database: migrations and audit partitions',
+  mcp: 'governed MCP tool calls: the proxy for desktop assistants',
 };
 
 /** The command tree; `chosen` receives the command to run and its own arguments. */

@@ -1,0 +1,136 @@
+/**
+ * `agentgov mcp proxy` as desktop assistants run it: a real SDK client spawns the CLI over stdio,
+ * the CLI spawns the notes server over stdio. Also the official MCP Inspector CLI as an outside client.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { refusalOf } from '@agentgov/mcp';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { describe, expect, it } from 'vitest';
+
+const here = fileURLToPath(new URL('..', import.meta.url));
+const cliMain = fileURLToPath(new URL('../../../packages/cli/src/main.ts', import.meta.url));
+const proxyArgs = (auditFile: string) => [
+  '--import',
+  'tsx',
+  cliMain,
+  'mcp',
+  'proxy',
+  '--config',
+  'mcp.yaml',
+  '--policies',
+  'policies',
+  '--audit-file',
+  auditFile,
+];
+
+describe('agentgov mcp proxy (stdio)', () => {
+  it('a real SDK client spawns the proxy; the proxy spawns the upstream; calls are governed and audited', async () => {
+    const auditFile = join(await mkdtemp(join(tmpdir(), 'mcp-cli-')), 'audit.jsonl');
+    const client = new Client({ name: 'desktop-assistant', version: '1' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: proxyArgs(auditFile),
+        cwd: here,
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      const names = (await client.listTools()).tools.map((t) => t.name).sort();
+      expect(names).toEqual(['notes__read_file', 'notes__search_notes', 'notes__send_message']);
+      expect(
+        (await client.callTool({ name: 'notes__search_notes', arguments: { query: 'plan' } }))
+          .structuredContent,
+      ).toEqual({ hits: ['plan.md'] });
+      const blocked = await client
+        .callTool({ name: 'notes__delete_file', arguments: { path: 'plan.md' } })
+        .catch((e: unknown) => e);
+      expect(refusalOf(blocked)?.refusal).toBe('unknown_tool');
+      const approve = await client
+        .callTool({ name: 'notes__send_message', arguments: { to: 'bob', text: 'x' } })
+        .catch((e: unknown) => e);
+      expect(refusalOf(approve)?.refusal).toBe('approval_required');
+    } finally {
+      await client.close();
+    }
+    const records = (await readFile(auditFile, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(records.map((r) => [r.seq, r.entry.actionDetail.tool, r.entry.outcome])).toEqual([
+      [1, 'notes__search_notes', 'success'],
+      [2, 'notes__delete_file', 'denied'],
+      [3, 'notes__send_message', 'pending_approval'],
+    ]);
+    expect(records[1].prevHash).toBe(records[0].hash);
+  });
+});
+
+describe('the official MCP Inspector CLI as an outside client', () => {
+  // Its build/index.js, run directly: it reads its own package.json through a path relative to the
+  // working directory (`../package.json`), so it runs from src/ and is given absolute paths.
+  const inspector = fileURLToPath(
+    new URL('../node_modules/@modelcontextprotocol/inspector-cli/build/index.js', import.meta.url),
+  );
+  const run = promisify(execFile);
+  const inspect = async (dir: string, ...method: string[]) => {
+    const config = join(dir, 'mcp.yaml');
+    await writeFile(
+      config,
+      (await readFile(join(here, 'mcp.yaml'), 'utf8')).replace(
+        'classification: internal',
+        `classification: internal\n    cwd: ${JSON.stringify(here)}`,
+      ),
+    );
+    const proxy = [
+      '--import',
+      'tsx',
+      cliMain,
+      'mcp',
+      'proxy',
+      '--config',
+      config,
+      '--policies',
+      join(here, 'policies'),
+      '--audit-file',
+      join(dir, 'audit.jsonl'),
+    ];
+    // `node` is the target; what follows `--` are its arguments (not the inspector's options).
+    const { stdout } = await run(process.execPath, [inspector, process.execPath, ...method, '--', ...proxy], {
+      cwd: join(here, 'src'),
+      timeout: 60_000,
+    });
+    return JSON.parse(stdout);
+  };
+
+  it('lists the governed tools and calls one through the proxy', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mcp-inspector-'));
+    const listed = await inspect(dir, '--method', 'tools/list');
+    expect(listed.tools.map((t: { name: string }) => t.name).sort()).toEqual([
+      'notes__read_file',
+      'notes__search_notes',
+      'notes__send_message',
+    ]);
+    const called = await inspect(
+      dir,
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'notes__read_file',
+      '--tool-arg',
+      'path=plan.md',
+    );
+    expect(called.content).toEqual([{ type: 'text', text: 'Q3 plan: ship the governed MCP proxy' }]);
+    const lines = (await readFile(join(dir, 'audit.jsonl'), 'utf8')).trim().split('\n');
+    expect(JSON.parse(lines.at(-1) as string).entry.actionDetail).toMatchObject({
+      tool: 'notes__read_file',
+      decision: 'notify',
+    });
+  });
+});
