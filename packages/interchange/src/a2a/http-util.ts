@@ -53,6 +53,7 @@ export function readBody(req: http.IncomingMessage, limit: number, drainLimit: n
       req.off('end', onEnd);
       req.off('aborted', onGone);
       req.off('error', onGone);
+      req.off('close', onGone);
       resolve(r);
     };
     const onData = (chunk: Buffer) => {
@@ -78,6 +79,7 @@ export function readBody(req: http.IncomingMessage, limit: number, drainLimit: n
     req.on('end', onEnd);
     req.on('aborted', onGone);
     req.on('error', onGone);
+    req.on('close', onGone);
   });
 }
 
@@ -97,7 +99,9 @@ export function closeAfter(req: http.IncomingMessage, res: http.ServerResponse, 
     socket.resume();
     const timer = setTimeout(() => socket.destroy(), lingerMs);
     timer.unref();
-    socket.once('end', () => socket.destroy());
     socket.once('close', () => clearTimeout(timer));
+    // the client has sent everything and closed its side: nothing unread is left, close now
+    if (socket.readableEnded) socket.destroy();
+    else socket.once('end', () => socket.destroy());
   };
 }
