@@ -52,6 +52,8 @@ import {
 } from '@agentgov/gateway';
 import { prometheusMetrics } from '@agentgov/gateway/observability';
 import { interchangeRoutes } from '@agentgov/interchange/gateway';
+import { createMcpProxy, loadMcpConfig } from '@agentgov/mcp';
+import { mcpRoutes } from '@agentgov/mcp/gateway';
 import { BuiltinDecisionEngine, EffectivePolicyResolver, OpaDecisionEngine } from '@agentgov/policy';
 import { policyRoutes } from '@agentgov/policy/gateway';
 import { openStore, type SqlStores } from '@agentgov/store-kysely';
@@ -234,6 +236,28 @@ export async function startServer(
       audit,
       directory,
     });
+    // Governed MCP tool calls (extension, optional): AGENTGOV_MCP_CONFIG names the proxy's
+    // configuration (mcp.yaml); its Streamable HTTP endpoint `/api/v1/mcp` accepts access tokens
+    // of the issuer for the resource AGENTGOV_MCP_RESOURCE (default `<origin>/api/v1/mcp`).
+    const mcp = env.AGENTGOV_MCP_CONFIG
+      ? createMcpProxy(await loadMcpConfig(env.AGENTGOV_MCP_CONFIG), { engine: policyPlugin.engine, audit })
+      : undefined;
+    const mcpPlugin =
+      mcp &&
+      mcpRoutes({
+        governor: mcp.governor,
+        oidc: {
+          issuer,
+          clientId: config.oidc.clientId,
+          clientSecret: config.oidc.clientSecret,
+          redirectUri,
+          ...(isLoopbackHttp(issuer) ? { allowInsecureRequests: true } : {}),
+        },
+        resource: env.AGENTGOV_MCP_RESOURCE || `${new URL(redirectUri).origin}/api/v1/mcp`,
+        audit,
+        directory,
+        onClose: () => mcp.close(),
+      });
     const workTrackingPlugin = workTrackingRoutes({
       store: sqlStores?.workTracking ?? new InMemoryWorkTrackingStore(),
       tasks: sqlStores?.tasks ?? new InMemoryTaskStore(),
@@ -256,6 +280,7 @@ export async function startServer(
         auditPlugin,
         workTrackingPlugin,
         interchangePlugin,
+        ...(mcpPlugin ? [mcpPlugin] : []),
         prometheus,
         await apiReference(),
       ],

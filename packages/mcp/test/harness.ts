@@ -5,7 +5,6 @@
  * the proxy in memory, and a real SDK Client in front of the proxy.
  */
 import {
-  type Clock,
   type DecisionEngine,
   InMemoryAuditSink,
   InMemoryOrgDirectory,
@@ -202,7 +201,6 @@ export async function makeProxyWorld(
     extraTools?: (server: McpServer) => void;
     upstreams?: Record<string, () => InMemoryTransport>;
     engine?: (e: DecisionEngine) => DecisionEngine;
-    clock?: Clock;
   } = {},
 ): Promise<ProxyWorld> {
   const world = await makePolicyWorld(options);

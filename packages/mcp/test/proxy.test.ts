@@ -1,3 +1,4 @@
+import { err, PolicyEngineUnreachableError } from '@agentgov/core';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { argumentsDigest, META_AUTONOMY, refusalOf } from '../src/index';
@@ -179,8 +180,6 @@ describe('tools/call', () => {
         health: async () => !down,
         decide: async (req, o) => {
           if (down) {
-            const { PolicyEngineUnreachableError } = await import('@agentgov/core');
-            const { err } = await import('neverthrow');
             return err(new PolicyEngineUnreachableError());
           }
           return e.decide(req, o);
