@@ -211,3 +211,25 @@ describe('audit date filters (GET /audit, GET /audit/export)', () => {
     );
   }, 120_000);
 });
+
+describe('token claims with NUL or lone surrogates', () => {
+  it('are a 401 invalid_token at authentication — not a 503 from the database, not a 400 naming an audit field', async () => {
+    for (const claims of [
+      { sub: 'ea\u0000x', tenant_id: 'acme' },
+      { sub: 'ea\ud800', tenant_id: 'acme' },
+      { sub: 'ea-2', tenant_id: 'acme\u0000' },
+      { sub: 'ea-2', tenant_id: '\udc00acme' },
+    ]) {
+      const token = await idp.signIdToken({ ...claims, roles: ['enterprise_admin'] });
+      for (const path of ['/audit', '/policies', '/auth/userinfo']) {
+        const r = await get(path, token);
+        expect([JSON.stringify(claims), path, r.status, r.body?.error]).toEqual([
+          JSON.stringify(claims),
+          path,
+          401,
+          'invalid_token',
+        ]);
+      }
+    }
+  });
+});

@@ -4,7 +4,7 @@
  * The plugin contract, the request context and the route definitions are in `@agentgov/core`.
  */
 
-export { type ClaimsResult, principalFromClaims, rolesFromClaim } from './auth/claims';
+export { type ClaimsResult, isCleanText, principalFromClaims, rolesFromClaim } from './auth/claims';
 export {
   ASYMMETRIC_ALGORITHMS,
   OidcClient,

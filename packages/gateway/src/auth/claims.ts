@@ -18,9 +18,28 @@ function optionalString(value: unknown): string | null {
   return typeof value === 'string' && value.length > 0 && value.length <= 255 ? value : null;
 }
 
+/** Control characters (C0 with NUL, DEL, C1): no identifier or address carries them. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * Text that can be an identifier everywhere it goes (audit entries, the database, canonical JSON,
+ * logs): well-formed UTF-16 (no lone surrogate) and no control character.
+ */
+export function isCleanText(value: string): boolean {
+  return (value as string & { isWellFormed(): boolean }).isWellFormed() && !CONTROL.test(value);
+}
+
 export type ClaimsResult = { ok: true; principal: Principal } | { ok: false; reason: string };
 
-/** Maps ID-token claims (`sub`, `email`, `roles`, `tenant_id`, `org_unit`, `team`) to a principal. */
+/** The claims a principal is made of, as they are named in the token. */
+const TEXT_CLAIMS = ['sub', 'tenant_id', 'email', 'org_unit', 'team'] as const;
+
+/**
+ * Maps ID-token claims (`sub`, `email`, `roles`, `tenant_id`, `org_unit`, `team`) to a principal.
+ * A claim it reads that holds a NUL or another control character, or a lone surrogate, refuses the
+ * token (at authentication: a 401, never a principal whose id a store or the audit log refuses
+ * later).
+ */
 export function principalFromClaims(claims: Record<string, unknown>, via: Principal['via']): ClaimsResult {
   const sub = claims.sub;
   const tenant = claims.tenant_id;
@@ -28,6 +47,15 @@ export function principalFromClaims(claims: Record<string, unknown>, via: Princi
     return { ok: false, reason: 'the token has no usable sub claim' };
   if (typeof tenant !== 'string' || tenant.length === 0 || tenant.length > 255)
     return { ok: false, reason: 'the token has no tenant_id claim' };
+  for (const name of TEXT_CLAIMS) {
+    const value = claims[name];
+    if (typeof value === 'string' && !isCleanText(value))
+      return { ok: false, reason: `the ${name} claim holds a control character or a lone surrogate` };
+  }
+  const roles = claims.roles;
+  const roleList = Array.isArray(roles) ? roles : [roles];
+  if (roleList.some((r) => typeof r === 'string' && !isCleanText(r)))
+    return { ok: false, reason: 'the roles claim holds a control character or a lone surrogate' };
   return {
     ok: true,
     principal: {
