@@ -19,6 +19,7 @@ function optionalString(value: unknown): string | null {
 }
 
 /** Control characters (C0 with NUL, DEL, C1): no identifier or address carries them. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**
