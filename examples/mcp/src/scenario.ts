@@ -18,7 +18,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
-export const ACTIONS_POLICY = `default_autonomy: autonomous
+const ACTIONS_POLICY = `default_autonomy: autonomous
 actions:
   notes__read_file: notify
   notes__send_message: approve

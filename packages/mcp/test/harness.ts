@@ -27,7 +27,7 @@ import {
   type SessionIdentity,
 } from '../src/index';
 
-export const ACTIONS_POLICY = `default_autonomy: autonomous
+const ACTIONS_POLICY = `default_autonomy: autonomous
 actions:
   notes__send_message: notify
   notes__delete_file: approve
@@ -47,14 +47,14 @@ export const USERS = {
   erin: { tenantId: 'acme', userId: 'erin', orgUnit: 'eng' },
 } as const;
 
-export interface PolicyWorld {
+interface PolicyWorld {
   clock: ManualClock;
   engine: DecisionEngine;
   directory: InMemoryOrgDirectory;
   service: PolicyService;
 }
 
-export async function makePolicyWorld(
+async function makePolicyWorld(
   options: { actions?: string; models?: string; clock?: ManualClock } = {},
 ): Promise<PolicyWorld> {
   const clock = options.clock ?? new ManualClock('2026-03-02T09:00:00.000Z');
@@ -95,7 +95,7 @@ export async function makePolicyWorld(
 }
 
 /** Files and notes the upstream holds. */
-export interface NotesState {
+interface NotesState {
   files: Map<string, string>;
   sent: { to: string; text: string }[];
   deleted: string[];
@@ -157,7 +157,7 @@ export function notesServer(state: NotesState, extra?: (server: McpServer) => vo
   return server;
 }
 
-export function newNotesState(): NotesState {
+function newNotesState(): NotesState {
   return {
     files: new Map([
       ['/notes/a.md', 'alpha plan'],
