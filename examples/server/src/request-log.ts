@@ -4,10 +4,11 @@
  * method, route template, status, duration, tenant, user — never the raw path or query string,
  * never a header, so never a token or cookie); pino's redaction list censors credentials in
  * anything else that is logged. While the server starts, requests are answered here (503, with
- * the phase in the readiness body) and logged the same way.
+ * the phase in the readiness body and the spec's shape on /status) and logged the same way.
  */
 import type http from 'node:http';
 import type { Logger } from '@agentgov/core';
+import { requestIdFrom } from '@agentgov/gateway';
 import { PINO_REDACT, pinoLogger } from '@agentgov/gateway/observability';
 import pino from 'pino';
 
@@ -32,19 +33,65 @@ export function createServerLogger(write: LogLine, level: LogLevel = 'info'): Lo
 /** What the server is doing before it can serve: opening (and migrating) the database, or the rest. */
 export type StartupPhase = 'migrating' | 'starting';
 
+/** What the starting server says about itself on `/status`. */
+export interface StartingComponents {
+  /** The decision engine configured (what `/status` names under `opa`). */
+  engine: 'builtin' | 'opa';
+  /**
+   * The components the plugins will report once the service serves, in their order (the
+   * reference server's: `policyEngine`, `opa`, `workTracking`).
+   */
+  plugins: readonly string[];
+}
+
+const REFERENCE_COMPONENTS: StartingComponents = {
+  engine: 'builtin',
+  plugins: ['policyEngine', 'opa', 'workTracking'],
+};
+
+/**
+ * The spec's `/status` body while the server starts (served with 503): the same shape as once it
+ * serves — `{status, components: {gateway, <the plugins' components>, database, connectors},
+ * timestamp}` — with every component that is not ready `unhealthy` (the database is healthy once
+ * opened and migrated; no connector is listed, as for an anonymous caller).
+ */
+export function startingStatus(
+  phase: StartupPhase,
+  components: StartingComponents = REFERENCE_COMPONENTS,
+  now = new Date(),
+) {
+  const unhealthy = { status: 'unhealthy' as const };
+  const shown: Record<string, unknown> = { gateway: unhealthy };
+  for (const name of components.plugins)
+    shown[name] = name === 'opa' ? { ...unhealthy, engine: components.engine } : unhealthy;
+  shown.database = { status: phase === 'migrating' ? 'unhealthy' : 'healthy' };
+  shown.connectors = {};
+  return { status: 'degraded' as const, components: shown, timestamp: now.toISOString() };
+}
+
 /**
  * Answers requests that arrive before the service is assembled: `/api/v1/livez` 200, the
- * `/api/v1/readyz` body saying which component is not ready, anything else 503 `service_unavailable`.
+ * `/api/v1/readyz` body saying which component is not ready, `/api/v1/status` the spec's status
+ * body with 503 (`startingStatus`), anything else 503 `service_unavailable`. Every answer carries
+ * `X-Request-Id` (the spec: every response does).
  */
-export function startupResponder(phase: () => StartupPhase, logger: Logger): http.RequestListener {
+export function startupResponder(
+  phase: () => StartupPhase,
+  logger: Logger,
+  components: StartingComponents = REFERENCE_COMPONENTS,
+): http.RequestListener {
   return (req, res) => {
     const started = performance.now();
     const path = (req.url ?? '/').split('?')[0];
+    const header = req.headers['x-request-id'];
+    const requestId = requestIdFrom(typeof header === 'string' ? header : null);
     let status = 503;
     let body: unknown;
     if (path === '/api/v1/livez') {
       status = 200;
       body = { status: 'alive' };
+    } else if (path === '/api/v1/status') {
+      body = startingStatus(phase(), components);
     } else if (path === '/api/v1/readyz') {
       body = {
         status: 'not_ready',
@@ -57,15 +104,18 @@ export function startupResponder(phase: () => StartupPhase, logger: Logger): htt
       body = { error: 'service_unavailable', message: 'The server is starting' };
     }
     res.writeHead(status, {
+      'x-request-id': requestId,
       'content-type': 'application/json',
       'cache-control': 'no-store',
       ...(status === 503 ? { 'retry-after': '1' } : {}),
     });
     res.end(JSON.stringify(body));
     logger.info('request', {
-      requestId: null,
+      requestId,
       method: req.method ?? '-',
-      route: path === '/api/v1/livez' || path === '/api/v1/readyz' ? path.slice('/api/v1'.length) : null,
+      route: ['/api/v1/livez', '/api/v1/readyz', '/api/v1/status'].includes(path ?? '')
+        ? (path as string).slice('/api/v1'.length)
+        : null,
       status,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
       tenantId: null,

@@ -100,7 +100,10 @@ export async function startServer(
     // --- listen first: a taken port is reported before anything is opened; requests that
     // arrive before the service is assembled get 503 (/api/v1/readyz says which phase).
     let phase: StartupPhase = 'starting';
-    let ready: http.RequestListener = startupResponder(() => phase, logger);
+    let ready: http.RequestListener = startupResponder(() => phase, logger, {
+      engine: config.opaUrl ? 'opa' : 'builtin',
+      plugins: ['policyEngine', 'opa', 'workTracking'],
+    });
     const server = http.createServer((req, res) => ready(req, res));
     server.listen(config.port, config.host);
     await new Promise<void>((resolve, reject) => {

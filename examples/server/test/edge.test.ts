@@ -6,15 +6,19 @@
  * - `from`/`to` of GET /audit and GET /audit/export: bounds are checked after conversion to UTC;
  *   no date string ever yields a 5xx;
  * - date-times of request bodies (a task's deadline, a standup date) take the same parser;
- * - token claims with NUL or lone surrogates (`sub`, `tenant_id`) are a 401, not a 503.
+ * - token claims with NUL or lone surrogates (`sub`, `tenant_id`) are a 401, not a 503;
+ * - while the server starts, GET /status answers the spec's shape with 503.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestIssuer, type TestIssuer } from '@agentgov/gateway/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
+import { createServerLogger, type StartupPhase, startupResponder } from '../src/request-log';
 import { type RunningServer, startServer } from '../src/server';
 
 let idp: TestIssuer;
@@ -67,7 +71,7 @@ afterAll(async () => {
 });
 
 async function get(path: string, token = admin): Promise<{ status: number; body: any; text: string }> {
-  const res = await fetch(`${api}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  const res = await fetch(`${api}${path}`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
   const text = await res.text();
   let body: unknown;
   try {
@@ -230,6 +234,64 @@ describe('token claims with NUL or lone surrogates', () => {
           'invalid_token',
         ]);
       }
+    }
+  });
+});
+
+describe('GET /status while the server starts', () => {
+  it('answers the spec shape with 503 (components not ready: unhealthy), the same shape as once it serves', async () => {
+    let phase: StartupPhase = 'migrating';
+    const starting = http.createServer(
+      startupResponder(
+        () => phase,
+        createServerLogger(() => {}),
+      ),
+    );
+    await new Promise<void>((resolve) => starting.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(starting.address() as AddressInfo).port}/api/v1`;
+    try {
+      const shapeOf = (body: any) => ({
+        top: Object.keys(body).sort(),
+        components: Object.keys(body.components).sort(),
+        statuses: Object.entries(body.components)
+          .filter(([k]) => k !== 'connectors')
+          .map(([k, v]: [string, any]) => [k, typeof v.status]),
+        connectors: typeof body.components.connectors,
+      });
+      const served = await get('/status', '');
+      expect(served.status).toBe(200);
+
+      const migrating = await fetch(`${base}/status`, { headers: { 'x-request-id': 'boot-1' } });
+      expect(migrating.status).toBe(503);
+      expect(migrating.headers.get('x-request-id')).toBe('boot-1');
+      const body = (await migrating.json()) as any;
+      expect(body).toEqual({
+        status: 'degraded',
+        components: {
+          gateway: { status: 'unhealthy' },
+          policyEngine: { status: 'unhealthy' },
+          opa: { status: 'unhealthy', engine: 'builtin' },
+          workTracking: { status: 'unhealthy' },
+          database: { status: 'unhealthy' },
+          connectors: {},
+        },
+        timestamp: expect.any(String),
+      });
+      expect(Number.isNaN(Date.parse(body.timestamp))).toBe(false);
+      expect(shapeOf(body)).toEqual(shapeOf(served.body));
+      expect(served.body.components.opa).toEqual({ status: 'healthy', engine: 'builtin' });
+
+      phase = 'starting';
+      const assembling = (await (await fetch(`${base}/status`)).json()) as any;
+      expect(assembling.status).toBe('degraded');
+      expect(assembling.components.database).toEqual({ status: 'healthy' });
+      expect(assembling.components.gateway).toEqual({ status: 'unhealthy' });
+      // Every other answer while starting carries a request id too.
+      const other = await fetch(`${base}/policies`);
+      expect(other.status).toBe(503);
+      expect(other.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    } finally {
+      await new Promise<void>((resolve) => starting.close(() => resolve()));
     }
   });
 });

@@ -126,6 +126,13 @@ describe.skipIf(Boolean(missing))(
         body: { status: 'not_ready', components: { database: { status: 'migrating' } } },
       });
       expect((await probe(`${base}/livez`)).status).toBe(200);
+      // /status keeps the spec's shape while starting: 503, every component not ready unhealthy.
+      const status = await probe(`${base}/status`);
+      expect(status.status).toBe(503);
+      expect(status.body).toMatchObject({
+        status: 'degraded',
+        components: { gateway: { status: 'unhealthy' }, database: { status: 'unhealthy' }, connectors: {} },
+      });
 
       proxy.pass();
       server = await starting;
