@@ -1,8 +1,8 @@
 import { err, PolicyEngineUnreachableError } from '@agentgov/core';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { argumentsDigest, META_AUTONOMY, refusalOf } from '../src/index';
-import { makeProxyWorld, type ProxyWorld, USERS } from './harness';
+import { argumentsDigest, governTools, META_AUTONOMY, refusalOf } from '../src/index';
+import { makeProxyWorld, notesServer, type ProxyWorld, USERS } from './harness';
 
 let world: ProxyWorld | undefined;
 afterEach(async () => {
@@ -217,5 +217,78 @@ describe('tools/call', () => {
     );
     expect(c.error.message).toMatch(/decision engine/);
     expect(world.state.calls).toEqual([]);
+  });
+});
+
+describe('results are classified and filtered for the assistant’s model', () => {
+  it('a result above what the models policy lets the model receive is withheld with the reason', async () => {
+    world = await makeProxyWorld({
+      models: 'allowed_providers: [acme-ai]\nmax_classification: internal\n',
+      config: {
+        model: { provider: 'acme-ai', model: 'm1' },
+        upstreams: [
+          {
+            namespace: 'notes',
+            transport: 'stdio',
+            command: 'unused',
+            classification: 'internal',
+            tools: { read_file: { classification: 'confidential' } },
+          },
+        ],
+      },
+    });
+    const client = await world.client();
+    const withheld = await client.callTool({ name: 'notes__read_file', arguments: { path: '/notes/a.md' } });
+    expect(withheld.isError).toBe(true);
+    expect(JSON.stringify(withheld.content)).not.toContain('alpha plan');
+    expect(withheld._meta?.['agentgov.dev/withheld']).toMatchObject({
+      reason: 'classification_exceeded',
+      classification: 'confidential',
+    });
+    expect(world.audit.entries.at(-1)?.actionDetail.withheld).toMatch(/classification_exceeded/);
+    const { tools } = await client.listTools();
+    expect(tools.find((t) => t.name === 'notes__read_file')?._meta?.['agentgov.dev/classification']).toBe(
+      'confidential',
+    );
+    const delivered = await client.callTool({ name: 'notes__search_notes', arguments: { query: 'plan' } });
+    expect(delivered.structuredContent).toEqual({ hits: ['/notes/a.md', '/notes/b.md'] });
+  });
+});
+
+describe('governTools (in-process) and the audit port', () => {
+  it('governs an McpServer in-process; a call whose audit entry cannot be written is not delivered', async () => {
+    const base = await makeProxyWorld();
+    world = base;
+    let failing = false;
+    const audit = {
+      append: async (input: Parameters<typeof base.audit.append>[0]) =>
+        failing ? err(new PolicyEngineUnreachableError()) : base.audit.append(input),
+    };
+    const state = { files: new Map([['a', 'secret a']]), sent: [], deleted: [], calls: [] as string[] };
+    const governed = governTools(notesServer(state), {
+      namespace: 'local',
+      identity: { tenantId: 'acme', userId: 'alice' },
+      engine: base.engine,
+      audit,
+    });
+    try {
+      const names = (await governed.listTools()).map((t) => t.name).sort();
+      expect(names).toEqual([
+        'local__delete_file',
+        'local__read_file',
+        'local__search_notes',
+        'local__send_message',
+        'local__wipe_all',
+      ]);
+      expect((await governed.callTool('local__read_file', { path: 'a' })).content).toEqual([
+        { type: 'text', text: 'secret a' },
+      ]);
+      failing = true;
+      const r = await refusal(governed.callTool('local__read_file', { path: 'a' }));
+      expect(r.refusal?.refusal).toBe('audit_unavailable');
+      expect(JSON.stringify(r.error)).not.toContain('secret a');
+    } finally {
+      await governed.close();
+    }
   });
 });
