@@ -292,3 +292,51 @@ describe('governTools (in-process) and the audit port', () => {
     }
   });
 });
+
+describe('conformance: the SDK client sees through the proxy what it sees on the upstream', () => {
+  it('same results and tool errors for every allowed tool; same input schemas', async () => {
+    world = await makeProxyWorld();
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
+    const twin = notesServer({
+      files: new Map([
+        ['/notes/a.md', 'alpha plan'],
+        ['/notes/b.md', 'beta plan'],
+      ]),
+      sent: [],
+      deleted: [],
+      calls: [],
+    });
+    const [c, s] = InMemoryTransport.createLinkedPair();
+    await twin.connect(s);
+    const direct = new Client({ name: 'direct', version: '1' });
+    await direct.connect(c);
+    const proxied = await world.client();
+    const calls: [string, Record<string, unknown>][] = [
+      ['read_file', { path: '/notes/a.md' }],
+      ['read_file', { path: '/missing' }],
+      ['read_file', { path: 5 }],
+      ['read_file', {}],
+      ['search_notes', { query: 'plan', limit: 2 }],
+      ['search_notes', { query: 'plan', limit: 'x' }],
+    ];
+    for (const [tool, args] of calls) {
+      const a = await direct
+        .callTool({ name: tool, arguments: args })
+        .catch((e: Error) => ({ thrown: e.message }));
+      const b = await proxied
+        .callTool({ name: `notes__${tool}`, arguments: args })
+        .catch((e: Error) => ({ thrown: e.message }));
+      expect(b).toEqual(a);
+    }
+    const directTools = (await direct.listTools()).tools;
+    const proxiedTools = (await proxied.listTools()).tools;
+    for (const t of directTools.filter((x) => x.name !== 'wipe_all')) {
+      const p = proxiedTools.find((x) => x.name === `notes__${t.name}`);
+      expect(p?.inputSchema).toEqual(t.inputSchema);
+      expect(p?.annotations).toEqual(t.annotations);
+      expect(p?.description?.endsWith(t.description ?? '')).toBe(true);
+    }
+    await direct.close();
+  });
+});
