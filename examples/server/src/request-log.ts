@@ -35,19 +35,14 @@ export type StartupPhase = 'migrating' | 'starting';
 
 /** What the starting server says about itself on `/status`. */
 export interface StartingComponents {
-  /** The decision engine configured (what `/status` names under `opa`). */
-  engine: 'builtin' | 'opa';
   /**
    * The components the plugins will report once the service serves, in their order (the
-   * reference server's: `policyEngine`, `opa`, `workTracking`).
+   * reference server's: `policyEngine`, `opa` when an OPA is configured, `workTracking`).
    */
   plugins: readonly string[];
 }
 
-const REFERENCE_COMPONENTS: StartingComponents = {
-  engine: 'builtin',
-  plugins: ['policyEngine', 'opa', 'workTracking'],
-};
+const REFERENCE_COMPONENTS: StartingComponents = { plugins: ['policyEngine', 'workTracking'] };
 
 /**
  * The spec's `/status` body while the server starts (served with 503): the same shape as once it
@@ -62,8 +57,7 @@ export function startingStatus(
 ) {
   const unhealthy = { status: 'unhealthy' as const };
   const shown: Record<string, unknown> = { gateway: unhealthy };
-  for (const name of components.plugins)
-    shown[name] = name === 'opa' ? { ...unhealthy, engine: components.engine } : unhealthy;
+  for (const name of components.plugins) shown[name] = unhealthy;
   shown.database = { status: phase === 'migrating' ? 'unhealthy' : 'healthy' };
   shown.connectors = {};
   return { status: 'degraded' as const, components: shown, timestamp: now.toISOString() };

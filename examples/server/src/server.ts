@@ -101,8 +101,7 @@ export async function startServer(
     // arrive before the service is assembled get 503 (/api/v1/readyz says which phase).
     let phase: StartupPhase = 'starting';
     let ready: http.RequestListener = startupResponder(() => phase, logger, {
-      engine: config.opaUrl ? 'opa' : 'builtin',
-      plugins: ['policyEngine', 'opa', 'workTracking'],
+      plugins: config.opaUrl ? ['policyEngine', 'opa', 'workTracking'] : ['policyEngine', 'workTracking'],
     });
     const server = http.createServer((req, res) => ready(req, res));
     server.listen(config.port, config.host);

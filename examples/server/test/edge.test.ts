@@ -270,7 +270,6 @@ describe('GET /status while the server starts', () => {
         components: {
           gateway: { status: 'unhealthy' },
           policyEngine: { status: 'unhealthy' },
-          opa: { status: 'unhealthy', engine: 'builtin' },
           workTracking: { status: 'unhealthy' },
           database: { status: 'unhealthy' },
           connectors: {},
@@ -279,7 +278,8 @@ describe('GET /status while the server starts', () => {
       });
       expect(Number.isNaN(Date.parse(body.timestamp))).toBe(false);
       expect(shapeOf(body)).toEqual(shapeOf(served.body));
-      expect(served.body.components.opa).toEqual({ status: 'healthy', engine: 'builtin' });
+      // No OPA is configured: no `opa` component, starting or serving.
+      expect(Object.keys(served.body.components)).not.toContain('opa');
 
       phase = 'starting';
       const assembling = (await (await fetch(`${base}/status`)).json()) as any;

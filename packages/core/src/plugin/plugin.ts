@@ -13,12 +13,6 @@ export interface PluginStartContext {
   basePath: string;
 }
 
-/** A `/status` component with details: shown as `{status, ...detail}` (`status` is never overridden). */
-export interface ComponentReport {
-  healthy: boolean;
-  detail?: Readonly<Record<string, string>>;
-}
-
 export interface GatewayPlugin {
   /** Unique name; also the OpenAPI tag of the plugin's routes. */
   readonly name: string;
@@ -30,11 +24,10 @@ export interface GatewayPlugin {
   /** Called when the kernel closes (reverse order of start). */
   close?(): Promise<void>;
   /**
-   * Components this plugin contributes to `GET /status`: name → healthy, or a `ComponentReport`
-   * (healthy plus details shown beside the component's status, e.g. which engine answers). Any
-   * unhealthy component makes the service `degraded` (503).
+   * Components this plugin contributes to `GET /status`: name → healthy. Any unhealthy component
+   * makes the service `degraded` (503).
    */
-  health?(signal: AbortSignal): Promise<Record<string, boolean | ComponentReport>>;
+  health?(signal: AbortSignal): Promise<Record<string, boolean>>;
   /** Counters this plugin contributes to `GET /metrics` for a tenant (e.g. `auditEntries`). */
   metrics?(tenantId: string, signal: AbortSignal): Promise<Record<string, number>>;
   /**

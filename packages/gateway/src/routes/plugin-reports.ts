@@ -2,7 +2,7 @@
  * Asking every plugin for its health components and counters, each bounded in time: a plugin that
  * throws or hangs reports "unhealthy" / nothing, never fails the whole answer.
  */
-import type { ComponentReport, GatewayPlugin } from '@agentgov/core';
+import type { GatewayPlugin } from '@agentgov/core';
 
 /** Resolves `work()`, or `fallback` when it rejects or takes longer than `ms`. */
 export async function within<T>(work: () => Promise<T>, fallback: T, ms = 2000): Promise<T> {
@@ -20,27 +20,15 @@ export async function within<T>(work: () => Promise<T>, fallback: T, ms = 2000):
   }
 }
 
-/**
- * Health components of every plugin (name → healthy, or healthy with details); a failing plugin's
- * components are unhealthy.
- */
+/** Health components of every plugin (name → healthy); a failing plugin's components are unhealthy. */
 export async function pluginHealth(
   plugins: readonly GatewayPlugin[],
   signal: AbortSignal,
-): Promise<Record<string, boolean | ComponentReport>> {
+): Promise<Record<string, boolean>> {
   const reports = await Promise.all(
-    plugins.map((p) =>
-      p.health
-        ? within<Record<string, boolean | ComponentReport>>(() => p.health!(signal), { [p.name]: false })
-        : {},
-    ),
+    plugins.map((p) => (p.health ? within(() => p.health!(signal), { [p.name]: false }) : {})),
   );
   return Object.assign({}, ...reports);
-}
-
-/** Whether a plugin's component report says healthy (anything but `true` or `{healthy: true}` is not). */
-export function isHealthy(report: boolean | ComponentReport): boolean {
-  return typeof report === 'boolean' ? report : report?.healthy === true;
 }
 
 /** Counters of every plugin for one tenant, merged (later plugins add to a name an earlier one used). */

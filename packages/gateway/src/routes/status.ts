@@ -1,6 +1,7 @@
 /**
  * Kernel routes of operations (spec: status, metrics). `/status` is the gateway and the database,
- * plus the components each plugin reports (the policy plugin: `policyEngine`, `opa`), plus the
+ * plus the components each plugin reports (the policy plugin: `policyEngine`, and `opa` only when
+ * an OPA is configured — a component that is not configured is absent), plus the
  * connectors; any unhealthy component but a connector makes it `degraded` (503). `/metrics`
  * counts the tenant's active users itself and takes every other counter from the plugins.
  *
@@ -8,12 +9,12 @@
  * 200 while the process serves requests; `/readyz` is 200 when the database answers a ping and
  * 503 when it does not, with the component that is not ready in the body.
  */
-import { type AnyRoute, type ComponentReport, defineRoute, json } from '@agentgov/core';
+import { type AnyRoute, defineRoute, json } from '@agentgov/core';
 import { z } from 'zod';
 import { authenticate } from '../auth/authenticate';
 import type { KernelServices } from '../services';
 import { connectorReporter } from './connector-health';
-import { isHealthy, pluginHealth, pluginMetrics, within } from './plugin-reports';
+import { pluginHealth, pluginMetrics, within } from './plugin-reports';
 
 const ComponentStatus = z.object({ status: z.enum(['healthy', 'unhealthy']) });
 const StatusOut = z.object({
@@ -53,15 +54,6 @@ const LiveOut = z.object({ status: z.literal('alive') });
 const noStore = { 'cache-control': 'no-store' };
 
 const s = (ok: boolean) => ({ status: ok ? ('healthy' as const) : ('unhealthy' as const) });
-
-/** A plugin's component as shown: `{status}`, plus its details (e.g. `engine`) beside it. */
-function component(report: boolean | ComponentReport): Record<string, string> {
-  if (typeof report === 'boolean' || report === null || typeof report !== 'object') return s(report === true);
-  const out: Record<string, string> = s(isHealthy(report));
-  for (const [k, v] of Object.entries(report.detail ?? {}))
-    if (k !== 'status' && typeof v === 'string') out[k] = v;
-  return out;
-}
 
 /** The caller's tenant when the request carries valid credentials (never an error: /status is public). */
 async function callerTenant(ctx: KernelServices, request: Request): Promise<string | undefined> {
@@ -123,9 +115,9 @@ export function statusRoutes(ctx: KernelServices): AnyRoute[] {
           callerTenant(ctx, request),
         ]);
         const connectors = database ? await within(() => connectorHealth(tenantId), {}, 5000) : {};
-        const healthy = database && Object.values(plugins).every(isHealthy);
+        const healthy = database && Object.values(plugins).every(Boolean);
         const components: Record<string, unknown> = { gateway: s(true) };
-        for (const [name, report] of Object.entries(plugins)) components[name] = component(report);
+        for (const [name, ok] of Object.entries(plugins)) components[name] = s(ok);
         components.database = s(database);
         components.connectors = connectors;
         const body = {

@@ -33,19 +33,21 @@ export function adminCases(h: Harness): void {
         components: {
           gateway: { status: 'healthy' },
           policyEngine: { status: 'healthy' },
-          opa: { status: 'healthy' },
           database: { status: 'healthy' },
         },
       });
       expect(typeof r.body.components.connectors).toBe('object');
       expect(Number.isNaN(Date.parse(r.body.timestamp))).toBe(false);
     });
-    it('GET /status reports the decision engine that is configured: no OPA → `opa` says builtin', async () => {
-      // `opa` names the decision engine (spec): it must not claim an OPA sidecar that is not there.
+    it('GET /status reports what is configured: no OPA (the built-in engine) → no `opa` component', async () => {
+      // It used to say `opa: healthy` for an OPA that was not there.
       const r = await h.call('/status');
       expect(r.status).toBe(200);
-      expect(r.body.components.opa).toEqual({ status: 'healthy', engine: 'builtin' });
-      expect(Object.keys(r.body.components.opa)).toEqual(['status', 'engine']);
+      expect(Object.keys(r.body.components)).not.toContain('opa');
+      expect(r.body.components.policyEngine).toEqual({ status: 'healthy' });
+      for (const [name, c] of Object.entries(r.body.components)) {
+        if (name !== 'connectors') expect(c, name).toEqual({ status: 'healthy' });
+      }
     });
     it('GET /metrics counts real activity', async () => {
       const before = await h.call('/metrics', { as: 'orgAdmin' });
@@ -95,7 +97,7 @@ export function adminCases(h: Harness): void {
         expect(st.status).toBe(503);
         expect(st.body).toMatchObject({
           status: 'degraded',
-          components: { opa: { status: 'unhealthy', engine: 'opa' }, database: { status: 'healthy' } },
+          components: { opa: { status: 'unhealthy' }, database: { status: 'healthy' } },
         });
       } finally {
         await g.close();

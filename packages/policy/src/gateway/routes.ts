@@ -2,7 +2,8 @@
  * `policyRoutes(...)`: the policy domain's gateway plugin (spec: Endpoints, Policies), serving
  * PolicyService (validation, hierarchy, RBAC by scope, policy_change audit entries), plus the
  * extension `POST /decisions` that asks the decision engine and audits a `policy_decision`. It
- * reports `policyEngine` and `opa` to /status and `policyCount` to the tenant view.
+ * reports `policyEngine` (and `opa` when an external decision engine is configured) to /status and
+ * `policyCount` to the tenant view.
  */
 import {
   ActionAutonomySchema,
@@ -117,11 +118,12 @@ export function policyRoutes(options: PolicyRoutesOptions): PolicyPlugin {
       options.onChange?.(tenantId, policy);
     },
   });
+  const external = engine.name !== 'builtin';
   return {
     name: 'policy',
     service,
     engine,
-    async health() {
+    async health(): Promise<Record<string, boolean>> {
       const [engineOk, storeOk] = await Promise.all([
         engine.health().catch(() => false),
         store.count('__agentgov_probe__').then(
@@ -129,12 +131,11 @@ export function policyRoutes(options: PolicyRoutesOptions): PolicyPlugin {
           () => false,
         ),
       ]);
-      // `opa` names the decision engine (spec); the report says which one answers, so a healthy
-      // `opa` never claims an OPA sidecar that is not configured (`engine: 'builtin'`).
-      return {
-        policyEngine: engineOk && storeOk,
-        opa: { healthy: engineOk, detail: { engine: engine.name } },
-      };
+      // `opa` is the decision engine sidecar (spec): reported only when one is configured (any
+      // engine but the built-in one), never a healthy OPA that is not there.
+      return external
+        ? { policyEngine: engineOk && storeOk, opa: engineOk }
+        : { policyEngine: engineOk && storeOk };
     },
     async metrics(tenantId) {
       return { policyCount: await store.count(tenantId, { status: 'active' }) };
