@@ -215,8 +215,9 @@ function endAfterDrain(req: IncomingMessage, res: ServerResponse, limits: DrainL
   req.once('close', finish);
   req.once('error', finish);
   res.once('close', finish);
-  // Send the head now when there is no body to write (nothing else would flush it before the end).
-  if (!res.headersSent) res.flushHeaders();
+  // Send the head now, also when no body was written (`writeHead` alone does not send it); once
+  // sent, this writes nothing.
+  res.flushHeaders();
   req.resume();
 }
 

@@ -87,6 +87,11 @@ export function kernelCases(h: Harness): void {
       const expected = Array.from({ length: 25 }, () => '413 payload_too_large');
       expect(await uploads(url, token, 'fetch', 25)).toEqual(expected);
       expect(await uploads(url, token, 'node', 25)).toEqual(expected);
+      // Any answer given before the body is read arrives the same way (here: no such route).
+      const nowhere = `${h.server.url}/api/v1/no-such-route`;
+      const notFound = Array.from({ length: 5 }, () => '404 NOT_FOUND');
+      expect(await uploads(nowhere, token, 'fetch', 5)).toEqual(notFound);
+      expect(await uploads(nowhere, token, 'node', 5)).toEqual(notFound);
     });
     it('rejects malformed JSON with 400', async () => {
       const r = await h.call('/policies', {
