@@ -31,6 +31,7 @@ import {
 } from '@agentgov/core';
 import { authenticateNow } from './auth/authenticate';
 import { OidcClient, type OidcConfig } from './auth/oidc';
+import { sameOriginCheck } from './auth/origin';
 import { SessionManager, type SessionOptions } from './auth/sessions';
 import { createClientAddress, type ForwardedHeader, type TrustProxy } from './client-address';
 import { DEFAULT_BODY_LIMIT, responseOf } from './http';
@@ -120,6 +121,11 @@ export interface GovernanceConfig {
   forwardedHeader?: ForwardedHeader;
   /** Rolling sessions, the `__Host-` cookie over HTTPS, the expired-session timer (see SessionOptions). */
   sessions?: SessionOptions;
+  /**
+   * Origins (besides the request's own and the OIDC redirect URI's) whose pages may send
+   * cookie-authenticated writes; a write from any other origin is 403 `forbidden` (./auth/origin.ts).
+   */
+  trustedOrigins?: readonly string[];
 }
 
 export interface HandleContext {
@@ -302,6 +308,7 @@ export function createGovernance(config: GovernanceConfig): Governance {
     clock,
     logger,
     authenticate: (incoming, mode) => authenticateNow(incoming, mode, oidc, sessions),
+    checkOrigin: sameOriginCheck([config.oidc.redirectUri, ...(config.trustedOrigins ?? [])]),
     clientAddress: createClientAddress(config.trustProxy, config.forwardedHeader),
     learn: learnNow,
     idempotency: createIdempotency(

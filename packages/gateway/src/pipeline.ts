@@ -93,6 +93,10 @@ export interface PipelineOptions {
   /** The client address: the peer's, or behind trusted proxies the forwarded one (./client-address.ts). */
   clientAddress(peer: string | undefined, header: (name: string) => string | null): string | undefined;
   onError(error: unknown, request: Request): void;
+  /**
+   * Refuses a cookie-authenticated write from another origin (./auth/origin.ts); absent: none.
+   */
+  checkOrigin?: (incoming: Incoming) => void;
   /** Idempotency-Key handling around the handler (./idempotency.ts); absent: none. */
   idempotency?: IdempotencyHook;
   /** Request observers (request log, metrics, tracing), composed by the kernel. */
@@ -280,6 +284,7 @@ export function createPipeline(o: PipelineOptions): Pipeline {
         throw error;
       }
       seen.principal = principal;
+      if (principal.via === 'session') o.checkOrigin?.(incoming);
       const learning = o.learn(principal);
       if (learning) await learning;
     }

@@ -1,0 +1,97 @@
+/**
+ * Cross-site request forgery (issue 23, fail closed at every edge): a write authenticated by the
+ * session cookie from another origin is 403 `forbidden` and changes nothing — also from another
+ * port of the same host, which `SameSite=Strict` treats as the same site. Logins go through the
+ * real loopback OIDC provider; the Node path runs on a real server at port 0.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Governance } from '../src/index';
+import {
+  createTestGovernance,
+  listen,
+  type StartedServer,
+  signIn,
+  startTestIssuer,
+  type TestAccount,
+  type TestIssuer,
+} from '../src/testing/index';
+
+const ALICE: TestAccount = { sub: 'alice', email: 'alice@acme.example', roles: ['user'], tenant_id: 'acme' };
+
+let idp: TestIssuer;
+let gov: Governance;
+let server: StartedServer;
+beforeAll(async () => {
+  idp = await startTestIssuer();
+  gov = createTestGovernance(idp, { trustedOrigins: ['https://console.example'] });
+  server = await listen((req, res) => void gov.handleNode(req, res));
+});
+afterAll(async () => {
+  await server.close();
+  await idp.close();
+});
+
+async function session(): Promise<string> {
+  return (await signIn(idp, ALICE, (r) => gov.handle(r))).cookie;
+}
+
+const logout = (cookie: string, headers: Record<string, string> = {}) =>
+  fetch(`${server.url}/api/v1/auth/logout`, { method: 'POST', headers: { cookie, ...headers } });
+
+const whoami = async (cookie: string) =>
+  (await fetch(`${server.url}/api/v1/auth/userinfo`, { headers: { cookie } })).status;
+
+describe('cookie-authenticated writes come from our own origin', () => {
+  const refused: [string, Record<string, string>][] = [
+    ['another port of the same host (same site)', { origin: 'http://127.0.0.1:1' }],
+    ['another site', { origin: 'https://evil.example' }],
+    ['an opaque origin (sandboxed frame, data: URL)', { origin: 'null' }],
+    ['Sec-Fetch-Site: same-site', { 'sec-fetch-site': 'same-site' }],
+    ['Sec-Fetch-Site: cross-site, even with our Origin', { 'sec-fetch-site': 'cross-site', origin: 'x' }],
+  ];
+  for (const [name, headers] of refused) {
+    it(`${name} → 403 forbidden, the session lives on`, async () => {
+      const cookie = await session();
+      const res = await logout(cookie, headers);
+      expect(res.status).toBe(403);
+      expect(((await res.json()) as { error: string }).error).toBe('forbidden');
+      expect(await whoami(cookie)).toBe(200);
+    });
+  }
+
+  const accepted: [string, (url: string) => Record<string, string>][] = [
+    ['the request’s own origin', (url) => ({ origin: url, 'sec-fetch-site': 'same-origin' })],
+    ['a trusted origin (the console behind a proxy)', () => ({ origin: 'https://console.example' })],
+    ['the OIDC redirect URI’s origin (the public URL)', () => ({ origin: new URL(idp.redirectUri).origin })],
+    ['no browser headers at all (not a browser: no other site can make it send the cookie)', () => ({})],
+  ];
+  for (const [name, headers] of accepted) {
+    it(`${name} → the write is done`, async () => {
+      const cookie = await session();
+      const res = await logout(cookie, headers(server.url));
+      expect(res.status).toBe(200);
+      expect(await whoami(cookie)).toBe(401);
+    });
+  }
+
+  it('reads are not refused (GET from another origin is answered, CORS keeps the body from the page)', async () => {
+    const cookie = await session();
+    const res = await fetch(`${server.url}/api/v1/auth/userinfo`, {
+      headers: { cookie, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it('a bearer token is not checked: a browser never attaches one by itself', async () => {
+    const token = await idp.signIdToken(ALICE);
+    const res = await fetch(`${server.url}/api/v1/auth/logout`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        origin: 'https://evil.example',
+        'sec-fetch-site': 'cross-site',
+      },
+    });
+    expect(res.status).toBe(200);
+  });
+});
