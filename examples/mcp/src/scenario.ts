@@ -119,10 +119,12 @@ export async function runScenario(log: (line: string) => void = console.log): Pr
     const message = { name: 'notes__send_message', arguments: { to: 'bob', text: 'the plan is ready' } };
     const first = refusalOf(await assistant.callTool(message).catch((e) => e));
     log(`send_message (approve): ${first?.refusal}, approval ${first?.approvalId}`);
-    const decided = await proxy.governor.inbox.decide('acme', first?.approvalId as string, {
-      approved: true,
-      by: 'alice',
-    });
+    const decided = await proxy.governor.inbox.decide(
+      'acme',
+      first?.approvalId as string,
+      { approved: true, by: 'alice' },
+      new Date(),
+    );
     log(`alice approves ${decided?.id} (this call, these arguments, once)`);
     const afterApproval = (await assistant.callTool(message)).content;
     log(`send_message again: ${JSON.stringify(afterApproval)}`);

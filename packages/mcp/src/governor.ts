@@ -24,7 +24,6 @@ import type {
   Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolCallInbox } from './approvals';
 import { LimitsSchema, type McpLimits } from './config';
 import { canonicalArguments, digestOfCanonical } from './digest';
 import { ToolCallRefused } from './errors';
@@ -410,7 +409,7 @@ export class ToolGovernor {
       policyTool: entry.policyTool,
       argumentsDigest: facts.digest as string,
     };
-    const granted = await this.inbox.consume(key);
+    const granted = await this.inbox.consume(key, this.#clock.now());
     if (granted) {
       facts.approver = granted.decidedBy ?? identity.userId;
       facts.approvalId = granted.id;
@@ -459,13 +458,16 @@ export class ToolGovernor {
         tool: entry.exposed,
       });
     }
-    const pending = await this.inbox.request({
-      ...key,
-      tool: entry.exposed,
-      upstream: entry.upstream.namespace,
-      reason: facts.reason,
-      ttlMs: this.limits.approvalTtlMs,
-    });
+    const pending = await this.inbox.request(
+      {
+        ...key,
+        tool: entry.exposed,
+        upstream: entry.upstream.namespace,
+        reason: facts.reason,
+        ttlMs: this.limits.approvalTtlMs,
+      },
+      this.#clock.now(),
+    );
     facts.result = 'require_approval';
     facts.outcome = 'pending_approval';
     facts.approvalId = pending.id;
@@ -589,14 +591,17 @@ export class ToolGovernor {
 
   async #notify(session: ToolSession, entry: ToolEntry, facts: CallFacts, ctx: CallContext): Promise<void> {
     const { identity } = session;
-    await this.inbox.notice({
-      tenantId: identity.tenantId,
-      userId: identity.userId,
-      tool: entry.exposed,
-      upstream: entry.upstream.namespace,
-      argumentsDigest: facts.digest as string,
-      outcome: facts.outcome === 'success' ? 'success' : 'error',
-    });
+    await this.inbox.notice(
+      {
+        tenantId: identity.tenantId,
+        userId: identity.userId,
+        tool: entry.exposed,
+        upstream: entry.upstream.namespace,
+        argumentsDigest: facts.digest as string,
+        outcome: facts.outcome === 'success' ? 'success' : 'error',
+      },
+      this.#clock.now(),
+    );
     await ctx
       .sendNotification?.({
         method: 'notifications/message',

@@ -3,6 +3,7 @@
  * MCP server to the assistant and an MCP client to the upstream servers; the actions policy
  * decides each tool per user, approvals bind the call's arguments, every call is audited.
  */
+/** The inbox port lives in `@agentgov/core` (SQL implementation: `@agentgov/store-kysely`). */
 export {
   InMemoryToolCallInbox,
   type ToolApproval,
@@ -10,7 +11,7 @@ export {
   type ToolApprovalStatus,
   type ToolCallInbox,
   type ToolNotice,
-} from './approvals';
+} from '@agentgov/core';
 export {
   HttpUpstreamSchema,
   LimitsSchema,

@@ -3,7 +3,15 @@
  * served over stdio or any transport), and `governTools(server | client, options)` for runtimes
  * that embed the SDK in-process.
  */
-import type { AuditSink, ClassificationLevel, Clock, DecisionEngine, RateLimiter } from '@agentgov/core';
+import {
+  type AuditSink,
+  type ClassificationLevel,
+  type Clock,
+  type DecisionEngine,
+  InMemoryToolCallInbox,
+  type RateLimiter,
+  type ToolCallInbox,
+} from '@agentgov/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -11,7 +19,6 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { InMemoryToolCallInbox, type ToolCallInbox } from './approvals';
 import { type McpConfig, type McpConfigInput, McpConfigSchema, type McpLimits } from './config';
 import {
   type CallContext,
@@ -65,7 +72,7 @@ export function createMcpProxy(config: McpConfig | McpConfigInput, deps: McpProx
     upstreams,
     engine: deps.engine,
     audit: deps.audit,
-    inbox: deps.inbox ?? new InMemoryToolCallInbox(deps.clock ? { clock: deps.clock } : {}),
+    inbox: deps.inbox ?? new InMemoryToolCallInbox(),
     limits: parsed.limits,
     auditArguments: parsed.auditArguments,
     ...(parsed.model ? { model: parsed.model } : {}),
@@ -167,7 +174,7 @@ export function governTools(target: Server | McpServer | Client, options: Govern
     upstreams: [new Upstream(spec)],
     engine: options.engine,
     audit: options.audit,
-    inbox: options.inbox ?? new InMemoryToolCallInbox(options.clock ? { clock: options.clock } : {}),
+    inbox: options.inbox ?? new InMemoryToolCallInbox(),
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.model ? { model: options.model } : {}),
     ...(options.rateLimiter ? { rateLimiter: options.rateLimiter } : {}),

@@ -31,7 +31,7 @@ describe('approve without elicitation: a pending approval decided by a human', (
     expect(first.refusal).toBe('approval_required');
     expect(world.state.calls).toEqual([]);
     const approvalId = first.approvalId as string;
-    const pending = await world.inbox.get('acme', approvalId);
+    const pending = await world.inbox.get('acme', approvalId, world.clock.now());
     expect(pending).toMatchObject({
       status: 'pending',
       userId: 'alice',
@@ -46,7 +46,7 @@ describe('approve without elicitation: a pending approval decided by a human', (
     // Asking again before the decision answers the same pending approval.
     expect((await refused(client.callTool(DELETE))).approvalId).toBe(approvalId);
 
-    await world.inbox.decide('acme', approvalId, { approved: true, by: 'olga' });
+    await world.inbox.decide('acme', approvalId, { approved: true, by: 'olga' }, world.clock.now());
     const ok = await client.callTool(DELETE);
     expect(ok.content).toEqual([{ type: 'text', text: 'deleted /notes/a.md' }]);
     expect(world.state.deleted).toEqual(['/notes/a.md']);
@@ -55,7 +55,7 @@ describe('approve without elicitation: a pending approval decided by a human', (
       policyResult: 'allow',
       actionDetail: { approver: 'olga', approvalId, approvalVia: 'inbox' },
     });
-    expect((await world.inbox.get('acme', approvalId))?.status).toBe('consumed');
+    expect((await world.inbox.get('acme', approvalId, world.clock.now()))?.status).toBe('consumed');
 
     // Replay: the approval was single-use.
     const replay = await refused(client.callTool(DELETE));
@@ -68,7 +68,12 @@ describe('approve without elicitation: a pending approval decided by a human', (
     world = await makeProxyWorld();
     const client = await world.client();
     const first = await refused(client.callTool(DELETE));
-    await world.inbox.decide('acme', first.approvalId as string, { approved: true, by: 'alice' });
+    await world.inbox.decide(
+      'acme',
+      first.approvalId as string,
+      { approved: true, by: 'alice' },
+      world.clock.now(),
+    );
     const changed = await refused(
       client.callTool({ name: 'notes__delete_file', arguments: { path: '/notes/b.md' } }),
     );
@@ -88,30 +93,54 @@ describe('approve without elicitation: a pending approval decided by a human', (
     const alice = await world.client(USERS.alice);
     const bob = await world.client(USERS.bob);
     const first = await refused(alice.callTool(DELETE));
-    await world.inbox.decide('acme', first.approvalId as string, { approved: true, by: 'olga' });
+    await world.inbox.decide(
+      'acme',
+      first.approvalId as string,
+      { approved: true, by: 'olga' },
+      world.clock.now(),
+    );
     const byBob = await refused(bob.callTool(DELETE));
     expect(byBob.refusal).toBe('approval_required');
     expect(byBob.approvalId).not.toBe(first.approvalId);
     expect(world.state.deleted).toEqual([]);
-    expect((await world.inbox.get('acme', first.approvalId as string))?.status).toBe('approved');
+    expect((await world.inbox.get('acme', first.approvalId as string, world.clock.now()))?.status).toBe(
+      'approved',
+    );
   });
 
   it('an approval expires (injected clock); a rejected one is never used', async () => {
     world = await makeProxyWorld({ config: { limits: { approvalTtlMs: 60_000 } } });
     const client = await world.client();
     const first = await refused(client.callTool(DELETE));
-    await world.inbox.decide('acme', first.approvalId as string, { approved: true, by: 'alice' });
+    await world.inbox.decide(
+      'acme',
+      first.approvalId as string,
+      { approved: true, by: 'alice' },
+      world.clock.now(),
+    );
     world.clock.advance(60_001);
     expect((await refused(client.callTool(DELETE))).refusal).toBe('approval_required');
-    expect((await world.inbox.get('acme', first.approvalId as string))?.status).toBe('expired');
-    const second = (await world.inbox.list('acme', { status: 'pending' }))[0];
+    expect((await world.inbox.get('acme', first.approvalId as string, world.clock.now()))?.status).toBe(
+      'expired',
+    );
+    const second = (await world.inbox.list('acme', world.clock.now(), { status: 'pending' }))[0];
     expect(second).toBeDefined();
-    await world.inbox.decide('acme', second?.id as string, { approved: false, by: 'alice' });
+    await world.inbox.decide(
+      'acme',
+      second?.id as string,
+      { approved: false, by: 'alice' },
+      world.clock.now(),
+    );
     expect((await refused(client.callTool(DELETE))).refusal).toBe('approval_required');
     expect(world.state.deleted).toEqual([]);
     // An expired approval cannot be decided any more.
     expect(
-      await world.inbox.decide('acme', first.approvalId as string, { approved: true, by: 'alice' }),
+      await world.inbox.decide(
+        'acme',
+        first.approvalId as string,
+        { approved: true, by: 'alice' },
+        world.clock.now(),
+      ),
     ).toBeUndefined();
   });
 });
@@ -134,7 +163,7 @@ describe('approve with elicitation', () => {
       outcome: 'success',
       actionDetail: { approver: 'alice', approvalVia: 'elicitation' },
     });
-    expect(await world.inbox.list('acme')).toEqual([]);
+    expect(await world.inbox.list('acme', world.clock.now())).toEqual([]);
   });
 
   it('the user declines (or accepts with approve false): refused, nothing forwarded', async () => {

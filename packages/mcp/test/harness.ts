@@ -206,7 +206,7 @@ export async function makeProxyWorld(
   const world = await makePolicyWorld(options);
   const state = newNotesState();
   const audit = new InMemoryAuditSink(world.clock);
-  const inbox = new InMemoryToolCallInbox({ clock: world.clock });
+  const inbox = new InMemoryToolCallInbox();
   const warnings: GovernorWarning[] = [];
   const engine = options.engine ? options.engine(world.engine) : world.engine;
   const proxy = createMcpProxy(

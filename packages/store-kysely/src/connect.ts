@@ -15,6 +15,7 @@ import type {
   SessionStore,
   TaskStore,
   TenantStore,
+  ToolCallInbox,
   UnitOfWork,
   WorkTrackingStore,
 } from '@agentgov/core';
@@ -37,6 +38,7 @@ import { KyselySessionStore } from './session-store';
 import { assertSchemaName, DEFAULT_SCHEMA } from './sql-util';
 import { KyselyTaskStore } from './task-store';
 import { KyselyTenantStore } from './tenant-store';
+import { KyselyToolCallInbox } from './tool-call-inbox';
 import { KyselyUnitOfWork } from './unit-of-work';
 import { KyselyWorkTrackingStore } from './work-tracking-store';
 
@@ -70,6 +72,8 @@ export interface SqlStores {
   instances: InstanceRegistry;
   /** Responses kept for `Idempotency-Key` retries (the kernel's `GovernanceConfig.idempotency`). */
   idempotency: IdempotencyStore;
+  /** Tool calls of `@agentgov/mcp` waiting for a human, and the notices of `notify` tools. */
+  toolCalls: ToolCallInbox;
   /** Writes that commit together (a write and its audit entry): one database transaction. */
   unitOfWork: UnitOfWork;
   /** Applies pending migrations, then `ensurePartitions()`. Idempotent. */
@@ -108,6 +112,7 @@ export function createSqlStores(
     directory: new KyselyOrgDirectory(db),
     instances: new KyselyInstanceRegistry(db),
     idempotency: new KyselyIdempotencyStore(db),
+    toolCalls: new KyselyToolCallInbox(db),
     unitOfWork: new KyselyUnitOfWork(db),
     async migrate() {
       const applied = await migrateToLatest(db, schema);

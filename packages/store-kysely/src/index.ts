@@ -49,6 +49,8 @@ export type {
   SessionsTable,
   TasksTable,
   TenantsTable,
+  ToolApprovalsTable,
+  ToolNoticesTable,
   TrackerWritesTable,
   WebhookDeliveriesTable,
   WorkActivitiesTable,
@@ -58,5 +60,6 @@ export { KyselySessionStore } from './session-store';
 export { DEFAULT_SCHEMA } from './sql-util';
 export { KyselyTaskStore } from './task-store';
 export { KyselyTenantStore } from './tenant-store';
+export { KyselyToolCallInbox } from './tool-call-inbox';
 export { KyselyUnitOfWork } from './unit-of-work';
 export { KyselyWorkTrackingStore } from './work-tracking-store';

@@ -277,6 +277,37 @@ export interface GatewayInstancesTable {
   expires_at: Timestamptz;
 }
 
+export interface ToolApprovalsTable {
+  tenant_id: string;
+  id: string;
+  seq: Generated<BigIntColumn>;
+  user_id: string;
+  tool: string;
+  policy_tool: string;
+  upstream: string;
+  arguments_digest: string;
+  reason: string;
+  status: string;
+  created_at: Timestamptz;
+  expires_at: Timestamptz;
+  decided_at: NullableTimestamptz;
+  decided_by: string | null;
+  note: string | null;
+  consumed_at: NullableTimestamptz;
+}
+
+export interface ToolNoticesTable {
+  tenant_id: string;
+  id: string;
+  seq: Generated<BigIntColumn>;
+  user_id: string;
+  tool: string;
+  upstream: string;
+  arguments_digest: string;
+  outcome: string;
+  at: Timestamptz;
+}
+
 /** The kysely database type of every agentgov table. */
 export interface Database {
   audit_entries: AuditEntriesTable;
@@ -298,4 +329,6 @@ export interface Database {
   directory_teams: DirectoryTeamsTable;
   directory_users: DirectoryUsersTable;
   gateway_instances: GatewayInstancesTable;
+  tool_approvals: ToolApprovalsTable;
+  tool_notices: ToolNoticesTable;
 }

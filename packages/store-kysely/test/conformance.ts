@@ -11,6 +11,7 @@ import {
   describeSessionStoreConformance,
   describeTaskStoreConformance,
   describeTenantStoreConformance,
+  describeToolCallInboxConformance,
   describeWorkTrackingStoreConformance,
 } from '@agentgov/core/testing';
 import type { SqlStores } from '../src/index';
@@ -73,5 +74,9 @@ export function describeSqlStoresConformance(
   describeWorkTrackingStoreConformance(
     name,
     on((s) => s.workTracking),
+  );
+  describeToolCallInboxConformance(
+    name,
+    on((s) => s.toolCalls),
   );
 }

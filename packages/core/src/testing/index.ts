@@ -24,6 +24,7 @@ export * from '../secret/suite';
 export * from '../session/suite';
 export * from '../task/suite';
 export * from '../tenant/suite';
+export * from '../tool-call/suite';
 export * from '../tracker/client-suite';
 export * from '../tracker/fixtures';
 export * from '../tracker/suite';

@@ -29,12 +29,13 @@ import {
   nowMs,
   type OrgDirectory,
   systemClock,
+  type ToolApproval,
+  type ToolCallInbox,
 } from '@agentgov/core';
 import { OidcClient, type OidcConfig, principalFromClaims } from '@agentgov/gateway';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { ToolApproval, ToolCallInbox } from '../approvals';
 import type { SessionIdentity, ToolGovernor } from '../governor';
 import { createProxyServer, type ProxyServer } from '../proxy';
 
@@ -92,6 +93,7 @@ const ApprovalOut = z
     decidedAt: z.string().optional(),
     decidedBy: z.string().optional(),
     note: z.string().optional(),
+    consumedAt: z.string().optional(),
   })
   .meta({ id: 'ToolApproval' });
 
@@ -114,6 +116,9 @@ export const ApprovalListQuery = z.object({
 });
 
 export const ApprovalDecisionBody = z.strictObject({ note: z.string().max(4096).optional() });
+
+/** Most approvals or notices one list answers (the newest). */
+const LIST_LIMIT = 500;
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
@@ -317,17 +322,18 @@ export function mcpRoutes(options: McpRoutesOptions): McpPlugin {
         404: err('NOT_FOUND (no such approval, or it is no longer pending)'),
       },
       async handler({ params, body }, rc) {
-        const a = await inbox.get(rc.tenantId, params.id);
+        const a = await inbox.get(rc.tenantId, params.id, clock.now());
         const scope = await scopeOf(rc);
         if (!a || (scope && !scope.includes(a.userId)))
           throw new NotFoundError(`No tool-call approval ${params.id}`);
         if (a.userId !== rc.principal.userId && !hasRole(rc.principal, 'enterprise_admin', 'org_admin'))
           throw new ForbiddenError('Only the user or an admin over them decides this call');
-        const decided = await inbox.decide(rc.tenantId, params.id, {
-          approved,
-          by: rc.principal.userId,
-          ...(body.note ? { note: body.note } : {}),
-        });
+        const decided = await inbox.decide(
+          rc.tenantId,
+          params.id,
+          { approved, by: rc.principal.userId, ...(body.note ? { note: body.note } : {}) },
+          clock.now(),
+        );
         if (!decided) throw new NotFoundError(`Tool-call approval ${params.id} is ${a.status}, not pending`);
         const audited = await options.audit.append(decisionAudit(decided, rc.requestId));
         if (audited.isErr()) throw audited.error;
@@ -400,9 +406,10 @@ export function mcpRoutes(options: McpRoutesOptions): McpPlugin {
               ? []
               : [query.userId]
             : scope;
-          const approvals = await inbox.list(rc.tenantId, {
+          const approvals = await inbox.list(rc.tenantId, clock.now(), {
             ...(userIds ? { userIds } : {}),
             ...(query.status ? { status: query.status } : {}),
+            limit: LIST_LIMIT,
           });
           return { status: 200, body: { approvals } };
         },
@@ -423,7 +430,12 @@ export function mcpRoutes(options: McpRoutesOptions): McpPlugin {
           const scope = await scopeOf(rc);
           return {
             status: 200,
-            body: { notices: await inbox.notices(rc.tenantId, scope ? { userIds: scope } : {}) },
+            body: {
+              notices: await inbox.notices(rc.tenantId, {
+                ...(scope ? { userIds: scope } : {}),
+                limit: LIST_LIMIT,
+              }),
+            },
           };
         },
       }),

@@ -13,6 +13,7 @@ import { workTracking } from './0003-work-tracking';
 import { idempotency } from './0004-idempotency';
 import { sessionActivity } from './0005-session-activity';
 import { auditAppendLookups } from './0006-audit-append-lookups';
+import { toolCallInbox } from './0007-tool-call-inbox';
 
 /** Migration names, in order. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -22,6 +23,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0004_idempotency': idempotency,
   '0005_session_activity': sessionActivity,
   '0006_audit_append_lookups': auditAppendLookups,
+  '0007_tool_call_inbox': toolCallInbox,
 };
 
 /** The migrations as a kysely `MigrationProvider` (code objects, no files). */

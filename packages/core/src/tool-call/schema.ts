@@ -1,0 +1,68 @@
+/**
+ * Tool calls waiting for a human (`@agentgov/mcp`): a pending approval of one call — this tenant,
+ * user, tool and arguments digest — and the notices of `notify` tools.
+ */
+import { z } from 'zod';
+
+export const TOOL_APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'consumed', 'expired'] as const;
+export type ToolApprovalStatus = (typeof TOOL_APPROVAL_STATUSES)[number];
+export const ToolApprovalStatusSchema = z.enum(TOOL_APPROVAL_STATUSES);
+
+export const ToolApprovalSchema = z.object({
+  id: z.string().min(1),
+  tenantId: z.string().min(1),
+  /** The user whose assistant asked (the call is theirs). */
+  userId: z.string().min(1),
+  /** The exposed tool name, and the name the policy was asked about. */
+  tool: z.string().min(1),
+  policyTool: z.string().min(1),
+  upstream: z.string(),
+  /** `sha256:<hex>` of the canonical arguments: the approval is for these arguments only. */
+  argumentsDigest: z.string().min(1),
+  /** Why approval is needed (the decision's reason). */
+  reason: z.string(),
+  status: ToolApprovalStatusSchema,
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  decidedAt: z.string().optional(),
+  decidedBy: z.string().optional(),
+  note: z.string().optional(),
+  /** When the approved call used it (status `consumed`). */
+  consumedAt: z.string().optional(),
+});
+export type ToolApproval = z.infer<typeof ToolApprovalSchema>;
+
+export const ToolNoticeSchema = z.object({
+  id: z.string().min(1),
+  tenantId: z.string().min(1),
+  userId: z.string().min(1),
+  tool: z.string().min(1),
+  upstream: z.string(),
+  argumentsDigest: z.string().min(1),
+  outcome: z.enum(['success', 'error']),
+  at: z.string(),
+});
+export type ToolNotice = z.infer<typeof ToolNoticeSchema>;
+
+/** What an approval is bound to: one call of one tool, with these arguments, by this user. */
+export interface ToolApprovalKey {
+  tenantId: string;
+  userId: string;
+  policyTool: string;
+  argumentsDigest: string;
+}
+
+/** What `request` records. */
+export interface ToolApprovalRequest extends ToolApprovalKey {
+  tool: string;
+  upstream: string;
+  reason: string;
+  /** The approval expires this long after `now` (pending or approved and unused). */
+  ttlMs: number;
+}
+
+export interface ToolApprovalDecision {
+  approved: boolean;
+  by: string;
+  note?: string;
+}
