@@ -64,6 +64,11 @@ export interface DevIssuer {
   redirectUri: string;
   /** Signs an ID token for a dev account with the issuer's own key (valid for `ttlSeconds`). */
   mintIdToken(sub: string, ttlSeconds?: number): Promise<string>;
+  /**
+   * Signs an RFC 9068 access token (`typ: at+jwt`) for a dev account, for the resource `audience`
+   * (e.g. the MCP endpoint `<origin>/api/v1/mcp`).
+   */
+  mintAccessToken(sub: string, audience: string, ttlSeconds?: number): Promise<string>;
   /** Runs the real authorization-code flow for a dev account and returns the code. */
   authorizationCode(sub: string): Promise<string>;
   close(): Promise<void>;
@@ -161,12 +166,27 @@ export async function startDevIssuer(options: {
       .sign(privateKey);
   };
 
+  const mintAccessToken = async (sub: string, audience: string, ttlSeconds = 3600): Promise<string> => {
+    const account = accounts.get(sub);
+    if (!account) throw new Error(`unknown dev account ${sub}`);
+    const { sub: _sub, ...claims } = account;
+    return new SignJWT({ ...claims, client_id: options.clientId, jti: crypto.randomUUID() })
+      .setProtectedHeader({ alg: 'ES256', kid: jwk.kid as string, typ: 'at+jwt' })
+      .setIssuer(issuer)
+      .setAudience(audience)
+      .setSubject(sub)
+      .setIssuedAt()
+      .setExpirationTime(`${ttlSeconds}s`)
+      .sign(privateKey);
+  };
+
   return {
     issuer,
     clientId: options.clientId,
     clientSecret: options.clientSecret,
     redirectUri: options.redirectUri,
     mintIdToken,
+    mintAccessToken,
     authorizationCode: (sub) => runCodeFlow(issuer, options.clientId, options.redirectUri, sub),
     close: async () => {
       server.closeAllConnections();

@@ -47,6 +47,7 @@ import {
   createGovernance,
   type Governance,
   type KernelStores,
+  MemoryRateLimiter,
   sendFetchResponse,
   toFetchRequest,
 } from '@agentgov/gateway';
@@ -162,6 +163,10 @@ export async function startServer(
       if (!sqlStores) stores.instances = shared.instances;
     }
 
+    // One rate limiter for the routes and the MCP proxy's per-user call limits (shared by every
+    // process through Redis when there is one).
+    const rateLimiter = redis?.rateLimiter ?? new MemoryRateLimiter();
+
     // --- secrets (environment first, development audit keys otherwise)
     const { secrets, generated } = await serverSecrets(new EnvSecretStore(env), sqlStores?.db);
 
@@ -241,8 +246,15 @@ export async function startServer(
     // Governed MCP tool calls (extension, optional): AGENTGOV_MCP_CONFIG names the proxy's
     // configuration (mcp.yaml); its Streamable HTTP endpoint `/api/v1/mcp` accepts access tokens
     // of the issuer for the resource AGENTGOV_MCP_RESOURCE (default `<origin>/api/v1/mcp`).
+    // Pending approvals live in the database (any process decides them; they survive restarts);
+    // per-user call limits use the server's rate limiter.
     const mcp = env.AGENTGOV_MCP_CONFIG
-      ? createMcpProxy(await loadMcpConfig(env.AGENTGOV_MCP_CONFIG), { engine: policyPlugin.engine, audit })
+      ? createMcpProxy(await loadMcpConfig(env.AGENTGOV_MCP_CONFIG), {
+          engine: policyPlugin.engine,
+          audit,
+          rateLimiter,
+          ...(sqlStores ? { inbox: sqlStores.toolCalls } : {}),
+        })
       : undefined;
     const mcpPlugin =
       mcp &&
@@ -302,7 +314,8 @@ export async function startServer(
         // Plain HTTP is accepted only for an issuer on loopback (the development issuer, tests).
         ...(isLoopbackHttp(issuer) ? { allowInsecureRequests: true } : {}),
       },
-      ...(redis ? { rateLimiter: redis.rateLimiter, activity: redis.activity } : {}),
+      rateLimiter,
+      ...(redis ? { activity: redis.activity } : {}),
       ...(sqlStores
         ? {
             probes: {
