@@ -141,7 +141,9 @@ export function describeAccessMatrix(name: string, startServer: ServerFactory): 
       const rows: string[] = [];
       let checked = 0;
       for (const { route } of gov.routes) {
-        if (route.path.startsWith('/webhooks/') || route.path.startsWith('/auth/')) continue; // own auth (HMAC, login)
+        // own auth: HMAC (webhooks), login (auth), MCP bearer access tokens for its resource (mcp)
+        if (route.path.startsWith('/webhooks/') || route.path.startsWith('/auth/') || route.path === '/mcp')
+          continue;
         const { path, resource } = concretePath(route.path, resources);
         const mutation = route.method !== 'GET';
         for (const caller of CALLERS) {

@@ -22,6 +22,7 @@ import {
   InMemorySessionStore,
   InMemoryTaskStore,
   InMemoryTenantStore,
+  InMemoryToolCallInbox,
   InMemoryTracker,
   InMemoryUnitOfWork,
   InMemoryWorkTrackingStore,
@@ -31,6 +32,8 @@ import {
 import { createGovernance, type Governance, type GovernanceConfig } from '@agentgov/gateway';
 import { type TestIssuer, testOidcConfig } from '@agentgov/gateway/testing';
 import { interchangeRoutes } from '@agentgov/interchange/gateway';
+import { ToolGovernor } from '@agentgov/mcp';
+import { mcpRoutes } from '@agentgov/mcp/gateway';
 import { policyRoutes } from '@agentgov/policy/gateway';
 import { staticIntegrations } from '@agentgov/work-tracking';
 import { workTrackingRoutes } from '@agentgov/work-tracking/gateway';
@@ -94,6 +97,21 @@ export async function createTestService(
       policy,
       auditRoutes({ store: auditStore, secrets, directory, clock, log, transaction }),
       interchangeRoutes({ store: new InMemoryExchangeStore(), audit: log, directory, clock }),
+      // MCP tool calls: the approvals inbox and the endpoint's challenge (no upstream needed).
+      mcpRoutes({
+        governor: new ToolGovernor({
+          upstreams: [],
+          engine: policy.engine,
+          audit: log,
+          inbox: new InMemoryToolCallInbox(),
+          clock,
+        }),
+        oidc: testOidcConfig(idp),
+        resource: 'http://127.0.0.1/api/v1/mcp',
+        audit: log,
+        directory,
+        clock,
+      }),
       workTrackingRoutes({
         store: new InMemoryWorkTrackingStore(),
         tasks: new InMemoryTaskStore(),

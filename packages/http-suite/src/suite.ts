@@ -21,6 +21,7 @@ import { authCases } from './cases/auth';
 import { connectorCases } from './cases/connectors';
 import { interchangeCases } from './cases/interchange';
 import { kernelCases } from './cases/kernel';
+import { mcpCases } from './cases/mcp';
 import { observabilityCases } from './cases/observability';
 import { policyCases } from './cases/policies';
 import { rateLimitCases } from './cases/rate-limits';
@@ -84,6 +85,7 @@ export function describeHttpSuite(name: string, startServer: ServerFactory): voi
     connectorCases(h);
     adminCases(h);
     interchangeCases(h);
+    mcpCases(h);
     workTrackingCases(h);
     rateLimitCases(h);
     observabilityCases(h);
