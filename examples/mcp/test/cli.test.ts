@@ -72,6 +72,53 @@ describe('agentgov mcp proxy (stdio)', () => {
   });
 });
 
+describe('agentgov mcp proxy --database (stdio)', () => {
+  const run = promisify(execFile);
+  /** One assistant session through the proxy on `database`: the approve tool's refusal data. */
+  const session = async (database: string) => {
+    const client = new Client({ name: 'desktop-assistant', version: '1' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [...proxyArgs(join(database, '..', 'audit.jsonl')).slice(0, -2), '--database', database],
+        cwd: here,
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      await client.callTool({ name: 'notes__search_notes', arguments: { query: 'plan' } });
+      return refusalOf(
+        await client
+          .callTool({ name: 'notes__send_message', arguments: { to: 'bob', text: 'x' } })
+          .catch((e: unknown) => e),
+      );
+    } finally {
+      await client.close();
+    }
+  };
+
+  it('audits to the tamper-evident log of a PGlite database and keeps the pending approval there across runs', async () => {
+    const database = join(await mkdtemp(join(tmpdir(), 'mcp-cli-db-')), 'data');
+    const first = await session(database);
+    expect(first?.refusal).toBe('approval_required');
+    // A second run on the same database answers the same pending approval: it was kept there.
+    const second = await session(database);
+    expect(second?.approvalId).toBe(first?.approvalId);
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', cliMain, 'audit', 'verify', '--database', database, '--json'],
+      { cwd: here, timeout: 60_000 },
+    );
+    const report = JSON.parse(stdout);
+    expect(report.ok).toBe(true);
+    expect(report.tenants).toEqual([
+      expect.objectContaining({ tenantId: 'acme', ok: true, checked: 4, identifiers: 'checked' }),
+    ]);
+    // Without --audit-file, nothing but the database receives the records.
+    await expect(readFile(join(database, '..', 'audit.jsonl'), 'utf8')).rejects.toThrow();
+  });
+});
+
 describe('the official MCP Inspector CLI as an outside client', () => {
   // Its build/index.js, run directly: it reads its own package.json through a path relative to the
   // working directory (`../package.json`), so it runs from src/ and is given absolute paths.

@@ -158,7 +158,14 @@ const COMMANDS: Spec[] = [
     options: [
       opt('--config <file>', 'the proxy configuration (mcp.yaml: upstreams, identity, limits)'),
       opt('--policies <dir>', 'the policy-as-code directory deciding each tool'),
-      opt('--audit-file <file>', 'append the audit records (JSON lines) here (default: stderr)'),
+      opt(
+        '--database <url|dir>',
+        'append the audit to the tamper-evident log of this database (PGlite directory or postgres URL), and keep pending approvals there',
+      ),
+      opt(
+        '--audit-file <file>',
+        'append the audit records (JSON lines) here (default without --database: stderr)',
+      ),
     ],
     load: async () => (await import('./commands/mcp-proxy')).default,
     after: '\nstdout is the MCP channel: nothing else is written to it. Runs until stdin closes.',

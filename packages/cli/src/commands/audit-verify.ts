@@ -61,7 +61,7 @@ export function redactDatabase(database: string): string {
 }
 
 /** The PID in the reference server's lock file of a PGlite directory, when that process runs. */
-function holderOf(dir: string): number | undefined {
+export function holderOf(dir: string): number | undefined {
   let pid: number;
   try {
     pid = Number(readFileSync(join(dir, 'agentgov.pid'), 'utf8').trim());
