@@ -17,6 +17,7 @@ import { mount as mountExpress } from '@agentgov/adapter-express';
 import { mount as mountKoa } from '@agentgov/adapter-koa';
 import { type AuditService, createAuditLog, DEFAULT_COMMITMENT_KEY_REF } from '@agentgov/audit';
 import { auditRoutes } from '@agentgov/audit/gateway';
+import { consoleRoutes } from '@agentgov/console/gateway';
 import {
   type AuditStore,
   auditedTransactions,
@@ -288,6 +289,8 @@ export async function startServer(
         : {}),
       retention: { tenants: async () => (await stores.tenants.list()).map((t) => t.id) },
     });
+    // The web console under /console (outside the API): `/` sends a browser there, and so does sign-in.
+    const consolePlugin = consoleRoutes();
     const governance = createGovernance({
       plugins: [
         policyPlugin,
@@ -297,6 +300,7 @@ export async function startServer(
         ...(mcpPlugin ? [mcpPlugin] : []),
         prometheus,
         await apiReference(),
+        consolePlugin,
       ],
       stores,
       directory,
@@ -313,6 +317,7 @@ export async function startServer(
         scope: config.oidc.scope ?? (devIssuer ? 'openid email agentgov' : 'openid email profile'),
         // Plain HTTP is accepted only for an issuer on loopback (the development issuer, tests).
         ...(isLoopbackHttp(issuer) ? { allowInsecureRequests: true } : {}),
+        afterLogin: `${consolePlugin.path}/`,
       },
       rateLimiter,
       ...(redis ? { activity: redis.activity } : {}),
@@ -341,12 +346,15 @@ export async function startServer(
     );
     cleanups.push(() => checkpoints.tick().then(() => checkpoints.stop()));
 
-    // --- HTTP: the chosen framework; everything outside /api/v1 is answered by the gateway too,
-    // so unknown paths get the spec's 404 body rather than a framework page.
+    // --- HTTP: the chosen framework; everything outside /api/v1 is answered by the console (its
+    // pages, `/` for a browser) or the gateway, so unknown paths get the spec's 404 body rather
+    // than a framework page.
     const fallback = (req: http.IncomingMessage, res: http.ServerResponse) => {
       const remoteAddress = req.socket.remoteAddress;
-      governance
-        .handle(toFetchRequest(req, res), remoteAddress ? { remoteAddress } : {})
+      const request = toFetchRequest(req, res);
+      consolePlugin
+        .serve(request)
+        .then((page) => page ?? governance.handle(request, remoteAddress ? { remoteAddress } : {}))
         .then((response) => sendFetchResponse(res, response))
         .catch(() => {
           if (!res.headersSent) res.writeHead(500);

@@ -1,7 +1,8 @@
 /**
  * The browser login, in a real headless Chromium (Debian's `chromium`, driven by playwright-core):
- * GET /api/v1/auth/login → the development issuer's sign-in form → back to GET
- * /api/v1/auth/callback → the landing page (/api/v1/auth/userinfo) with the session cookie; a call
+ * GET /api/v1/auth/login → the development issuer's sign-in page (agentgov's, with the development
+ * accounts and their roles) → back to GET /api/v1/auth/callback → the console (/console/) with the
+ * session cookie; a call
  * with the cookie; logout. And the rendered API reference page (`/api/v1/docs`). Skipped with the reason when /usr/bin/chromium is missing; under
  * AGENTGOV_REQUIRE_SERVICES=1 (CI, which installs it) a missing browser fails the run.
  */
@@ -44,14 +45,19 @@ if (!available && required) {
         const context = await browser.newContext();
         const page = await context.newPage();
         await page.goto(`${api}/auth/login`);
+        // The development issuer's page names agentgov and lists the accounts with their roles.
+        await page.getByRole('heading', { name: 'Sign in to agentgov' }).waitFor();
+        expect(await page.getByRole('row', { name: /^alice enterprise_admin/ }).count()).toBe(1);
+        expect(await page.getByRole('row', { name: /^carol team_lead/ }).count()).toBe(1);
         await page.fill('input[name="login"]', 'carol');
         await page.fill('input[name="password"]', 'any');
         await Promise.all([
-          page.waitForURL(`${api}/auth/userinfo`, { timeout: 30_000 }),
-          page.click('button[type="submit"]'),
+          page.waitForURL(`${server.url}/console/`, { timeout: 30_000 }),
+          page.locator('main form').first().locator('button[type="submit"]').click(),
         ]);
-        // The landing page is the session's userinfo: signed in as carol.
-        const me = JSON.parse((await page.textContent('body')) ?? '{}') as Record<string, unknown>;
+        // The landing page is the console, signed in as carol.
+        await page.getByText('carol@acme.example').waitFor();
+        const me = await page.evaluate(async (url) => (await fetch(url)).json(), `${api}/auth/userinfo`);
         expect(me).toMatchObject({ userId: 'carol', tenantId: 'acme', roles: ['team_lead'] });
         const cookie = (await context.cookies()).find((c) => c.name === 'session');
         expect(cookie).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Strict' });

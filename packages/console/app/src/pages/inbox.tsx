@@ -1,0 +1,224 @@
+/**
+ * What waits for me: exchanges whose request needs my decision, and (when the server governs MCP
+ * tool calls) tool calls waiting for approval. Polled every 5 s; an item decided elsewhere
+ * disappears at the next poll, or at once when deciding it answers that nothing is pending.
+ */
+import { useState } from 'preact/hooks';
+import { ApiError, api, ok, type Schemas } from '../api/client';
+import { Link } from '../router';
+import { useMe } from '../session';
+import { type Exchange, pendingRequest } from '../transcript';
+import { Badge, ErrorNote, Show, useLoad, when } from '../ui';
+
+const POLL_MS = 5_000;
+
+interface Inbox {
+  exchanges: Exchange[];
+  /** undefined: the server does not govern MCP tool calls. */
+  toolCalls: Schemas['ToolApproval'][] | undefined;
+}
+
+async function loadInbox(me: string): Promise<Inbox> {
+  const [page, tools] = await Promise.all([
+    ok(api.GET('/api/v1/exchanges', { params: { query: { outcome: 'in_progress', pageSize: 1000 } } })),
+    api.GET('/api/v1/mcp/approvals', { params: { query: { status: 'pending' } } }),
+  ]);
+  const exchanges = page.exchanges.filter((x) => x.responderUserId === me && pendingRequest(x));
+  if (tools.response.status === 404) return { exchanges, toolCalls: undefined };
+  if (!tools.data) throw new ApiError(tools.response.status, tools.error as Schemas['ErrorBody']);
+  return { exchanges, toolCalls: tools.data.approvals };
+}
+
+export function InboxPage() {
+  const me = useMe();
+  const [loaded, reload] = useLoad(() => loadInbox(me.userId), [me.userId], POLL_MS);
+  const count =
+    loaded.state === 'ok' ? loaded.value.exchanges.length + (loaded.value.toolCalls?.length ?? 0) : undefined;
+  return (
+    <section>
+      <h1>Inbox</h1>
+      <p class="muted" aria-live="polite">
+        {count === undefined
+          ? 'Checking what waits for you…'
+          : count === 0
+            ? 'Nothing waits for you.'
+            : `${count} waiting for your decision.`}{' '}
+        Updated every {POLL_MS / 1000} s.
+      </p>
+      <Show loaded={loaded} what="your inbox">
+        {(inbox) => (
+          <>
+            <h2>Exchanges needing your approval</h2>
+            {inbox.exchanges.length === 0 ? <p class="muted">No exchange waits for you.</p> : null}
+            {inbox.exchanges.map((x) => (
+              <ExchangeItem key={x.exchangeId} x={x} onDone={reload} />
+            ))}
+            {inbox.toolCalls ? (
+              <>
+                <h2>Tool calls waiting for approval</h2>
+                {inbox.toolCalls.length === 0 ? <p class="muted">No tool call waits for you.</p> : null}
+                {inbox.toolCalls.map((a) => (
+                  <ToolCallItem key={a.id} a={a} onDone={reload} />
+                ))}
+              </>
+            ) : null}
+          </>
+        )}
+      </Show>
+    </section>
+  );
+}
+
+function ExchangeItem(props: { x: Exchange; onDone: () => Promise<void> }) {
+  const { x } = props;
+  const pending = pendingRequest(x);
+  if (!pending) return null;
+  const { request, message } = pending;
+  return (
+    <article class="item" aria-labelledby={`x-${x.exchangeId}`}>
+      <header>
+        <h3 id={`x-${x.exchangeId}`}>
+          {x.initiatorUserId} asks: {label(request.action ?? x.exchangeType)}
+        </h3>
+        <small>
+          from {x.initiatorUserId} ({request.initiatorOrgUnit ?? 'unknown org'}) through {x.initiatorAgentId}{' '}
+          · round {request.round} of {x.maxRounds} · <Badge tone="wait">{x.classificationLevel}</Badge> ·
+          expires {when(request.expiresAt)}
+        </small>
+      </header>
+      {message?.text ? <blockquote>{message.text}</blockquote> : null}
+      {message?.items?.length ? (
+        <details>
+          <summary>The data involved ({message.items.length})</summary>
+          <ul>
+            {message.items.map((item, i) => (
+              <li key={String(i)}>
+                <code>
+                  {item.source}.{item.field}
+                </code>{' '}
+                <Badge tone="plain">{item.classification}</Badge>{' '}
+                {item.value === undefined ? null : <span>{JSON.stringify(item.value)}</span>}
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+      <p>
+        <strong>Why you are asked:</strong> {request.reason}. The reply may carry data up to{' '}
+        <strong>{request.ceiling}</strong>. <Link to={`/exchanges/${x.exchangeId}`}>Full transcript</Link>
+      </p>
+      <Decide
+        label={`exchange from ${x.initiatorUserId}`}
+        decide={async (approved, note) => {
+          const body = { approvalId: request.approvalId, ...(note ? { note } : {}) };
+          const params = { path: { id: x.exchangeId } };
+          return approved
+            ? ok(api.POST('/api/v1/exchanges/{id}/approve', { params, body }))
+            : ok(api.POST('/api/v1/exchanges/{id}/reject', { params, body }));
+        }}
+        onDone={props.onDone}
+      />
+    </article>
+  );
+}
+
+function ToolCallItem(props: { a: Schemas['ToolApproval']; onDone: () => Promise<void> }) {
+  const { a } = props;
+  return (
+    <article class="item" aria-labelledby={`t-${a.id}`}>
+      <header>
+        <h3 id={`t-${a.id}`}>
+          {a.userId}'s assistant wants to call <code>{a.tool}</code>
+        </h3>
+        <small>
+          on {a.upstream} · asked {when(a.createdAt)} · expires {when(a.expiresAt)}
+        </small>
+      </header>
+      <p>
+        <strong>Why you are asked:</strong> {a.reason}
+      </p>
+      <p>
+        <strong>The arguments</strong> are bound to this approval by their digest{' '}
+        <code class="digest">{a.argumentsDigest}</code>: a call with other arguments needs a new approval.
+      </p>
+      <Decide
+        label={`tool call ${a.tool}`}
+        decide={async (approved, note) => {
+          const params = { path: { id: a.id } };
+          const body = note ? { note } : {};
+          return approved
+            ? ok(api.POST('/api/v1/mcp/approvals/{id}/approve', { params, body }))
+            : ok(api.POST('/api/v1/mcp/approvals/{id}/reject', { params, body }));
+        }}
+        onDone={props.onDone}
+      />
+    </article>
+  );
+}
+
+/** Approve / reject with a reason (required to reject). */
+function Decide(props: {
+  label: string;
+  decide: (approved: boolean, note: string) => Promise<unknown>;
+  onDone: () => Promise<void>;
+}) {
+  const [note, setNote] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<Error | undefined>();
+  const [gone, setGone] = useState<string | undefined>();
+  const run = async (approved: boolean) => {
+    if (!approved && !note.trim()) {
+      setError(new Error('Give a reason to reject.'));
+      return;
+    }
+    setBusy(true);
+    setError(undefined);
+    try {
+      await props.decide(approved, note.trim());
+      await props.onDone();
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) {
+        setGone('This was decided elsewhere or has expired.');
+        await props.onDone();
+      } else setError(e as Error);
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (gone) return <p role="status">{gone}</p>;
+  return (
+    <footer>
+      <label>
+        Reason (sent with your decision; required to reject)
+        <textarea
+          rows={2}
+          value={note}
+          maxLength={4096}
+          onInput={(e) => setNote((e.target as HTMLTextAreaElement).value)}
+        />
+      </label>
+      {error ? <ErrorNote error={error} /> : null}
+      <div class="actions">
+        <button
+          type="button"
+          disabled={busy}
+          aria-label={`Approve ${props.label}`}
+          onClick={() => void run(true)}
+        >
+          Approve
+        </button>
+        <button
+          type="button"
+          class="secondary"
+          disabled={busy}
+          aria-label={`Reject ${props.label}`}
+          onClick={() => void run(false)}
+        >
+          Reject
+        </button>
+      </div>
+    </footer>
+  );
+}
+
+const label = (action: string) => action.replaceAll('_', ' ');

@@ -1,0 +1,444 @@
+/**
+ * Policies: the hierarchy per domain as a tree (enterprise → org → team → user), a policy's
+ * content, the YAML editor (validated against the published JSON Schema as you type, errors on
+ * their lines, the hierarchy check's violations too), a diff before applying, and "why": a
+ * decision asked as the signed-in user, with the policies it came from.
+ */
+import { useMemo, useRef, useState } from 'preact/hooks';
+import { parse } from 'yaml';
+import { ApiError, api, ok, type Schemas } from '../api/client';
+import { lineDiff } from '../diff';
+import {
+  checkPolicyFile,
+  contentText,
+  type LineError,
+  lineOf,
+  type PolicyFile,
+  policyText,
+} from '../policy-file';
+import { isAdmin, useMe } from '../session';
+import { Badge, ErrorNote, Show, useLoad, when } from '../ui';
+
+type Policy = Schemas['Policy'];
+const DOMAINS: Policy['domain'][] = [
+  'models',
+  'actions',
+  'integrations',
+  'agent-to-agent',
+  'features',
+  'data',
+  'audit',
+];
+const SCOPES: Policy['scope'][] = ['enterprise', 'org', 'team', 'user'];
+
+export function PoliciesPage() {
+  const me = useMe();
+  const [domain, setDomain] = useState<Policy['domain']>('actions');
+  const [selected, setSelected] = useState<Policy | undefined>();
+  const [editing, setEditing] = useState<{ policy?: Policy; text: string } | undefined>();
+  const [loaded, reload] = useLoad(
+    () => ok(api.GET('/api/v1/policies', { params: { query: { domain } } })),
+    [domain],
+  );
+  const admin = isAdmin(me);
+  return (
+    <section>
+      <h1>Policies</h1>
+      <fieldset class="domains">
+        <legend class="sr-only">Domain</legend>
+        {DOMAINS.map((d) => (
+          <button
+            key={d}
+            type="button"
+            class={d === domain ? '' : 'outline'}
+            aria-pressed={d === domain}
+            onClick={() => {
+              setDomain(d);
+              setSelected(undefined);
+              setEditing(undefined);
+            }}
+          >
+            {d}
+          </button>
+        ))}
+      </fieldset>
+      <div class="split">
+        <div>
+          <h2>Hierarchy: {domain}</h2>
+          <Show loaded={loaded} what="the policies">
+            {(list) => (
+              <Tree
+                policies={list}
+                selected={selected}
+                onSelect={(p) => {
+                  setSelected(p);
+                  setEditing(undefined);
+                }}
+              />
+            )}
+          </Show>
+          {admin ? (
+            <button
+              type="button"
+              class="outline"
+              onClick={() => {
+                setSelected(undefined);
+                setEditing({ text: newPolicyText(domain, me.tenantId) });
+              }}
+            >
+              New {domain} policy
+            </button>
+          ) : null}
+        </div>
+        <div>
+          {editing ? (
+            <Editor
+              key={editing.policy?.id ?? 'new'}
+              policy={editing.policy}
+              initial={editing.text}
+              onDone={async (p) => {
+                setEditing(undefined);
+                setSelected(p);
+                if (p.domain !== domain) setDomain(p.domain);
+                else await reload();
+              }}
+              onCancel={() => setEditing(undefined)}
+            />
+          ) : selected ? (
+            <Detail
+              policy={selected}
+              canEdit={admin}
+              onEdit={() => setEditing({ policy: selected, text: policyText(selected) })}
+            />
+          ) : (
+            <p class="muted">Choose a policy in the tree.</p>
+          )}
+        </div>
+      </div>
+      <Why />
+    </section>
+  );
+}
+
+function newPolicyText(domain: Policy['domain'], tenantId: string): string {
+  return `scope: enterprise\nscopeId: ${tenantId}\ndomain: ${domain}\nname: ${domain} policy\nversion: 1.0.0\ncontent: {}\nchangeReason: \n`;
+}
+
+function Tree(props: { policies: Policy[]; selected: Policy | undefined; onSelect: (p: Policy) => void }) {
+  const visible = props.policies.filter((p) => p.status !== 'deprecated');
+  if (visible.length === 0) return <p class="muted">No policy in this domain.</p>;
+  return (
+    <ul class="tree" aria-label="Policy hierarchy">
+      {SCOPES.map((scope) => {
+        const at = visible.filter((p) => p.scope === scope);
+        if (at.length === 0) return null;
+        const ids = [...new Set(at.map((p) => p.scopeId))].sort();
+        return (
+          <li key={scope} class={`level level-${scope}`}>
+            <strong>{scope}</strong>
+            <ul>
+              {ids.map((id) => (
+                <li key={id}>
+                  {id}
+                  <ul>
+                    {at
+                      .filter((p) => p.scopeId === id)
+                      .map((p) => (
+                        <li key={p.id}>
+                          <button
+                            type="button"
+                            class="link"
+                            aria-current={props.selected?.id === p.id ? 'true' : undefined}
+                            onClick={() => props.onSelect(p)}
+                          >
+                            {p.name} <small>v{p.version}</small>
+                          </button>{' '}
+                          {p.status !== 'active' ? <Badge tone="wait">{p.status}</Badge> : null}
+                        </li>
+                      ))}
+                  </ul>
+                </li>
+              ))}
+            </ul>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function Detail(props: { policy: Policy; canEdit: boolean; onEdit: () => void }) {
+  const p = props.policy;
+  return (
+    <article>
+      <header>
+        <h2>
+          {p.name} <small>v{p.version}</small>
+        </h2>
+        <small>
+          {p.scope} {p.scopeId} · {p.domain} ·{' '}
+          <Badge tone={p.status === 'active' ? 'ok' : 'wait'}>{p.status}</Badge> · by {p.createdBy},{' '}
+          {when(p.updatedAt)} · “{p.changeReason}”
+        </small>
+      </header>
+      <pre class="yaml">{p.content}</pre>
+      {props.canEdit ? (
+        <button type="button" onClick={props.onEdit}>
+          Edit
+        </button>
+      ) : null}
+    </article>
+  );
+}
+
+function Editor(props: {
+  policy: Policy | undefined;
+  initial: string;
+  onDone: (p: Policy) => Promise<void>;
+  onCancel: () => void;
+}) {
+  const [text, setText] = useState(props.initial);
+  const [serverErrors, setServerErrors] = useState<LineError[]>([]);
+  const [failure, setFailure] = useState<Error | undefined>();
+  const [review, setReview] = useState<PolicyFile | undefined>();
+  const [busy, setBusy] = useState(false);
+  const gutter = useRef<HTMLDivElement>(null);
+  const checked = useMemo(() => checkPolicyFile(text), [text]);
+  const errors = [...checked.errors, ...serverErrors];
+  const errorLines = new Set(errors.map((e) => e.line));
+  const lines = text.split('\n').length;
+  const p = props.policy;
+  const sameTarget = (f: PolicyFile) =>
+    p !== undefined &&
+    f.scope === p.scope &&
+    f.scopeId === p.scopeId &&
+    f.domain === p.domain &&
+    f.name === p.name;
+  const before = p ? contentText((parse(p.content) as Record<string, unknown>) ?? {}) : '';
+
+  const apply = async (f: PolicyFile) => {
+    setBusy(true);
+    setFailure(undefined);
+    setServerErrors([]);
+    try {
+      const content = contentText(f.content);
+      const changeReason = f.changeReason?.trim() || 'changed in the console';
+      const saved =
+        p && sameTarget(f)
+          ? await ok(
+              api.PUT('/api/v1/policies/{id}', {
+                params: { path: { id: p.id } },
+                body: { content, changeReason, ...(f.version !== p.version ? { version: f.version } : {}) },
+              }),
+            )
+          : await ok(
+              api.POST('/api/v1/policies', {
+                body: {
+                  scope: f.scope,
+                  scopeId: f.scopeId,
+                  domain: f.domain,
+                  name: f.name,
+                  version: f.version,
+                  content,
+                  changeReason,
+                },
+              }),
+            );
+      await props.onDone(saved);
+    } catch (e) {
+      setReview(undefined);
+      if (
+        e instanceof ApiError &&
+        e.body?.error === 'POLICY_HIERARCHY_VIOLATION' &&
+        Array.isArray(e.body.detail)
+      ) {
+        setServerErrors(
+          (e.body.detail as { key: string; reason: string; parentScope: string; parentValue: unknown }[]).map(
+            (v) => ({
+              line: lineOf(text, ['content', ...v.key.split('.')]) ?? lineOf(text, ['content']),
+              message: `content.${v.key}: ${v.reason} (the ${v.parentScope} allows ${JSON.stringify(v.parentValue)})`,
+            }),
+          ),
+        );
+      } else setFailure(e as Error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <article class="editor">
+      <header>
+        <h2>{p ? `Edit ${p.name}` : 'New policy'}</h2>
+        <small>
+          A policy file (the same YAML as <code>agentgov policy apply</code> reads), checked against the
+          published JSON Schema as you type.
+        </small>
+      </header>
+      <div class="code">
+        <div class="gutter" ref={gutter} aria-hidden="true">
+          {Array.from({ length: lines }, (_, i) => (
+            <span key={String(i)} class={errorLines.has(i + 1) ? 'err' : ''}>
+              {i + 1}
+            </span>
+          ))}
+        </div>
+        <textarea
+          aria-label="Policy YAML"
+          aria-invalid={errors.length > 0}
+          aria-describedby="policy-errors"
+          spellcheck={false}
+          rows={Math.max(12, lines + 1)}
+          value={text}
+          onInput={(e) => {
+            setText((e.target as HTMLTextAreaElement).value);
+            setServerErrors([]);
+            setReview(undefined);
+          }}
+          onScroll={(e) => {
+            if (gutter.current) gutter.current.scrollTop = (e.target as HTMLTextAreaElement).scrollTop;
+          }}
+        />
+      </div>
+      <div id="policy-errors" aria-live="polite">
+        {errors.length === 0 ? (
+          <p class="valid">✓ Valid policy file</p>
+        ) : (
+          <ul class="errors">
+            {errors.map((e, i) => (
+              <li key={String(i)}>
+                {e.line ? `Line ${e.line}: ` : ''}
+                {e.message}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      {failure ? <ErrorNote error={failure} /> : null}
+      {review ? (
+        <section aria-labelledby="diff-title" class="diff">
+          <h3 id="diff-title">Review the change</h3>
+          <p>
+            {p && sameTarget(review)
+              ? `Updates ${p.name} (${p.scope} ${p.scopeId}).`
+              : `Creates ${review.name} at ${review.scope} ${review.scopeId}.`}
+          </p>
+          <pre>
+            {lineDiff(p && sameTarget(review) ? before : '', contentText(review.content)).map((l, i) => (
+              <span key={String(i)} class={l.op === '+' ? 'add' : l.op === '-' ? 'del' : ''}>
+                {l.op} {l.text}
+                {'\n'}
+              </span>
+            ))}
+          </pre>
+          <div class="actions">
+            <button type="button" disabled={busy} aria-busy={busy} onClick={() => void apply(review)}>
+              Apply
+            </button>
+            <button type="button" class="secondary" onClick={() => setReview(undefined)}>
+              Back to editing
+            </button>
+          </div>
+        </section>
+      ) : (
+        <div class="actions">
+          <button
+            type="button"
+            disabled={!checked.file || serverErrors.length > 0}
+            onClick={() => setReview(checked.file)}
+          >
+            Review changes
+          </button>
+          <button type="button" class="secondary" onClick={props.onCancel}>
+            Cancel
+          </button>
+        </div>
+      )}
+    </article>
+  );
+}
+
+const SAMPLES: Record<string, string> = {
+  actions: '{"tool": "send_mail"}',
+  models: '{"provider": "openai", "model": "gpt-4o", "classification_level": "internal"}',
+  data: '{"classification_level": "confidential", "destination": "partner"}',
+  features: '{"feature": "briefings"}',
+  integrations: '{"action": "tracker_update", "context": {"targetSystem": "jira"}}',
+  'agent-to-agent':
+    '{"exchange_type": "commitment_request", "initiator_tenant_id": "acme", "responder_tenant_id": "acme", "initiator_org_unit": "eng", "responder_org_unit": "sales", "classification_level": "internal"}',
+};
+
+/** "Why was this denied?": a decision for the signed-in user, with the policies it was computed from. */
+function Why() {
+  const [domain, setDomain] = useState('actions');
+  const [input, setInput] = useState(SAMPLES.actions as string);
+  const [result, setResult] = useState<{
+    allow: boolean;
+    reason: string;
+    constraints: unknown;
+    policyIds?: string[];
+  }>();
+  const [error, setError] = useState<Error | undefined>();
+  const ask = async () => {
+    setError(undefined);
+    setResult(undefined);
+    try {
+      const body = { domain, input: JSON.parse(input) } as never;
+      setResult(await ok(api.POST('/api/v1/decisions', { body })));
+    } catch (e) {
+      setError(e instanceof SyntaxError ? new Error(`The input is not JSON: ${e.message}`) : (e as Error));
+    }
+  };
+  return (
+    <article>
+      <h2>Why? A decision for you</h2>
+      <p class="muted">
+        Asks the decision engine as the signed-in user (audited as a policy decision) and shows the policies
+        the answer came from. The API decides only for its caller.
+      </p>
+      <div class="grid">
+        <label>
+          Domain
+          <select
+            value={domain}
+            onChange={(e) => {
+              const d = (e.target as HTMLSelectElement).value;
+              setDomain(d);
+              setInput(SAMPLES[d] ?? '{}');
+            }}
+          >
+            {Object.keys(SAMPLES).map((d) => (
+              <option key={d} value={d}>
+                {d}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Input (JSON)
+          <textarea
+            rows={3}
+            value={input}
+            onInput={(e) => setInput((e.target as HTMLTextAreaElement).value)}
+          />
+        </label>
+      </div>
+      <button type="button" onClick={() => void ask()}>
+        Decide
+      </button>
+      {error ? <ErrorNote error={error} /> : null}
+      {result ? (
+        <div role="status">
+          <p>
+            <Badge tone={result.allow ? 'ok' : 'bad'}>{result.allow ? 'allowed' : 'denied'}</Badge>{' '}
+            {result.reason}
+          </p>
+          <pre class="json">{JSON.stringify(result.constraints, null, 2)}</pre>
+          <p>
+            Computed from: {result.policyIds?.length ? result.policyIds.join(', ') : 'no policy (defaults)'}
+          </p>
+        </div>
+      ) : null}
+    </article>
+  );
+}
