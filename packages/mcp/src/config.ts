@@ -49,6 +49,11 @@ export const HttpUpstreamSchema = z.strictObject({
   url: z.url({ protocol: /^https?$/ }),
   /** Extra request headers (e.g. the upstream's own credential). */
   headers: z.record(z.string(), z.string()).default({}),
+  /**
+   * Consecutive failed requests (unreachable, an HTTP error, a timeout) after which the upstream is
+   * reported unhealthy (`/status`), until it answers again (default 3).
+   */
+  unhealthyAfter: z.number().int().min(1).max(1000).default(3),
 });
 
 export const UpstreamConfigSchema = z.discriminatedUnion('transport', [

@@ -1,7 +1,9 @@
 /**
  * One upstream MCP server, reached with the SDK's `Client` over stdio (a child process, restarted
- * when it dies, up to `maxRestarts` times) or Streamable HTTP (marked unhealthy when it fails),
- * or over any transport a caller hands in (in-process servers, tests).
+ * when it dies, up to `maxRestarts` times) or Streamable HTTP (reported unhealthy after
+ * `unhealthyAfter` consecutive failed requests, up again as soon as it answers; a transport failure
+ * drops the session, so the next request connects afresh), or over any transport a caller hands
+ * in (in-process servers, tests).
  */
 import type { ClassificationLevel } from '@agentgov/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -12,6 +14,7 @@ import {
   type CallToolRequest,
   type CallToolResult,
   CallToolResultSchema,
+  McpError,
   type Progress,
   type Tool,
   ToolListChangedNotificationSchema,
@@ -27,6 +30,12 @@ export interface UpstreamSpec {
   timeoutMs?: number;
   /** Reconnections after the transport closed, before the upstream is unhealthy (default 0). */
   maxRestarts?: number;
+  /**
+   * Consecutive failed requests after which the upstream is unhealthy until it answers again; a
+   * request that failed below MCP (the transport) also drops the connection. None: failed requests
+   * leave the health as it is (stdio: the restarts decide).
+   */
+  unhealthyAfter?: number;
   /** A new transport for each (re)connection; or `client`, an SDK Client already connected. */
   connect?: () => Transport;
   client?: Client;
@@ -61,6 +70,7 @@ export function upstreamSpecOf(config: UpstreamConfig): UpstreamSpec {
   return {
     ...common,
     maxRestarts: Number.MAX_SAFE_INTEGER,
+    unhealthyAfter: config.unhealthyAfter,
     connect: () =>
       new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } }),
   };
@@ -74,6 +84,7 @@ export class Upstream {
   #everConnected = false;
   #health: UpstreamHealth = 'down';
   #closed = false;
+  #failures = 0;
   /** Called when the upstream says its tool list changed. */
   onToolsChanged: (() => void) | undefined;
 
@@ -150,9 +161,57 @@ export class Upstream {
     }
   }
 
+  /** Consecutive failed requests so far (0 once it answers). */
+  get failures(): number {
+    return this.#failures;
+  }
+
+  /**
+   * Runs one request and keeps the health: an answer (a result, or a JSON-RPC error the upstream
+   * sent) makes it `up`; anything else counts towards `unhealthyAfter`.
+   */
+  async #request<T>(work: (client: Client) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const threshold = this.spec.unhealthyAfter;
+    if (threshold === undefined) return work(await this.client());
+    let client: Client | undefined;
+    try {
+      client = await this.client();
+      const result = await work(client);
+      this.#failures = 0;
+      this.#health = 'up';
+      return result;
+    } catch (error) {
+      const code = error instanceof McpError ? error.code : undefined;
+      // -32000 (connection closed) and -32001 (timeout) are the SDK's own, not the upstream's.
+      if (code !== undefined && code !== -32000 && code !== -32001) {
+        this.#failures = 0;
+        this.#health = 'up';
+        throw error;
+      }
+      // A call the client cancelled says nothing about the upstream.
+      if (signal?.aborted) throw error;
+      this.#failures++;
+      if (code === undefined && client && this.#client === client) {
+        // A failure below MCP (unreachable, an HTTP error such as an unknown session): the next
+        // request connects afresh.
+        this.#client = undefined;
+        await client.close().catch(() => {});
+      }
+      if (this.#failures >= threshold && !this.#closed) this.#health = 'unhealthy';
+      throw error;
+    }
+  }
+
   /** Every tool of the upstream (paginated), at most `max`; `truncated` when it listed more. */
   async listTools(max: number, timeoutMs: number): Promise<{ tools: Tool[]; truncated: boolean }> {
-    const client = await this.client();
+    return this.#request((client) => this.#listTools(client, max, timeoutMs));
+  }
+
+  async #listTools(
+    client: Client,
+    max: number,
+    timeoutMs: number,
+  ): Promise<{ tools: Tool[]; truncated: boolean }> {
     const tools: Tool[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < 100; page++) {
@@ -172,12 +231,15 @@ export class Upstream {
     params: CallToolRequest['params'],
     options: { timeoutMs: number; signal?: AbortSignal; onprogress?: (p: Progress) => void },
   ): Promise<CallToolResult> {
-    const client = await this.client();
-    const result = await client.request({ method: 'tools/call', params }, CallToolResultSchema, {
-      timeout: this.spec.timeoutMs ?? options.timeoutMs,
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.onprogress ? { onprogress: options.onprogress } : {}),
-    });
+    const result = await this.#request(
+      (client) =>
+        client.request({ method: 'tools/call', params }, CallToolResultSchema, {
+          timeout: this.spec.timeoutMs ?? options.timeoutMs,
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(options.onprogress ? { onprogress: options.onprogress } : {}),
+        }),
+      options.signal,
+    );
     return result as CallToolResult;
   }
 

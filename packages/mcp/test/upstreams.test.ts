@@ -5,8 +5,10 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMemoryRateLimiter } from '@agentgov/gateway';
+import { createTestGovernance, startTestIssuer, testOidcConfig } from '@agentgov/gateway/testing';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { mcpRoutes } from '../src/gateway/index';
 import { createMcpProxy, refusalOf } from '../src/index';
 import { makeProxyWorld, notesServer, type ProxyWorld, USERS } from './harness';
 
@@ -66,6 +68,83 @@ describe('a Streamable HTTP upstream', () => {
     } finally {
       await client.close();
       await proxy.close();
+    }
+  });
+});
+
+describe('a Streamable HTTP upstream that keeps failing', () => {
+  it('is unhealthy after `unhealthyAfter` failed requests (plugin health, /status 503), up again once it answers', async () => {
+    const state = {
+      files: new Map([['/r.md', 'remote note']]),
+      sent: [],
+      deleted: [],
+      calls: [] as string[],
+    };
+    let failing = false;
+    http = createServer(async (req, res) => {
+      if (failing) {
+        res.writeHead(503, { 'content-type': 'text/plain' }).end('upstream down');
+        return;
+      }
+      const server = notesServer(state);
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req, res);
+    });
+    await new Promise<void>((resolve) => http?.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+    world = await makeProxyWorld();
+    const proxy = createMcpProxy(
+      { upstreams: [{ namespace: 'notes', transport: 'http', url, unhealthyAfter: 2 }] },
+      { engine: world.engine, audit: world.audit },
+    );
+    const idp = await startTestIssuer();
+    const plugin = mcpRoutes({
+      governor: proxy.governor,
+      oidc: testOidcConfig(idp),
+      resource: 'http://127.0.0.1/api/v1/mcp',
+      audit: world.audit,
+    });
+    const gov = createTestGovernance(idp, { plugins: [plugin] });
+    await gov.start();
+    const status = async () => {
+      const r = await gov.handle(new Request('http://gov.test/api/v1/status'), {
+        remoteAddress: '127.0.0.1',
+      });
+      const body = (await r.json()) as { components: Record<string, { status: string }> };
+      return { code: r.status, notes: body.components['mcp upstream notes']?.status };
+    };
+    const session = { identity: USERS.alice, via: 'in-process' as const };
+    const read = () =>
+      proxy.governor
+        .callTool(session, 'notes__read_file', { path: '/r.md' })
+        .catch((e: unknown) => refusalOf(e)?.refusal);
+    try {
+      expect(await read()).toMatchObject({ content: [{ type: 'text', text: 'remote note' }] });
+      expect(await plugin.health?.(new AbortController().signal)).toEqual({ 'mcp upstream notes': true });
+      expect(await status()).toEqual({ code: 200, notes: 'healthy' });
+
+      failing = true;
+      expect(await read()).toBe('upstream_unavailable');
+      expect(proxy.governor.health()).not.toEqual({ notes: 'unhealthy' }); // one failure is not yet unhealthy
+      expect(await read()).toBe('upstream_unavailable');
+      expect(proxy.governor.health()).toEqual({ notes: 'unhealthy' });
+      expect(await plugin.health?.(new AbortController().signal)).toEqual({ 'mcp upstream notes': false });
+      expect(await status()).toEqual({ code: 503, notes: 'unhealthy' });
+
+      failing = false;
+      expect(await read()).toMatchObject({ content: [{ type: 'text', text: 'remote note' }] });
+      expect(proxy.governor.health()).toEqual({ notes: 'up' });
+      expect(proxy.governor.upstream('notes')?.failures).toBe(0);
+      expect(await status()).toEqual({ code: 200, notes: 'healthy' });
+    } finally {
+      await gov.close();
+      await proxy.close();
+      await idp.close();
     }
   });
 });
