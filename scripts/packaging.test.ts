@@ -57,6 +57,7 @@ describe('packaging', () => {
     'store-redis',
     'cli',
     'gateway',
+    'mcp',
   ])('@agentgov/%s: no runtime dependency requires Node newer than 20', (name) => {
     const manifest = JSON.parse(readFileSync(join(pkg(name), 'package.json'), 'utf8'));
     const require = createRequire(join(pkg(name), 'package.json'));
