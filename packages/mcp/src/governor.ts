@@ -14,6 +14,7 @@ import {
   nowMs,
   type RateLimiter,
   systemClock,
+  type ToolCallInbox,
 } from '@agentgov/core';
 import type {
   CallToolResult,
