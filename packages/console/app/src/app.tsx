@@ -143,9 +143,10 @@ function SignIn(props: { note?: string }) {
         </header>
         {props.note ? <p role="status">{props.note}</p> : null}
         <p>Approve what your assistants ask, read the audit log and manage policy.</p>
-        <form method="get" action={`${apiBase}/auth/login`}>
-          <button type="submit">Sign in</button>
-        </form>
+        {/* A link, not a form: the page's CSP (form-action 'self') would stop a form's redirect to the issuer. */}
+        <a class="button-link" href={`${apiBase}/auth/login`}>
+          Sign in
+        </a>
       </article>
     </main>
   );

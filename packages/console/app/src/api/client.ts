@@ -24,20 +24,15 @@ export function whenSignedOut(fn: () => void): void {
 }
 
 const middleware: Middleware = {
-  onRequest({ request }) {
-    const url = new URL(request.url);
-    const moved = apiBase !== DOCUMENT_BASE && url.pathname.startsWith(`${DOCUMENT_BASE}/`);
-    if (moved) url.pathname = apiBase + url.pathname.slice(DOCUMENT_BASE.length);
+  async onRequest({ request }) {
     const write = request.method !== 'GET' && request.method !== 'HEAD';
-    if (!moved && !write) return request;
-    const headers = new Headers(request.headers);
-    if (write) headers.set('content-type', 'application/json');
-    return new Request(moved ? url : request.url, {
-      method: request.method,
-      headers,
-      body: request.body,
-      ...({ duplex: 'half' } as object),
-    });
+    if (write) request.headers.set('content-type', 'application/json');
+    const url = new URL(request.url);
+    if (apiBase === DOCUMENT_BASE || !url.pathname.startsWith(`${DOCUMENT_BASE}/`)) return request;
+    // Served under another base path: the same request there (a buffered body, never a stream).
+    url.pathname = apiBase + url.pathname.slice(DOCUMENT_BASE.length);
+    const body = write ? await request.arrayBuffer() : undefined;
+    return new Request(url, { method: request.method, headers: request.headers, ...(body ? { body } : {}) });
   },
   onResponse({ response, request }) {
     if (response.status === 401 && !request.url.endsWith('/auth/logout')) onSignedOut();

@@ -1,0 +1,357 @@
+/**
+ * The console in a real browser (Debian's Chromium through playwright-core) against the reference
+ * server on an embedded database (PGlite in a temporary directory): sign in as each role, approve
+ * an exchange end to end (the initiator sees the outcome), an item decided elsewhere disappears,
+ * edit a policy with errors (schema, then the hierarchy check) and fix them, verify an audit entry
+ * in the browser, tamper with that entry in the database and see the console say so, axe-core on
+ * every page, phone width. The screenshots in the README are written by this run.
+ *
+ * Skipped with the reason when /usr/bin/chromium is missing; under AGENTGOV_REQUIRE_SERVICES=1
+ * (CI, which installs it) a missing browser fails the run. No sleeps: every wait is a locator's.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Exchange } from '@agentgov/core';
+import { makeExchange } from '@agentgov/core/testing';
+import type { InterchangePlugin } from '@agentgov/interchange/gateway';
+import { openStore, sql } from '@agentgov/store-kysely';
+import axe from 'axe-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../examples/server/src/config';
+import { type RunningServer, startServer } from '../../../examples/server/src/server';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const available = existsSync(CHROMIUM);
+const required = process.env.AGENTGOV_REQUIRE_SERVICES === '1';
+const SHOTS = fileURLToPath(new URL('../docs/', import.meta.url));
+const WAIT = { timeout: 30_000 };
+
+const ROLES = [
+  { who: 'alice', role: 'enterprise_admin', pages: ['Inbox', 'Exchanges', 'Audit', 'Policies', 'Work', 'Status'] },
+  { who: 'bob', role: 'org_admin', pages: ['Inbox', 'Exchanges', 'Audit', 'Policies', 'Work', 'Status'] },
+  { who: 'carol', role: 'team_lead', pages: ['Inbox', 'Exchanges', 'Audit', 'Policies', 'Work'] },
+  { who: 'dave', role: 'user', pages: ['Inbox', 'Exchanges', 'Audit', 'Policies', 'Work'] },
+] as const;
+
+function waiting(over: Partial<Exchange>): Exchange {
+  const now = Date.now();
+  return makeExchange({
+    tenantId: 'acme',
+    initiatorAgentId: 'agent-carol',
+    initiatorUserId: 'carol',
+    responderAgentId: 'agent-dave',
+    responderUserId: 'dave',
+    exchangeType: 'commitment_request',
+    classificationLevel: 'internal',
+    currentRound: 1,
+    maxRounds: 3,
+    startedAt: new Date(now).toISOString(),
+    transcript: [
+      {
+        kind: 'message',
+        round: 1,
+        from: 'initiator',
+        messageType: 'agent-generated',
+        text: 'Can Dave review the Q3 security plan by Friday?',
+        items: [{ source: 'calendar', field: 'friday_slot', classification: 'internal', value: '14:00–15:00' }],
+        commitment: { action: 'review', detail: 'Q3 security plan' },
+      },
+      {
+        kind: 'awaiting_human',
+        round: 1,
+        approvalId: `approval-${now}`,
+        action: 'commitment_request',
+        reason: 'a commitment needs its human',
+        ceiling: 'internal',
+        initiatorOrgUnit: 'sales',
+        at: new Date(now).toISOString(),
+        expiresAt: new Date(now + 3_600_000).toISOString(),
+      },
+    ],
+    ...over,
+  });
+}
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axe.source);
+  const found = await page.evaluate(async () => {
+    const run = (window as unknown as { axe: typeof axe }).axe.run;
+    const r = await run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+  });
+  return found
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.join(', ')}`);
+}
+
+if (!available && required) {
+  describe('console (real Chromium)', () => {
+    it('needs Chromium at /usr/bin/chromium (AGENTGOV_REQUIRE_SERVICES=1): apt-get install -y chromium', () => {
+      throw new Error(`${CHROMIUM} is missing`);
+    });
+  });
+} else {
+  describe.skipIf(!available)(
+    `console (real Chromium)${available ? '' : ` — skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`}`,
+    () => {
+      let dataDir: string;
+      let server: RunningServer;
+      let browser: Browser;
+      const start = async () => {
+        server = await startServer(
+          loadConfig({
+            PORT: '0',
+            HOST: '127.0.0.1',
+            AGENTGOV_DATA_DIR: dataDir,
+            // Checkpoints only when the server stops (its last round), never on a timer.
+            AGENTGOV_CHECKPOINT_INTERVAL: '0',
+          }),
+          { env: {} },
+        );
+      };
+      const interchange = () => server.governance.plugins.find((p) => p.name === 'interchange') as InterchangePlugin;
+
+      beforeAll(async () => {
+        mkdirSync(SHOTS, { recursive: true });
+        dataDir = await mkdtemp(path.join(tmpdir(), 'agentgov-console-'));
+        await start();
+        browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+      }, 120_000);
+      afterAll(async () => {
+        await browser?.close();
+        await server?.close();
+        if (dataDir) await rm(dataDir, { recursive: true, force: true });
+      });
+
+      /** Signs in through the console: `/` → the console → the issuer's page → back to the console. */
+      async function signIn(who: string, viewport = { width: 1280, height: 900 }): Promise<[BrowserContext, Page]> {
+        const context = await browser.newContext({ viewport });
+        const page = await context.newPage();
+        await page.goto(`${server.url}/`);
+        await page.waitForURL(`${server.url}/console/`, WAIT);
+        await page.getByRole('link', { name: 'Sign in' }).click();
+        await page.getByRole('heading', { name: 'Sign in to agentgov' }).waitFor(WAIT);
+        await page.getByRole('button', { name: `Sign in as ${who}` }).click();
+        await page.waitForURL(`${server.url}/console/`, WAIT);
+        await page.getByText(`${who}@acme.example`).waitFor(WAIT);
+        return [context, page];
+      }
+
+      it('signs in as each role: the console shows who and the pages the role may use; axe finds nothing serious', async () => {
+        for (const { who, role, pages } of ROLES) {
+          const [context, page] = await signIn(who);
+          await page.getByText(role).first().waitFor(WAIT);
+          const nav = page.getByRole('navigation', { name: 'Main' });
+          await nav.getByRole('link', { name: 'Inbox' }).waitFor(WAIT);
+          expect(await nav.getByRole('link').allTextContents()).toEqual([...pages]);
+          await page.getByRole('heading', { name: 'Inbox' }).waitFor(WAIT);
+          await page.getByText(/Nothing waits for you|waiting for your decision/).waitFor(WAIT);
+          expect(await seriousViolations(page)).toEqual([]);
+          await context.close();
+        }
+      }, 120_000);
+
+      it('approves an exchange end to end; the initiator sees the outcome; one decided elsewhere disappears', async () => {
+        const first = waiting({});
+        const second = waiting({ transcript: waiting({}).transcript.map((e) => ({ ...e, text: 'Lunch on Monday?' })) });
+        await interchange().store.insert(first);
+        await interchange().store.insert(second);
+
+        const [context, page] = await signIn('dave');
+        const items = page.locator('article.item');
+        await items.nth(1).waitFor(WAIT);
+        expect(await items.count()).toBe(2);
+        const item = items.filter({ hasText: 'Q3 security plan' });
+        await item.getByText('carol asks: commitment request').waitFor(WAIT);
+        await item.getByText('The data involved (1)').click();
+        await item.getByText('calendar.friday_slot').waitFor(WAIT);
+        await page.screenshot({ path: path.join(SHOTS, 'inbox.png'), fullPage: true });
+        expect(await seriousViolations(page)).toEqual([]);
+
+        // Reject needs a reason; approve with one.
+        await item.getByRole('button', { name: /^Reject/ }).click();
+        await item.getByText('Give a reason to reject.').waitFor(WAIT);
+        await item.getByLabel(/Reason/).fill('Fine, Friday afternoon works.');
+        await item.getByRole('button', { name: /^Approve/ }).click();
+        await item.waitFor({ state: 'detached', ...WAIT });
+
+        // The other one is approved elsewhere (the API, as dave): the polling inbox drops it.
+        const other = items.filter({ hasText: 'Lunch on Monday?' });
+        await other.waitFor(WAIT);
+        const elsewhere = await page.evaluate(
+          async ([url, approvalId]) =>
+            (
+              await fetch(url as string, {
+                method: 'POST',
+                headers: { 'content-type': 'application/json' },
+                body: JSON.stringify({ approvalId }),
+              })
+            ).status,
+          [`${server.url}/api/v1/exchanges/${second.exchangeId}/approve`, (second.transcript[1] as { approvalId: string }).approvalId],
+        );
+        expect(elsewhere).toBe(200);
+        await other.waitFor({ state: 'detached', ...WAIT });
+        await page.getByText('Nothing waits for you.').waitFor(WAIT);
+        await context.close();
+
+        // The initiator's side: carol reads the transcript with dave's decision.
+        const [carolContext, carol] = await signIn('carol');
+        await carol.getByRole('link', { name: 'Exchanges' }).click();
+        await carol.getByRole('heading', { name: 'Exchanges' }).waitFor(WAIT);
+        await carol.locator(`a[href="/console/exchanges/${first.exchangeId}"]`).click();
+        await carol.getByText('Approved by dave').waitFor(WAIT);
+        await carol.getByText('“Fine, Friday afternoon works.”').waitFor(WAIT);
+        await carol.screenshot({ path: path.join(SHOTS, 'exchange.png'), fullPage: true });
+        expect(await seriousViolations(carol)).toEqual([]);
+        await carolContext.close();
+      }, 120_000);
+
+      it('edits a policy: a schema error on its line, then a hierarchy violation on its line, fixed and applied after a diff', async () => {
+        const [context, page] = await signIn('alice');
+        await page.getByRole('link', { name: 'Policies' }).click();
+        await page.getByRole('heading', { name: 'Hierarchy: actions' }).waitFor(WAIT);
+        // The enterprise policy first: send_mail needs approval.
+        await page.getByRole('button', { name: 'New actions policy' }).click();
+        const editor = page.getByLabel('Policy YAML');
+        await editor.fill(
+          'scope: enterprise\nscopeId: acme\ndomain: actions\nname: tool autonomy\nversion: 1.0.0\ncontent:\n  actions:\n    send_mail: sometimes\nchangeReason: first rules\n',
+        );
+        await page.getByText(/^Line 8: content\.actions\.send_mail/).waitFor(WAIT);
+        expect(await page.getByRole('button', { name: 'Review changes' }).isDisabled()).toBe(true);
+        await page.screenshot({ path: path.join(SHOTS, 'policy-error.png'), fullPage: true });
+        await editor.fill(
+          'scope: enterprise\nscopeId: acme\ndomain: actions\nname: tool autonomy\nversion: 1.0.0\ncontent:\n  actions:\n    send_mail: approve\nchangeReason: first rules\n',
+        );
+        await page.getByText('✓ Valid policy file').waitFor(WAIT);
+        await page.getByRole('button', { name: 'Review changes' }).click();
+        await page.getByText('+     send_mail: approve').waitFor(WAIT);
+        await page.getByRole('button', { name: 'Apply' }).click();
+        await page.getByRole('button', { name: /tool autonomy/ }).waitFor(WAIT);
+
+        // An org policy looser than the enterprise: the hierarchy check's error lands on its line.
+        await page.getByRole('button', { name: 'New actions policy' }).click();
+        await editor.fill(
+          'scope: org\nscopeId: eng\ndomain: actions\nname: eng tools\nversion: 1.0.0\ncontent:\n  actions:\n    send_mail: autonomous\nchangeReason: eng wants speed\n',
+        );
+        await page.getByText('✓ Valid policy file').waitFor(WAIT);
+        await page.getByRole('button', { name: 'Review changes' }).click();
+        await page.getByRole('button', { name: 'Apply' }).click();
+        await page.getByText(/^Line 8: content\.actions\.send_mail/).waitFor(WAIT);
+        await page.locator('.gutter span.err', { hasText: '8' }).waitFor(WAIT);
+        await editor.fill(
+          'scope: org\nscopeId: eng\ndomain: actions\nname: eng tools\nversion: 1.0.0\ncontent:\n  actions:\n    send_mail: block\nchangeReason: eng blocks mail\n',
+        );
+        await page.getByRole('button', { name: 'Review changes' }).click();
+        await page.getByText('+     send_mail: block').waitFor(WAIT);
+        await page.screenshot({ path: path.join(SHOTS, 'policy-diff.png'), fullPage: true });
+        await page.getByRole('button', { name: 'Apply' }).click();
+        await page.getByRole('button', { name: /eng tools/ }).waitFor(WAIT);
+        await page.getByText('send_mail: block').waitFor(WAIT);
+        expect(await seriousViolations(page)).toEqual([]);
+
+        // Why? A decision as alice comes from the policies just written.
+        await page.getByRole('button', { name: 'Decide' }).click();
+        await page.getByText('Computed from:').waitFor(WAIT);
+        await page.screenshot({ path: path.join(SHOTS, 'policies.png'), fullPage: true });
+        await context.close();
+      }, 120_000);
+
+      it('verifies an audit entry in the browser; after tampering with it in the database the console says so', async () => {
+        // The server signs a checkpoint in its last round when it stops: restart to have one.
+        await server.close();
+        await start();
+        const verify = async (file: string) => {
+          const [context, page] = await signIn('alice');
+          await page.getByRole('link', { name: 'Audit' }).click();
+          await page.getByLabel('Action').selectOption('policy_change');
+          await page.getByRole('button', { name: 'Filter' }).click();
+          await page.waitForURL(/actionType=policy_change/, WAIT);
+          const rows = page.locator('tbody tr');
+          await rows.nth(1).waitFor(WAIT);
+          // The oldest policy change: the enterprise policy.
+          await rows.last().getByRole('link').click();
+          await page.getByRole('heading', { name: /policy change by alice/ }).waitFor(WAIT);
+          const id = page.url().split('/').pop() as string;
+          await page.getByRole('button', { name: 'Verify this entry' }).click();
+          const verdict = page.locator('.verdict');
+          await verdict.waitFor(WAIT);
+          await page.screenshot({ path: path.join(SHOTS, file), fullPage: true });
+          expect(await seriousViolations(page)).toEqual([]);
+          const result = {
+            verdict: await verdict.textContent(),
+            checks: await page.locator('.checks li').allTextContents(),
+          };
+          await context.close();
+          return { id, ...result };
+        };
+        const good = await verify('audit-verified.png');
+        expect(good.verdict).toMatch(/^Verified/);
+        expect(good.checks.map((c) => c.split(':')[0])).toEqual([
+          '✓ Checkpoint key passed',
+          '✓ Signed note (C2SP checkpoint) passed',
+          '✓ Signed checkpoint (JWS) passed',
+          '✓ Proof is for this entry passed',
+          '✓ Inclusion proof (RFC 9162) passed',
+        ]);
+
+        // Someone with the database's superuser rewrites the entry and its hash (as an attacker
+        // would), past the append-only trigger.
+        await server.close();
+        try {
+          const stores = await openStore({ database: dataDir });
+          try {
+            await sql`SET session_replication_role = replica`.execute(stores.db);
+            const changed = await stores.db
+              .updateTable('audit_entries')
+              .set({ policy_reason: 'nothing to see here', hash: 'f'.repeat(64) })
+              .where('id', '=', good.id)
+              .executeTakeFirst();
+            expect(Number(changed.numUpdatedRows)).toBe(1);
+          } finally {
+            await stores.close();
+          }
+        } finally {
+          await start();
+        }
+        const bad = await verify('audit-tampered.png');
+        expect(bad.id).toBe(good.id);
+        expect(bad.verdict).toMatch(/^Verification FAILED/);
+        expect(bad.checks.find((c) => c.startsWith('✗ Inclusion proof (RFC 9162) failed'))).toMatch(
+          /not the signed root/,
+        );
+        // The signatures themselves still hold: it is the entry that no longer matches them.
+        expect(bad.checks.filter((c) => c.startsWith('✓')).length).toBe(4);
+      }, 180_000);
+
+      it('the other pages render without serious axe violations, at desktop and phone width', async () => {
+        const [context, page] = await signIn('alice');
+        for (const [link, heading, shot] of [
+          ['Audit', 'Audit log', 'audit.png'],
+          ['Work', 'Work', 'work.png'],
+          ['Status', 'Status', 'status.png'],
+        ] as const) {
+          await page.getByRole('link', { name: link, exact: true }).click();
+          await page.getByRole('heading', { name: heading, exact: true }).waitFor(WAIT);
+          await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached', ...WAIT });
+          await page.screenshot({ path: path.join(SHOTS, shot), fullPage: true });
+          expect(await seriousViolations(page)).toEqual([]);
+        }
+        await context.close();
+        const [phoneContext, phone] = await signIn('dave', { width: 390, height: 844 });
+        await phone.getByRole('heading', { name: 'Inbox' }).waitFor(WAIT);
+        // Nothing wider than the screen.
+        expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+        await phone.screenshot({ path: path.join(SHOTS, 'phone-inbox.png'), fullPage: true });
+        expect(await seriousViolations(phone)).toEqual([]);
+        // Keyboard: the skip link is the first stop and moves to the content.
+        await phone.keyboard.press('Tab');
+        expect(await phone.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+        await phoneContext.close();
+      }, 120_000);
+    },
+  );
+}
