@@ -3,7 +3,7 @@
  * arguments (absent arguments are `{}`), so the same arguments in any key order give the same
  * digest and any change gives another.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { canonicalJson } from '@agentgov/core';
 
 /** The canonical JSON of a call's arguments (`{}` when absent); throws on values JSON cannot hold. */
@@ -16,6 +16,7 @@ export function argumentsDigest(args: Record<string, unknown> | undefined): stri
   return digestOfCanonical(canonicalArguments(args));
 }
 
+/** `sha256:<hex>` of a canonical JSON text (one-shot `crypto.hash`: no Hash object per call). */
 export function digestOfCanonical(canonical: string): string {
-  return `sha256:${createHash('sha256').update(canonical, 'utf8').digest('hex')}`;
+  return `sha256:${hash('sha256', canonical, 'hex')}`;
 }

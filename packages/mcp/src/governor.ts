@@ -304,12 +304,6 @@ export class ToolGovernor {
       started,
       ...(ctx.requestId === undefined ? {} : { requestId: ctx.requestId }),
     };
-    const refuse = async (error: ToolCallRefused): Promise<never> => {
-      facts.reason ||= error.reason;
-      facts.error = error.refusal;
-      await this.#audit(facts);
-      throw error;
-    };
     try {
       if (this.#o.rateLimiter) {
         const { identity } = session;
@@ -318,7 +312,8 @@ export class ToolGovernor {
           durationSeconds: this.limits.windowSeconds,
         });
         if (!r.allowed)
-          return await refuse(
+          return await this.#refuse(
+            facts,
             new ToolCallRefused(
               'rate_limit_exceeded',
               `more than ${this.limits.callsPerWindow} calls in ${this.limits.windowSeconds} s; retry in ${r.resetSeconds} s`,
@@ -328,7 +323,8 @@ export class ToolGovernor {
       if (session.listed === undefined) await this.listTools(session);
       const entry = typeof name === 'string' ? session.listed?.get(name) : undefined;
       if (!entry) {
-        return await refuse(
+        return await this.#refuse(
+          facts,
           new ToolCallRefused(
             'unknown_tool',
             `${facts.name} is not a tool of this session's last tools/list (unknown, blocked, or added since: list the tools again)`,
@@ -338,14 +334,16 @@ export class ToolGovernor {
       }
       facts.entry = entry;
       if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args)))
-        return await refuse(
+        return await this.#refuse(
+          facts,
           new ToolCallRefused('invalid_arguments', 'arguments must be an object', { tool: name }),
         );
       let canonical: string;
       try {
         canonical = canonicalArguments(args as Record<string, unknown> | undefined);
       } catch (error) {
-        return await refuse(
+        return await this.#refuse(
+          facts,
           new ToolCallRefused('invalid_arguments', `arguments are not JSON: ${(error as Error).message}`, {
             tool: name,
           }),
@@ -354,7 +352,8 @@ export class ToolGovernor {
       facts.digest = digestOfCanonical(canonical);
       facts.canonical = canonical;
       if (Buffer.byteLength(canonical, 'utf8') > this.limits.maxArgumentBytes)
-        return await refuse(
+        return await this.#refuse(
+          facts,
           new ToolCallRefused('payload_too_large', `arguments exceed ${this.limits.maxArgumentBytes} bytes`, {
             tool: name,
           }),
@@ -365,19 +364,13 @@ export class ToolGovernor {
       facts.reason = d.reason;
       if (d.policyIds) facts.policyIds = d.policyIds;
       if (d.autonomy === 'deny')
-        return await refuse(new ToolCallRefused('policy_denied', d.reason, { tool: name }));
+        return await this.#refuse(facts, new ToolCallRefused('policy_denied', d.reason, { tool: name }));
       if (d.autonomy === 'approve') {
         const approved = await this.#approval(session, entry, facts, ctx);
-        if (approved !== true) return await refuse(approved);
+        if (approved !== true) return await this.#refuse(facts, approved);
       }
       facts.result = 'allow';
-      const result = await this.#forward(
-        entry,
-        args as Record<string, unknown> | undefined,
-        ctx,
-        facts,
-        refuse,
-      );
+      const result = await this.#forward(entry, args as Record<string, unknown> | undefined, ctx, facts);
       const filtered = await this.#filterResult(session, entry, result, facts);
       facts.outcome = filtered.isError ? 'error' : 'success';
       if (d.autonomy === 'notify') await this.#notify(session, entry, facts, ctx);
@@ -385,7 +378,7 @@ export class ToolGovernor {
       return filtered;
     } catch (error) {
       if (facts.audited) throw error;
-      if (error instanceof ToolCallRefused) return await refuse(error);
+      if (error instanceof ToolCallRefused) return await this.#refuse(facts, error);
       // Never an unexplained crash: anything unexpected is an audited internal refusal.
       facts.error = 'internal';
       facts.reason ||= (error as Error)?.message ?? String(error);
@@ -394,6 +387,14 @@ export class ToolGovernor {
       if (error instanceof McpError) throw error;
       throw new McpError(-32603, `internal error of the governing proxy: ${facts.reason}`);
     }
+  }
+
+  /** Audits a refused call, then throws the refusal. */
+  async #refuse(facts: CallFacts, error: ToolCallRefused): Promise<never> {
+    facts.reason ||= error.reason;
+    facts.error = error.refusal;
+    await this.#audit(facts);
+    throw error;
   }
 
   /** True when this call may go ahead, else the refusal. */
@@ -485,7 +486,6 @@ export class ToolGovernor {
     args: Record<string, unknown> | undefined,
     ctx: CallContext,
     facts: CallFacts,
-    refuse: (e: ToolCallRefused) => Promise<never>,
   ): Promise<CallToolResult> {
     const { progressToken, sendNotification } = ctx;
     const onprogress =
@@ -511,7 +511,8 @@ export class ToolGovernor {
       facts.outcome = 'error';
       const code = (error as { code?: unknown })?.code;
       if (code === -32001)
-        return refuse(
+        return this.#refuse(
+          facts,
           new ToolCallRefused('upstream_timeout', `${entry.upstream.namespace} did not answer in time`, {
             tool: entry.exposed,
           }),
@@ -529,7 +530,8 @@ export class ToolGovernor {
         await this.#audit(facts);
         throw error;
       }
-      return refuse(
+      return this.#refuse(
+        facts,
         new ToolCallRefused(
           'upstream_unavailable',
           `${entry.upstream.namespace}: ${(error as Error).message}`,
@@ -545,7 +547,8 @@ export class ToolGovernor {
     }
     if (size > this.limits.maxResultBytes) {
       facts.outcome = 'error';
-      return refuse(
+      return this.#refuse(
+        facts,
         new ToolCallRefused(
           'payload_too_large',
           `the result of ${entry.exposed} exceeds ${this.limits.maxResultBytes} bytes`,

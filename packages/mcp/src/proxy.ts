@@ -5,12 +5,21 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  CallToolRequestSchema,
+  type CallToolRequest,
   type ElicitRequestFormParams,
   ElicitResultSchema,
   ListToolsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import type { SessionIdentity, ToolGovernor, ToolSession } from './governor';
+
+/**
+ * The schema `tools/call` is registered with: the method only. The SDK's `Server` validates every
+ * `tools/call` request against the full `CallToolRequestSchema` itself (and the result against
+ * `CallToolResultSchema`) before the handler runs; registering the full schema too made the
+ * protocol layer parse each request a second time.
+ */
+const ToolsCallMethod = z.looseObject({ method: z.literal('tools/call') });
 
 export interface ProxyServerOptions {
   identity: SessionIdentity;
@@ -49,7 +58,9 @@ export function createProxyServer(governor: ToolGovernor, options: ProxyServerOp
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: await governor.listTools(session),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler(ToolsCallMethod, async (raw, extra) => {
+    // Validated by the SDK's Server against CallToolRequestSchema before this handler is called.
+    const request = raw as unknown as CallToolRequest;
     const elicitation = server.getClientCapabilities()?.elicitation;
     const formSupported =
       elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined);

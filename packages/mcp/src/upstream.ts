@@ -166,45 +166,44 @@ export class Upstream {
     return this.#failures;
   }
 
-  /**
-   * Runs one request and keeps the health: an answer (a result, or a JSON-RPC error the upstream
-   * sent) makes it `up`; anything else counts towards `unhealthyAfter`.
-   */
-  async #request<T>(work: (client: Client) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  /** The upstream answered (a result, or a JSON-RPC error it sent): it is up. */
+  #answered(): void {
+    if (this.spec.unhealthyAfter === undefined) return;
+    this.#failures = 0;
+    this.#health = 'up';
+  }
+
+  /** A request on `client` failed with `error`: counted towards `unhealthyAfter` unless it is an answer. */
+  async #failed(error: unknown, client: Client | undefined, signal: AbortSignal | undefined): Promise<void> {
     const threshold = this.spec.unhealthyAfter;
-    if (threshold === undefined) return work(await this.client());
-    let client: Client | undefined;
-    try {
-      client = await this.client();
-      const result = await work(client);
-      this.#failures = 0;
-      this.#health = 'up';
-      return result;
-    } catch (error) {
-      const code = error instanceof McpError ? error.code : undefined;
-      // -32000 (connection closed) and -32001 (timeout) are the SDK's own, not the upstream's.
-      if (code !== undefined && code !== -32000 && code !== -32001) {
-        this.#failures = 0;
-        this.#health = 'up';
-        throw error;
-      }
-      // A call the client cancelled says nothing about the upstream.
-      if (signal?.aborted) throw error;
-      this.#failures++;
-      if (code === undefined && client && this.#client === client) {
-        // A failure below MCP (unreachable, an HTTP error such as an unknown session): the next
-        // request connects afresh.
-        this.#client = undefined;
-        await client.close().catch(() => {});
-      }
-      if (this.#failures >= threshold && !this.#closed) this.#health = 'unhealthy';
-      throw error;
+    if (threshold === undefined) return;
+    const code = error instanceof McpError ? error.code : undefined;
+    // -32000 (connection closed) and -32001 (timeout) are the SDK's own, not the upstream's.
+    if (code !== undefined && code !== -32000 && code !== -32001) return this.#answered();
+    // A call the client cancelled says nothing about the upstream.
+    if (signal?.aborted) return;
+    this.#failures++;
+    if (code === undefined && client && this.#client === client) {
+      // A failure below MCP (unreachable, an HTTP error such as an unknown session): the next
+      // request connects afresh.
+      this.#client = undefined;
+      await client.close().catch(() => {});
     }
+    if (this.#failures >= threshold && !this.#closed) this.#health = 'unhealthy';
   }
 
   /** Every tool of the upstream (paginated), at most `max`; `truncated` when it listed more. */
   async listTools(max: number, timeoutMs: number): Promise<{ tools: Tool[]; truncated: boolean }> {
-    return this.#request((client) => this.#listTools(client, max, timeoutMs));
+    let client: Client | undefined;
+    try {
+      client = await this.client();
+      const listed = await this.#listTools(client, max, timeoutMs);
+      this.#answered();
+      return listed;
+    } catch (error) {
+      await this.#failed(error, client, undefined);
+      throw error;
+    }
   }
 
   async #listTools(
@@ -231,16 +230,20 @@ export class Upstream {
     params: CallToolRequest['params'],
     options: { timeoutMs: number; signal?: AbortSignal; onprogress?: (p: Progress) => void },
   ): Promise<CallToolResult> {
-    const result = await this.#request(
-      (client) =>
-        client.request({ method: 'tools/call', params }, CallToolResultSchema, {
-          timeout: this.spec.timeoutMs ?? options.timeoutMs,
-          ...(options.signal ? { signal: options.signal } : {}),
-          ...(options.onprogress ? { onprogress: options.onprogress } : {}),
-        }),
-      options.signal,
-    );
-    return result as CallToolResult;
+    let client: Client | undefined;
+    try {
+      client = await this.client();
+      const result = await client.request({ method: 'tools/call', params }, CallToolResultSchema, {
+        timeout: this.spec.timeoutMs ?? options.timeoutMs,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.onprogress ? { onprogress: options.onprogress } : {}),
+      });
+      this.#answered();
+      return result as CallToolResult;
+    } catch (error) {
+      await this.#failed(error, client, options.signal);
+      throw error;
+    }
   }
 
   async close(): Promise<void> {
