@@ -31,7 +31,11 @@ const SHOTS = fileURLToPath(new URL('../docs/', import.meta.url));
 const WAIT = { timeout: 30_000 };
 
 const ROLES = [
-  { who: 'alice', role: 'enterprise_admin', pages: ['Inbox', 'Exchanges', 'Audit', 'Policies', 'Work', 'Status'] },
+  {
+    who: 'alice',
+    role: 'enterprise_admin',
+    pages: ['Inbox', 'Exchanges', 'Audit', 'Policies', 'Work', 'Status'],
+  },
   { who: 'bob', role: 'org_admin', pages: ['Inbox', 'Exchanges', 'Audit', 'Policies', 'Work', 'Status'] },
   { who: 'carol', role: 'team_lead', pages: ['Inbox', 'Exchanges', 'Audit', 'Policies', 'Work'] },
   { who: 'dave', role: 'user', pages: ['Inbox', 'Exchanges', 'Audit', 'Policies', 'Work'] },
@@ -57,7 +61,9 @@ function waiting(over: Partial<Exchange>): Exchange {
         from: 'initiator',
         messageType: 'agent-generated',
         text: 'Can Dave review the Q3 security plan by Friday?',
-        items: [{ source: 'calendar', field: 'friday_slot', classification: 'internal', value: '14:00–15:00' }],
+        items: [
+          { source: 'calendar', field: 'friday_slot', classification: 'internal', value: '14:00–15:00' },
+        ],
         commitment: { action: 'review', detail: 'Q3 security plan' },
       },
       {
@@ -81,7 +87,11 @@ async function seriousViolations(page: Page): Promise<string[]> {
   const found = await page.evaluate(async () => {
     const run = (window as unknown as { axe: typeof axe }).axe.run;
     const r = await run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      nodes: v.nodes.map((n) => n.target.join(' ')),
+    }));
   });
   return found
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
@@ -113,7 +123,8 @@ if (!available && required) {
           { env: {} },
         );
       };
-      const interchange = () => server.governance.plugins.find((p) => p.name === 'interchange') as InterchangePlugin;
+      const interchange = () =>
+        server.governance.plugins.find((p) => p.name === 'interchange') as InterchangePlugin;
 
       beforeAll(async () => {
         mkdirSync(SHOTS, { recursive: true });
@@ -128,7 +139,10 @@ if (!available && required) {
       });
 
       /** Signs in through the console: `/` → the console → the issuer's page → back to the console. */
-      async function signIn(who: string, viewport = { width: 1280, height: 900 }): Promise<[BrowserContext, Page]> {
+      async function signIn(
+        who: string,
+        viewport = { width: 1280, height: 900 },
+      ): Promise<[BrowserContext, Page]> {
         const context = await browser.newContext({ viewport });
         const page = await context.newPage();
         await page.goto(`${server.url}/`);
@@ -157,7 +171,9 @@ if (!available && required) {
 
       it('approves an exchange end to end; the initiator sees the outcome; one decided elsewhere disappears', async () => {
         const first = waiting({});
-        const second = waiting({ transcript: waiting({}).transcript.map((e) => ({ ...e, text: 'Lunch on Monday?' })) });
+        const second = waiting({
+          transcript: waiting({}).transcript.map((e) => ({ ...e, text: 'Lunch on Monday?' })),
+        });
         await interchange().store.insert(first);
         await interchange().store.insert(second);
 
@@ -191,7 +207,10 @@ if (!available && required) {
                 body: JSON.stringify({ approvalId }),
               })
             ).status,
-          [`${server.url}/api/v1/exchanges/${second.exchangeId}/approve`, (second.transcript[1] as { approvalId: string }).approvalId],
+          [
+            `${server.url}/api/v1/exchanges/${second.exchangeId}/approve`,
+            (second.transcript[1] as { approvalId: string }).approvalId,
+          ],
         );
         expect(elsewhere).toBe(200);
         await other.waitFor({ state: 'detached', ...WAIT });
@@ -336,7 +355,10 @@ if (!available && required) {
         ] as const) {
           await page.getByRole('link', { name: link, exact: true }).click();
           await page.getByRole('heading', { name: heading, exact: true }).waitFor(WAIT);
-          await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached', ...WAIT });
+          await page
+            .locator('[aria-busy="true"]')
+            .first()
+            .waitFor({ state: 'detached', ...WAIT });
           await page.screenshot({ path: path.join(SHOTS, shot), fullPage: true });
           expect(await seriousViolations(page)).toEqual([]);
         }

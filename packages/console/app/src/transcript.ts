@@ -3,7 +3,7 @@ import type { Schemas } from './api/client';
 
 export type Exchange = Schemas['Exchange'];
 
-export interface Item {
+interface Item {
   source: string;
   field: string;
   classification: string;

@@ -43,7 +43,7 @@ async function sha256(data: Uint8Array): Promise<Uint8Array> {
 }
 
 /** RFC 9162 §2.1.3.2: the root the proof leads to from the leaf hash, or undefined when malformed. */
-export async function rootFromInclusion(
+async function rootFromInclusion(
   leafHash: string,
   leafIndex: number,
   treeSize: number,

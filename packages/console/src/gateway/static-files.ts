@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 /** Everything the page loads comes from this server; scripts only from files, styles only from files. */
@@ -72,7 +73,7 @@ export function staticFile(name: string, body: Uint8Array): StaticFile {
 
 /** The directory of the built app: `dist/app` beside the built plugin, or from the sources. */
 export function defaultAppDir(moduleUrl: string): string {
-  const here = path.dirname(new URL(moduleUrl).pathname);
+  const here = path.dirname(fileURLToPath(moduleUrl));
   const candidates = [path.join(here, 'app'), path.join(here, '../../dist/app')];
   return candidates.find((dir) => existsSync(path.join(dir, 'index.html'))) ?? candidates[0]!;
 }

@@ -1343,6 +1343,7 @@ export interface components {
       decidedAt?: string;
       decidedBy?: string;
       note?: string;
+      consumedAt?: string;
     };
     ToolNotice: {
       id: string;
