@@ -13,9 +13,10 @@
  * CPU figures (and the ratio of its p50s) see the same machine load in both cases.
  */
 import { CLASSIFICATION_LEVELS, classificationOrder, newId, systemClock } from '@agentgov/core';
-import { filterByClassification, InterchangeNode } from '@agentgov/interchange';
-import { A2ATransport, startA2AServer } from '@agentgov/interchange/a2a';
-import { AGENTS, answerWith, itemsAt, makeWorld } from '../packages/interchange/test/harness';
+import { filterByClassification } from '@agentgov/interchange';
+import { startA2AServer } from '@agentgov/interchange/a2a';
+import { a2aNode, governedIdentity } from '../packages/interchange/test/a2a-harness';
+import { answerWith, itemsAt, makeWorld } from '../packages/interchange/test/harness';
 import { plainA2AServer } from '../packages/interchange/test/plain-a2a';
 import { type BenchSuite, measure, percentile } from './lib';
 
@@ -120,30 +121,10 @@ const a2a: BenchSuite = {
     const w = await makeWorld({ stores: 'separate', clock: systemClock });
     const urls = new Map<string, string>();
     const node = (name: 'alice' | 'bob') =>
-      new InterchangeNode({
-        agentId: `agent-${name}`,
-        ...AGENTS[name],
-        identityConfig: {
-          canReceiveQueries: true,
-          canAutoRespond: true,
-          canMakeCommitments: false,
-          maxClassificationShared: 'confidential',
-          supportedExchangeTypes: ['information_query'],
-          maxRoundsAccepted: 3,
-        },
-        signingKey: w.keyPairs[name].signingKey,
-        keys: w.keys,
-        directory: w.directory,
-        store: w.stores[name],
-        audit: w.audits[name],
-        engine: w.engine,
-        transport: new A2ATransport({
-          signingKey: w.keyPairs[name].signingKey,
-          keys: w.keys,
-          resolve: (id) => urls.get(id),
-        }),
+      a2aNode(w, name, {
+        resolve: (id) => urls.get(id),
+        identityConfig: { ...governedIdentity(), supportedExchangeTypes: ['information_query'] },
         answer: answerWith(ANSWER),
-        channel: 'a2a',
       });
     const alice = node('alice');
     const bob = node('bob');

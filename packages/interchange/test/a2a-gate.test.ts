@@ -7,140 +7,69 @@
  */
 import http from 'node:http';
 import { Message, Role, TaskState } from '@a2a-js/sdk';
-import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
-import { type ExchangeType, newId } from '@agentgov/core';
+import type { ExchangeType } from '@agentgov/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GOVERNANCE_EXTENSION_URI, type GovernedA2AServer, startA2AServer } from '../src/a2a/index';
+import type { ClassifiedItem, ExchangeMessage, InterchangeNode } from '../src/index';
 import {
-  A2ATransport,
-  callerToken,
-  GOVERNANCE_EXTENSION_URI,
-  type GovernedA2AServer,
-  startA2AServer,
-  toWireMessage,
-} from '../src/a2a/index';
+  EXT,
+  governedHeaders,
+  governedSdkClient,
+  taskOf as listedTaskOf,
+  postJsonRpc,
+  type ServedAgents,
+  serveAgents,
+  signedSendMessage,
+  V1,
+} from './a2a-harness';
 import {
-  buildEnvelope,
-  type ClassifiedItem,
-  contentDigest,
-  type ExchangeMessage,
-  InterchangeNode,
-  signEnvelope,
-} from '../src/index';
-import { AGENTS, type AgentName, answerWith, itemsAt, makeWorld, type World } from './harness';
+  type AgentName,
+  answerWith,
+  approve,
+  ask,
+  audience,
+  itemsAt,
+  makeWorld,
+  sender,
+  type World,
+} from './harness';
 
 type Name = 'alice' | 'bob' | 'carol';
 let w: World;
-const servers = {} as Record<Name, GovernedA2AServer>;
-const nodes = {} as Record<Name, InterchangeNode>;
+let served: ServedAgents<Name>;
+let servers: Record<Name, GovernedA2AServer>;
+let nodes: Record<Name, InterchangeNode>;
 
 beforeAll(async () => {
   w = await makeWorld({ stores: 'separate' });
-  const urls = new Map<string, string>();
-  for (const name of ['alice', 'bob', 'carol'] as const) {
-    nodes[name] = new InterchangeNode({
-      agentId: `agent-${name}`,
-      ...AGENTS[name],
-      identityConfig: {
-        canReceiveQueries: true,
-        canAutoRespond: true,
-        canMakeCommitments: false,
-        maxClassificationShared: 'confidential',
-        supportedExchangeTypes: ['information_query', 'commitment_request', 'meeting_scheduling'],
-        maxRoundsAccepted: 3,
-      },
-      signingKey: w.keyPairs[name].signingKey,
-      keys: w.keys,
-      directory: w.directory,
-      store: w.stores[name],
-      audit: w.audits[name],
-      engine: w.engine,
-      transport: new A2ATransport({
-        signingKey: w.keyPairs[name].signingKey,
-        keys: w.keys,
-        resolve: (id) => urls.get(id),
-      }),
-      answer: answerWith(itemsAt('public')),
-      channel: 'a2a',
-    });
-    // default limits: body 64 KiB, metadata 20 KiB (the envelope's own limit is 16 KiB)
-    servers[name] = await startA2AServer({
-      node: nodes[name],
-      signingKey: w.keyPairs[name].signingKey,
-      keys: w.keys,
-      subscription: { pollMs: 20, maxMs: 200 },
-    });
-    urls.set(`agent-${name}`, servers[name].url);
-  }
+  // default limits: body 64 KiB, metadata 20 KiB (the envelope's own limit is 16 KiB)
+  served = await serveAgents(w, ['alice', 'bob', 'carol'], {
+    node: { answer: answerWith(itemsAt('public')) },
+    server: { subscription: { pollMs: 20, maxMs: 200 } },
+  });
+  ({ servers, nodes } = served);
 });
 afterAll(async () => {
-  for (const s of Object.values(servers)) await s?.close();
+  await served?.close();
 });
 
-const V1 = { 'a2a-version': '1.0' };
-const EXT = { 'a2a-extensions': GOVERNANCE_EXTENSION_URI };
-
-async function rpc(to: Name, body: unknown, headers: Record<string, string> = { ...EXT, ...V1 }) {
-  const res = await fetch(servers[to].url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, text, body: JSON.parse(text) };
-}
-const governed = async (from: AgentName, to: AgentName, method: string) => ({
-  ...EXT,
-  ...V1,
-  authorization: `Bearer ${await callerToken(
-    w.keyPairs[from].signingKey,
-    { tenantId: AGENTS[to].tenantId, agentId: `agent-${to}` },
-    method,
-    Date.now(),
-  )}`,
-});
+const rpc = (to: Name, body: unknown, headers: Record<string, string> = { ...EXT, ...V1 }) =>
+  postJsonRpc(servers[to].url, body, headers);
+const governed = (from: AgentName, to: AgentName, method: string) => governedHeaders(w, from, to, method);
 
 /** A SendMessage as a (possibly hostile) peer signs it: alice's key, a fresh exchange. */
-async function signedQuery(
+const signedQuery = (
   message: ExchangeMessage,
   over: { exchangeType?: ExchangeType; method?: string; contextId?: string } = {},
-) {
-  const contextId = over.contextId ?? newId();
-  const { jws } = await signEnvelope(
-    w.keyPairs.alice.signingKey,
-    {
-      envelope: buildEnvelope({
-        messageType: 'agent-generated',
-        replyPolicy: 'agent-ok',
-        exchangeId: newId(),
-        currentRound: 1,
-        maxRounds: 3,
-        classificationLevel: 'internal',
-      }),
-      kind: 'query',
-      final: true,
-      accepts: 'internal',
-      exchangeType: over.exchangeType ?? 'information_query',
-      conversationId: contextId,
-      from: { tenantId: 'acme', agentId: 'agent-alice', userId: 'alice', orgUnit: 'eng' },
-      to: { tenantId: 'acme', agentId: 'agent-bob' },
-      contextId,
-      digest: contentDigest(message),
-    },
-    { nowMs: Date.now(), ttlMs: 60_000 },
-  );
-  const wire = toWireMessage({
-    messageId: newId(),
-    contextId,
-    role: 'ROLE_USER',
-    content: message,
-    metadata: { envelope: jws, kind: 'query' },
-  }) as Record<string, unknown> & { parts: Record<string, unknown>[]; metadata: Record<string, unknown> };
-  return {
-    jws,
-    message: wire,
-    request: { jsonrpc: '2.0', id: 1, method: over.method ?? 'SendMessage', params: { message: wire } },
-  };
-}
+) =>
+  signedSendMessage({
+    signer: w.keyPairs.alice.signingKey,
+    from: sender('alice'),
+    to: audience('bob'),
+    message,
+    nowMs: Date.now(),
+    ...over,
+  });
 
 const SECRET = 'SALARY-L6-SECRET';
 const hostileItems: ClassifiedItem[] = [
@@ -149,35 +78,8 @@ const hostileItems: ClassifiedItem[] = [
 ];
 
 /** The SDK's own A2A client (JSON-RPC, it sends `A2A-Version: 1.0`), alice's caller token per call. */
-async function sdkClient() {
-  const governedFetch: typeof fetch = async (url, init) => {
-    const headers = new Headers(init?.headers);
-    headers.set('a2a-extensions', GOVERNANCE_EXTENSION_URI);
-    if (typeof init?.body === 'string')
-      headers.set(
-        'authorization',
-        (await governed('alice', 'bob', JSON.parse(init.body).method)).authorization,
-      );
-    return fetch(url, { ...init, headers });
-  };
-  return new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory({ fetchImpl: governedFetch })],
-    }),
-  ).createFromUrl(servers.bob.url);
-}
-
-async function taskOf(exchangeId: string): Promise<string> {
-  const list = await rpc(
-    'bob',
-    { jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} },
-    await governed('alice', 'bob', 'ListTasks'),
-  );
-  return list.body.result.tasks.find(
-    (t: { metadata?: Record<string, { exchangeId: string }> }) =>
-      t.metadata?.[GOVERNANCE_EXTENSION_URI]?.exchangeId === exchangeId,
-  )?.id;
-}
+const sdkClient = () => governedSdkClient(w, servers.bob.url, 'alice', 'bob');
+const taskOf = (exchangeId: string) => listedTaskOf(w, servers.bob.url, 'alice', 'bob', exchangeId);
 
 async function bobExchanges(): Promise<number> {
   return (await w.stores.bob.list('acme', {}, { offset: 0, limit: 1000 })).total;
@@ -343,13 +245,7 @@ describe('item 3: every field of the message is covered by the signature, or it 
 
 describe('item 4: the task the SDK acts on is the one the gate checked', () => {
   it('a query carrying `task_id` of a pending commitment task cannot continue or complete it', async () => {
-    const r = (
-      await nodes.alice.query({
-        to: 'agent-bob',
-        exchangeType: 'commitment_request',
-        message: { text: 'Can you own the release?' },
-      })
-    )._unsafeUnwrap();
+    const r = await ask(nodes.alice, 'agent-bob', 'commitment_request', 'Can you own the release?');
     expect(r.status).toBe('pending');
     const taskId = await taskOf(r.exchange.exchangeId);
     expect(taskId).toBeTruthy();
@@ -372,14 +268,7 @@ describe('item 4: the task the SDK acts on is the one the gate checked', () => {
     expect(task.body.result.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(task.body.result.history).toHaveLength(1);
     // the real round goes on as before
-    (
-      await nodes.bob.decide({
-        exchangeId: r.exchange.exchangeId,
-        by: 'bob',
-        decision: 'approved',
-        note: 'yes',
-      })
-    )._unsafeUnwrap();
+    await approve(nodes.bob, r.exchange.exchangeId, 'bob', 'yes');
     const done = (await nodes.alice.collect(r.exchange.exchangeId))._unsafeUnwrap();
     expect(done.status).toBe('answered');
     expect(done.reply?.commitment).toEqual({ action: 'commitment_request', detail: 'yes' });

@@ -6,32 +6,49 @@
  */
 
 import { type StreamResponse, TaskState } from '@a2a-js/sdk';
-import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import { ClientFactory } from '@a2a-js/sdk/client';
 import { type Logger, newId, systemClock } from '@agentgov/core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
-  A2ATransport,
-  callerToken,
   fromWireMessage,
   GOVERNANCE_EXTENSION_URI,
   type GovernedA2AServer,
-  startA2AServer,
   toWireMessage,
 } from '../src/a2a/index';
 import {
-  buildEnvelope,
-  contentDigest,
   type ExchangeMessage,
-  InterchangeNode,
+  type InterchangeNode,
   recordHumanDecision,
-  signEnvelope,
   verifyEnvelope,
 } from '../src/index';
-import { AGENTS, type AgentName, answerWith, itemsAt, makeWorld, type World } from './harness';
+import {
+  EXT,
+  governedHeaders,
+  governedSdkClient,
+  taskOf as listedTaskOf,
+  postJsonRpc,
+  type ServedAgents,
+  serveAgents,
+  signedSendMessage,
+  V1,
+} from './a2a-harness';
+import {
+  type AgentName,
+  answerWith,
+  approve,
+  ask,
+  audience,
+  itemsAt,
+  makeWorld,
+  sender,
+  type World,
+} from './harness';
 
+type Name = 'alice' | 'bob' | 'carol' | 'dave';
 let w: World;
-const servers = {} as Record<'alice' | 'bob' | 'carol' | 'dave', GovernedA2AServer>;
-const nodes = {} as Record<'alice' | 'bob' | 'carol' | 'dave', InterchangeNode>;
+let served: ServedAgents<Name>;
+let servers: Record<Name, GovernedA2AServer>;
+let nodes: Record<Name, InterchangeNode>;
 const sdkLines: string[] = [];
 const logger: Logger = {
   debug: (m, f) => sdkLines.push(`${m} ${JSON.stringify(f)}`),
@@ -45,124 +62,47 @@ const recorded: { url: string; init: RequestInit }[] = [];
 beforeAll(async () => {
   console.debug = consoleDebug;
   w = await makeWorld({ stores: 'separate' });
-  const urls = new Map<string, string>();
   const recordingFetch: typeof fetch = async (url, init) => {
     recorded.push({ url: String(url), init: init ?? {} });
     return fetch(url, init);
   };
-  for (const name of ['alice', 'bob', 'carol', 'dave'] as const) {
-    const a = AGENTS[name];
-    nodes[name] = new InterchangeNode({
-      agentId: `agent-${name}`,
-      ...a,
-      identityConfig: {
-        canReceiveQueries: true,
-        canAutoRespond: true,
-        canMakeCommitments: false,
-        maxClassificationShared: 'confidential',
-        supportedExchangeTypes: ['information_query', 'commitment_request', 'meeting_scheduling'],
-        maxRoundsAccepted: 3,
-      },
-      signingKey: w.keyPairs[name].signingKey,
-      keys: w.keys,
-      directory: w.directory,
-      store: w.stores[name],
-      audit: w.audits[name],
-      engine: w.engine,
-      transport: new A2ATransport({
-        signingKey: w.keyPairs[name].signingKey,
-        keys: w.keys,
-        resolve: (id) => urls.get(id),
-        fetch: recordingFetch,
-      }),
-      answer: answerWith(itemsAt('public', 'restricted')),
-      channel: 'a2a',
-    });
-    servers[name] = await startA2AServer({
-      node: nodes[name],
-      signingKey: w.keyPairs[name].signingKey,
-      keys: w.keys,
+  served = await serveAgents(w, ['alice', 'bob', 'carol', 'dave'], {
+    node: { answer: answerWith(itemsAt('public', 'restricted')), fetch: recordingFetch },
+    server: {
       logger,
       limits: { bodyBytes: 32 * 1024, metadataBytes: 8 * 1024 },
       subscription: { pollMs: 20 },
-    });
-    urls.set(`agent-${name}`, servers[name].url);
-  }
+    },
+  });
+  ({ servers, nodes } = served);
   // an agent whose "card" is served by someone else: re-addressing by DNS/URL games
-  urls.set('agent-impostor', servers.carol.url);
+  served.urls.set('agent-impostor', servers.carol.url);
 });
 afterAll(async () => {
-  for (const s of Object.values(servers)) await s?.close();
+  await served?.close();
 });
 
-/** A raw JSON-RPC call as a hostile client would make it. */
-async function rpc(to: AgentName, body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(servers[to as 'bob'].url, {
-    method: 'POST',
-    // A2A 1.0, the only version a governed agent serves (no header means 0.3: refused, -32009)
-    headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  return { status: res.status, type: res.headers.get('content-type'), body: JSON.parse(await res.text()) };
-}
-const token = (from: AgentName, to: AgentName, method: string) =>
-  callerToken(
-    w.keyPairs[from].signingKey,
-    { tenantId: AGENTS[to].tenantId, agentId: `agent-${to}` },
-    method,
-    Date.now(),
-  );
-const governed = async (from: AgentName, to: AgentName, method: string) => ({
-  authorization: `Bearer ${await token(from, to, method)}`,
-  'a2a-extensions': GOVERNANCE_EXTENSION_URI,
-});
+/** A raw JSON-RPC call as a hostile client would make it (A2A 1.0 unless `headers` say otherwise). */
+const rpc = (to: AgentName, body: unknown, headers: Record<string, string> = {}) =>
+  postJsonRpc(servers[to].url, body, { ...V1, ...headers });
+const governed = (from: AgentName, to: AgentName, method: string) => governedHeaders(w, from, to, method);
 
-async function signedQuery(
+/** `from`'s signed query to `to` as a SendMessage request (signed with `over.signer`'s key). */
+const signedQuery = async (
   from: AgentName,
   to: AgentName,
   message: ExchangeMessage,
   over: { signer?: AgentName } = {},
-) {
-  const f = AGENTS[from];
-  const contextId = newId();
-  const { jws } = await signEnvelope(
-    w.keyPairs[over.signer ?? from].signingKey,
-    {
-      envelope: buildEnvelope({
-        messageType: 'agent-generated',
-        replyPolicy: 'agent-ok',
-        exchangeId: newId(),
-        currentRound: 1,
-        maxRounds: 3,
-        classificationLevel: 'internal',
-      }),
-      kind: 'query',
-      final: true,
-      accepts: 'internal',
-      exchangeType: 'information_query',
-      conversationId: contextId,
-      from: { tenantId: f.tenantId, agentId: `agent-${from}`, userId: f.userId, orgUnit: f.orgUnit },
-      to: { tenantId: AGENTS[to].tenantId, agentId: `agent-${to}` },
-      contextId,
-      digest: contentDigest(message),
-    },
-    { nowMs: Date.now(), ttlMs: 60_000 },
-  );
-  return {
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'SendMessage',
-    params: {
-      message: toWireMessage({
-        messageId: newId(),
-        contextId,
-        role: 'ROLE_USER',
-        content: message,
-        metadata: { envelope: jws, kind: 'query' },
-      }),
-    },
-  };
-}
+) =>
+  (
+    await signedSendMessage({
+      signer: w.keyPairs[over.signer ?? from].signingKey,
+      from: sender(from),
+      to: audience(to),
+      message,
+      nowMs: Date.now(),
+    })
+  ).request;
 
 describe('governed A2A round trip', () => {
   it('the AgentCard declares the governance extension as required and is signed', async () => {
@@ -202,22 +142,10 @@ describe('governed A2A round trip', () => {
   });
 
   it('a commitment pauses in TASK_STATE_INPUT_REQUIRED until bob’s human approves; the approval is used once', async () => {
-    const q = await nodes.alice.query({
-      to: 'agent-bob',
-      exchangeType: 'commitment_request',
-      message: { text: 'Can you own the release?' },
-    });
-    const r = q._unsafeUnwrap();
+    const r = await ask(nodes.alice, 'agent-bob', 'commitment_request', 'Can you own the release?');
     expect(r.status).toBe('pending');
     expect((await nodes.alice.collect(r.exchange.exchangeId))._unsafeUnwrap().status).toBe('pending');
-    (
-      await nodes.bob.decide({
-        exchangeId: r.exchange.exchangeId,
-        by: 'bob',
-        decision: 'approved',
-        note: 'yes, I own it',
-      })
-    )._unsafeUnwrap();
+    await approve(nodes.bob, r.exchange.exchangeId, 'bob', 'yes, I own it');
     const done = (await nodes.alice.collect(r.exchange.exchangeId))._unsafeUnwrap();
     expect(done.status).toBe('answered');
     expect(done.reply?.commitment).toEqual({ action: 'commitment_request', detail: 'yes, I own it' });
@@ -225,13 +153,7 @@ describe('governed A2A round trip', () => {
   });
 
   it('CancelTask after a human approved withdraws the round: the approval is never turned into a reply; an answered task is not cancelable', async () => {
-    const r = (
-      await nodes.alice.query({
-        to: 'agent-bob',
-        exchangeType: 'commitment_request',
-        message: { text: 'Friday?' },
-      })
-    )._unsafeUnwrap();
+    const r = await ask(nodes.alice, 'agent-bob', 'commitment_request', 'Friday?');
     expect(r.status).toBe('pending');
     const decided = await nodes.bob.decide({
       exchangeId: r.exchange.exchangeId,
@@ -240,44 +162,21 @@ describe('governed A2A round trip', () => {
     });
     // the node's decide makes the reply at once: the round is answered, cancelling is refused
     expect(decided.isOk()).toBe(true);
-    const list = await rpc(
-      'bob',
-      { jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} },
-      await governed('alice', 'bob', 'ListTasks'),
-    );
-    const taskOf = (exchangeId: string) =>
-      list.body.result.tasks.find(
-        (t: { metadata?: Record<string, { exchangeId: string }> }) =>
-          t.metadata?.[GOVERNANCE_EXTENSION_URI]?.exchangeId === exchangeId,
-      )?.id as string;
+    const answeredTask = await taskOf('alice', 'bob', r.exchange.exchangeId);
     const answered = await rpc(
       'bob',
-      { jsonrpc: '2.0', id: 1, method: 'CancelTask', params: { id: taskOf(r.exchange.exchangeId) } },
+      { jsonrpc: '2.0', id: 1, method: 'CancelTask', params: { id: answeredTask } },
       await governed('alice', 'bob', 'CancelTask'),
     );
     expect(answered.body.error).toMatchObject({ code: -32002 });
     expect((await w.stores.bob.get('acme', r.exchange.exchangeId))?.outcome).not.toBe('denied');
     // a decision recorded through the store (the gateway's route) but not yet collected is withdrawn
-    const q = (
-      await nodes.alice.query({
-        to: 'agent-bob',
-        exchangeType: 'commitment_request',
-        message: { text: 'Monday?' },
-      })
-    )._unsafeUnwrap();
+    const q = await ask(nodes.alice, 'agent-bob', 'commitment_request', 'Monday?');
     await recordHumanDecision(
       { store: w.stores.bob, audit: w.audits.bob, clock: systemClock },
       { tenantId: 'acme', exchangeId: q.exchange.exchangeId, by: 'bob', decision: 'approved' },
     );
-    const list2 = await rpc(
-      'bob',
-      { jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} },
-      await governed('alice', 'bob', 'ListTasks'),
-    );
-    const taskId = list2.body.result.tasks.find(
-      (t: { metadata?: Record<string, { exchangeId: string }> }) =>
-        t.metadata?.[GOVERNANCE_EXTENSION_URI]?.exchangeId === q.exchange.exchangeId,
-    )?.id;
+    const taskId = await taskOf('alice', 'bob', q.exchange.exchangeId);
     const cancel = await rpc(
       'bob',
       { jsonrpc: '2.0', id: 1, method: 'CancelTask', params: { id: taskId } },
@@ -296,11 +195,7 @@ describe('governed A2A round trip', () => {
     q.method = 'SendStreamingMessage';
     const res = await fetch(servers.bob.url, {
       method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'a2a-extensions': GOVERNANCE_EXTENSION_URI,
-        'a2a-version': '1.0',
-      },
+      headers: { 'content-type': 'application/json', ...EXT, ...V1 },
       body: JSON.stringify(q),
     });
     expect(res.headers.get('content-type')).toContain('text/event-stream');
@@ -335,13 +230,7 @@ describe('governed A2A round trip', () => {
   });
 
   it('the initiator cancels its waiting round through the transport (CancelTask): both records end denied, bob can no longer decide', async () => {
-    const r = (
-      await nodes.alice.query({
-        to: 'agent-bob',
-        exchangeType: 'meeting_scheduling',
-        message: { text: 'Tue?' },
-      })
-    )._unsafeUnwrap();
+    const r = await ask(nodes.alice, 'agent-bob', 'meeting_scheduling', 'Tue?');
     expect(r.status).toBe('pending');
     const mine = (await nodes.alice.cancel(r.exchange.exchangeId))._unsafeUnwrap();
     expect(mine.outcome).toBe('denied');
@@ -370,13 +259,7 @@ describe('governed A2A round trip', () => {
     });
     // the in-process network cannot cancel
     const local = await makeWorld({});
-    const waiting = (
-      await local.nodes.alice.query({
-        to: 'agent-bob',
-        exchangeType: 'commitment_request',
-        message: { text: 'x' },
-      })
-    )._unsafeUnwrap();
+    const waiting = await ask(local.nodes.alice, 'agent-bob', 'commitment_request', 'x');
     expect(
       (await local.nodes.alice.cancel(waiting.exchange.exchangeId))._unsafeUnwrapErr().detail,
     ).toMatchObject({
@@ -412,43 +295,13 @@ describe('governed A2A round trip', () => {
 });
 
 /** A real A2A client (the SDK's, JSON-RPC over HTTP/SSE) that activates the extension and signs a caller token per call. */
-async function sdkClient(from: AgentName, to: AgentName) {
-  const governedFetch: typeof fetch = async (url, init) => {
-    const headers = new Headers(init?.headers);
-    headers.set('a2a-extensions', GOVERNANCE_EXTENSION_URI);
-    if (typeof init?.body === 'string')
-      headers.set('authorization', `Bearer ${await token(from, to, JSON.parse(init.body).method)}`);
-    return fetch(url, { ...init, headers });
-  };
-  const factory = new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory({ fetchImpl: governedFetch })],
-    }),
-  );
-  return factory.createFromUrl(servers[to as 'bob'].url);
-}
-
-async function taskOf(from: AgentName, to: AgentName, exchangeId: string): Promise<string> {
-  const list = await rpc(
-    to,
-    { jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} },
-    await governed(from, to, 'ListTasks'),
-  );
-  return list.body.result.tasks.find(
-    (t: { metadata?: Record<string, { exchangeId: string }> }) =>
-      t.metadata?.[GOVERNANCE_EXTENSION_URI]?.exchangeId === exchangeId,
-  )?.id;
-}
+const sdkClient = (from: AgentName, to: AgentName) => governedSdkClient(w, servers[to].url, from, to);
+const taskOf = (from: AgentName, to: AgentName, exchangeId: string) =>
+  listedTaskOf(w, servers[to].url, from, to, exchangeId);
 
 describe('SubscribeToTask with the SDK’s A2A client over SSE', () => {
   it('the owner follows its waiting task: the task, the reply becoming ready, then completed once collected', async () => {
-    const r = (
-      await nodes.alice.query({
-        to: 'agent-bob',
-        exchangeType: 'meeting_scheduling',
-        message: { text: 'Thu 10:00?' },
-      })
-    )._unsafeUnwrap();
+    const r = await ask(nodes.alice, 'agent-bob', 'meeting_scheduling', 'Thu 10:00?');
     expect(r.status).toBe('pending');
     const taskId = await taskOf('alice', 'bob', r.exchange.exchangeId);
     const client = await sdkClient('alice', 'bob');
@@ -459,9 +312,7 @@ describe('SubscribeToTask with the SDK’s A2A client over SSE', () => {
     await vi.waitFor(() => expect(events).toHaveLength(1));
     const first = events[0]?.payload;
     expect(first?.$case === 'task' && first.value.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
-    (
-      await nodes.bob.decide({ exchangeId: r.exchange.exchangeId, by: 'bob', decision: 'approved' })
-    )._unsafeUnwrap();
+    await approve(nodes.bob, r.exchange.exchangeId, 'bob');
     await vi.waitFor(() => expect(events).toHaveLength(2));
     const ready = events[1]?.payload;
     expect(ready?.$case).toBe('statusUpdate');
@@ -488,13 +339,7 @@ describe('SubscribeToTask with the SDK’s A2A client over SSE', () => {
   });
 
   it('another caller cannot subscribe to the task (not found), nor without a caller token', async () => {
-    const r = (
-      await nodes.alice.query({
-        to: 'agent-bob',
-        exchangeType: 'commitment_request',
-        message: { text: 'sign?' },
-      })
-    )._unsafeUnwrap();
+    const r = await ask(nodes.alice, 'agent-bob', 'commitment_request', 'sign?');
     const taskId = await taskOf('alice', 'bob', r.exchange.exchangeId);
     const follow = async (client: Awaited<ReturnType<typeof sdkClient>>) => {
       for await (const _ of client.resubscribeTask({ tenant: '', id: taskId })) return 'event';
@@ -601,37 +446,21 @@ describe('hostile client', () => {
     expect(big.type).toContain('application/json');
     expect(big.body.error).toMatchObject({ code: -32043, data: { reason: 'body_too_large' } });
     const q = await signedQuery('alice', 'bob', { text: 'x', items: [] });
-    const meta = (q.params.message as { metadata: Record<string, unknown> }).metadata;
+    const meta = q.params.message.metadata;
     meta.padding = 'y'.repeat(10_000);
     const fat = await rpc('bob', q, await governed('alice', 'bob', 'SendMessage'));
     expect(fat.body.error).toMatchObject({ code: -32043, data: { reason: 'metadata_too_large' } });
     const q2 = await signedQuery('alice', 'bob', { text: 'x', items: [] });
-    (
-      (q2.params.message as { parts: { data: ExchangeMessage }[] }).parts[0] as { data: ExchangeMessage }
-    ).data.items = itemsAt('restricted');
+    (q2.params.message.parts[0] as { data: ExchangeMessage }).data.items = itemsAt('restricted');
     expect((await rpc('bob', q2, await governed('alice', 'bob', 'SendMessage'))).body.error.data.reason).toBe(
       'digest_mismatch',
     );
   });
 
   it('reads other callers’ tasks: GetTask, ListTasks, CancelTask, SubscribeToTask; params.tenant is not trusted', async () => {
-    const r = (
-      await nodes.alice.query({
-        to: 'agent-bob',
-        exchangeType: 'meeting_scheduling',
-        message: { text: 'meet?' },
-      })
-    )._unsafeUnwrap();
+    const r = await ask(nodes.alice, 'agent-bob', 'meeting_scheduling', 'meet?');
     expect(r.status).toBe('pending');
-    const list = await rpc(
-      'bob',
-      { jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} },
-      await governed('alice', 'bob', 'ListTasks'),
-    );
-    const taskId = list.body.result.tasks.find(
-      (t: { metadata?: Record<string, { exchangeId: string }> }) =>
-        t.metadata?.[GOVERNANCE_EXTENSION_URI]?.exchangeId === r.exchange.exchangeId,
-    )?.id;
+    const taskId = await taskOf('alice', 'bob', r.exchange.exchangeId);
     expect(taskId).toBeTruthy();
     expect(
       (

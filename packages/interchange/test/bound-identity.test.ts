@@ -8,30 +8,29 @@
  * A hostile peer holds a key issued for `acme/guest-assistant` (bound to user `guest`, whom the
  * directory places in org `partners`, team `visitors`) and talks raw JSON-RPC to bob's served agent.
  */
-import { type ExchangeType, InMemoryExchangeStore, newId } from '@agentgov/core';
+import { type ExchangeType, InMemoryExchangeStore } from '@agentgov/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  A2ATransport,
-  GOVERNANCE_EXTENSION_URI,
-  type GovernedA2AServer,
-  startA2AServer,
-  toWireMessage,
-  verifyGovernedCard,
-} from '../src/a2a/index';
+import { A2ATransport, type GovernedA2AServer, startA2AServer, verifyGovernedCard } from '../src/a2a/index';
 import {
   type AgentKeyPair,
-  buildEnvelope,
-  contentDigest,
   type ExchangeMessage,
   generateAgentKeys,
   type IncomingQuery,
   InterchangeNode,
   KeyRing,
   readExchange,
-  signEnvelope,
   signingKeyFromJwk,
 } from '../src/index';
-import { AGENTS, itemsAt, makeWorld, type World } from './harness';
+import {
+  type A2ANodeOptions,
+  a2aNode,
+  EXT,
+  governedIdentity,
+  postJsonRpc,
+  signedSendMessage,
+  V1,
+} from './a2a-harness';
+import { audience, itemsAt, makeWorld, type World } from './harness';
 
 let w: World;
 let guest: AgentKeyPair;
@@ -41,39 +40,13 @@ let server: GovernedA2AServer;
 const asked: IncomingQuery[] = [];
 const urls = new Map<string, string>();
 
-const IDENTITY = {
-  canReceiveQueries: true,
-  canAutoRespond: true,
-  canMakeCommitments: false,
-  maxClassificationShared: 'confidential',
-  supportedExchangeTypes: ['information_query', 'commitment_request', 'meeting_scheduling'],
-  maxRoundsAccepted: 3,
-} as const;
-
-const nodeFor = (
-  name: 'alice' | 'bob',
-  extra: Partial<ConstructorParameters<typeof InterchangeNode>[0]> = {},
-) =>
-  new InterchangeNode({
-    agentId: `agent-${name}`,
-    ...AGENTS[name],
-    identityConfig: { ...IDENTITY, supportedExchangeTypes: [...IDENTITY.supportedExchangeTypes] },
-    signingKey: w.keyPairs[name].signingKey,
-    keys: w.keys,
-    directory: w.directory,
-    store: w.stores[name],
-    audit: w.audits[name],
-    engine: w.engine,
-    transport: new A2ATransport({
-      signingKey: w.keyPairs[name].signingKey,
-      keys: w.keys,
-      resolve: (id) => urls.get(id),
-    }),
+const nodeFor = (name: 'alice' | 'bob', extra: Partial<A2ANodeOptions> = {}) =>
+  a2aNode(w, name, {
+    resolve: (id) => urls.get(id),
     answer: async (q) => {
       asked.push(q);
       return { text: 'ok', items: [] };
     },
-    channel: 'a2a',
     clock: w.clock,
     ...extra,
   });
@@ -108,73 +81,28 @@ interface Claim {
 }
 
 /** A SendMessage as a hostile peer builds it: envelope signed with the guest's key, claims of its choosing. */
-async function signedQuery(message: ExchangeMessage, claim: Claim) {
-  const contextId = claim.round?.contextId ?? newId();
-  const exchangeId = claim.round?.exchangeId ?? newId();
+function signedQuery(message: ExchangeMessage, claim: Claim) {
   const signer = claim.signer ?? guest.signingKey;
-  const { jws } = await signEnvelope(
+  return signedSendMessage({
     signer,
-    {
-      envelope: buildEnvelope({
-        messageType: 'agent-generated',
-        replyPolicy: 'agent-ok',
-        exchangeId,
-        currentRound: claim.round?.currentRound ?? 1,
-        maxRounds: 3,
-        classificationLevel: 'internal',
-      }),
-      kind: 'query',
-      final: claim.round !== undefined,
-      accepts: 'internal',
-      exchangeType: claim.exchangeType ?? 'information_query',
-      conversationId: contextId,
-      from: {
-        tenantId: 'acme',
-        agentId: claim.from?.agentId ?? signer.agentId,
-        userId: claim.from?.userId ?? 'guest',
-        orgUnit: claim.from?.orgUnit ?? 'partners',
-      },
-      to: { tenantId: 'acme', agentId: 'agent-bob' },
-      contextId,
-      digest: contentDigest(message),
+    from: {
+      tenantId: 'acme',
+      agentId: claim.from?.agentId ?? signer.agentId,
+      userId: claim.from?.userId ?? 'guest',
+      orgUnit: claim.from?.orgUnit ?? 'partners',
     },
-    { nowMs: w.clock.now().getTime(), ttlMs: claim.ttlMs ?? 60_000 },
-  );
-  return {
-    exchangeId,
-    contextId,
-    jws,
-    request: {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'SendMessage',
-      params: {
-        message: toWireMessage({
-          messageId: newId(),
-          contextId,
-          role: 'ROLE_USER',
-          content: message,
-          metadata: { envelope: jws, kind: 'query' },
-        }),
-      },
-    },
-  };
+    to: audience('bob'),
+    message,
+    ...claim.round,
+    final: claim.round !== undefined,
+    exchangeType: claim.exchangeType,
+    nowMs: w.clock.now().getTime(),
+    ttlMs: claim.ttlMs,
+  });
 }
 
 /** Raw JSON-RPC to bob's served agent, the governance extension activated, A2A 1.0. */
-async function rpc(body: unknown) {
-  const res = await fetch(server.url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'a2a-extensions': GOVERNANCE_EXTENSION_URI,
-      'a2a-version': '1.0',
-    },
-    body: JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, text, body: JSON.parse(text) };
-}
+const rpc = (body: unknown) => postJsonRpc(server.url, body, { ...EXT, ...V1 });
 
 describe('item 1 over A2A: the user an agent acts for is its key’s, never the envelope’s', () => {
   it('a guest-assistant key (bound to guest) claiming from.userId alice, orgUnit eng is refused: user_mismatch, nothing recorded', async () => {
@@ -317,7 +245,7 @@ describe('item 1: keys without a user, users outside the directory, cards naming
       tenantId: 'acme',
       userId: 'alice',
       orgUnit: 'eng',
-      identityConfig: { ...IDENTITY, supportedExchangeTypes: [...IDENTITY.supportedExchangeTypes] },
+      identityConfig: governedIdentity(),
       signingKey: unboundKey,
       keys: ring,
       directory: w.directory,

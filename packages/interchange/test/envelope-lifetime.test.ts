@@ -3,20 +3,16 @@
  * configurable per node): `exp - iat` above the cap, or an `exp` beyond now + cap + skew, is
  * refused with `lifetime_too_long`. Time is the world's ManualClock.
  */
-import { newId } from '@agentgov/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  buildEnvelope,
-  contentDigest,
-  type EnvelopeClaims,
   type ExchangeMessage,
   InterchangeNode,
   MAX_ENVELOPE_LIFETIME_MS,
+  type NodeOptions,
   parseAgentIdentityConfig,
-  signEnvelope,
   verifyEnvelope,
 } from '../src/index';
-import { AGENTS, makeWorld, type World } from './harness';
+import { audience, makeWorld, nodeBase, sender, signQuery, type World } from './harness';
 
 let w: World;
 beforeAll(async () => {
@@ -26,29 +22,25 @@ beforeAll(async () => {
 const message: ExchangeMessage = { text: 'status?', items: [] };
 
 /** alice's query to bob, signed at the world's now with `ttlMs`. */
-async function query(ttlMs: number, nowMs = w.clock.now().getTime()) {
-  const contextId = newId();
-  const claims: Omit<EnvelopeClaims, 'jti' | 'iat' | 'exp'> = {
-    envelope: buildEnvelope({
-      messageType: 'agent-generated',
-      replyPolicy: 'agent-ok',
-      exchangeId: newId(),
-      currentRound: 1,
-      maxRounds: 3,
-      classificationLevel: 'public',
-    }),
-    kind: 'query',
-    final: true,
-    accepts: 'internal',
-    exchangeType: 'information_query',
-    conversationId: contextId,
-    from: { tenantId: 'acme', agentId: 'agent-alice', userId: 'alice', orgUnit: 'eng' },
-    to: { tenantId: 'acme', agentId: 'agent-bob' },
-    contextId,
-    digest: contentDigest(message),
-  };
-  return signEnvelope(w.keyPairs.alice.signingKey, claims, { nowMs, ttlMs });
-}
+const query = (ttlMs: number, nowMs = w.clock.now().getTime()) =>
+  signQuery({
+    signer: w.keyPairs.alice.signingKey,
+    from: sender('alice'),
+    to: audience('bob'),
+    message,
+    classificationLevel: 'public',
+    nowMs,
+    ttlMs,
+  });
+
+/** bob's node on the world's in-process network, its identity the default one. */
+const bobWith = (extra: Partial<NodeOptions>) =>
+  new InterchangeNode({
+    ...nodeBase(w, 'bob'),
+    identityConfig: parseAgentIdentityConfig(undefined),
+    transport: w.network,
+    ...extra,
+  });
 
 const verify = (jws: string, maxLifetimeMs?: number) =>
   verifyEnvelope(jws, w.keys, {
@@ -95,39 +87,11 @@ describe('item 7: envelope lifetime has a maximum', () => {
   it('the cap is configurable on the node (and verify options); a node cannot sign beyond its own cap', async () => {
     const { jws } = await query(120_000);
     await expect(verify(jws, 60_000)).rejects.toMatchObject({ reason: 'lifetime_too_long' });
-    const strict = new InterchangeNode({
-      agentId: 'agent-bob',
-      ...AGENTS.bob,
-      identityConfig: parseAgentIdentityConfig(undefined),
-      signingKey: w.keyPairs.bob.signingKey,
-      keys: w.keys,
-      directory: w.directory,
-      store: w.stores.bob,
-      audit: w.audits.bob,
-      engine: w.engine,
-      transport: w.network,
-      clock: w.clock,
-      maxEnvelopeLifetimeMs: 60_000,
-    });
+    const strict = bobWith({ clock: w.clock, maxEnvelopeLifetimeMs: 60_000 });
     expect(await strict.receive({ jws, message })).toMatchObject({
       status: 'refused',
       error: { detail: { reason: 'lifetime_too_long' } },
     });
-    expect(
-      () =>
-        new InterchangeNode({
-          agentId: 'agent-bob',
-          ...AGENTS.bob,
-          identityConfig: parseAgentIdentityConfig(undefined),
-          signingKey: w.keyPairs.bob.signingKey,
-          keys: w.keys,
-          directory: w.directory,
-          store: w.stores.bob,
-          audit: w.audits.bob,
-          engine: w.engine,
-          transport: w.network,
-          envelopeTtlMs: 600_000,
-        }),
-    ).toThrow(/maxEnvelopeLifetimeMs/);
+    expect(() => bobWith({ envelopeTtlMs: 600_000 })).toThrow(/maxEnvelopeLifetimeMs/);
   });
 });

@@ -5,20 +5,27 @@
  * agent on an InProcessNetwork. Used by the tests and the bench.
  */
 import {
+  type ClassificationLevel,
   type Clock,
   type DecisionEngine,
   type ExchangeStore,
+  type ExchangeType,
   InMemoryAuditSink,
   InMemoryExchangeStore,
   InMemoryOrgDirectory,
   InMemoryPolicyStore,
   ManualClock,
+  newId,
   type OrgDirectory,
 } from '@agentgov/core';
 import { BuiltinDecisionEngine, EffectivePolicyResolver, PolicyService } from '@agentgov/policy';
 import {
   type AgentKeyPair,
   type AgentPolicyView,
+  buildEnvelope,
+  contentDigest,
+  type EnvelopeClaims,
+  type ExchangeMessage,
   generateAgentKeys,
   type HumanAvailability,
   type IncomingQuery,
@@ -27,6 +34,8 @@ import {
   KeyRing,
   type NodeOptions,
   parseAgentIdentityConfig,
+  type SigningKey,
+  signEnvelope,
 } from '../src/index';
 
 const A2A_POLICY = `enabled: true
@@ -178,3 +187,92 @@ export const itemsAt = (...levels: ('public' | 'internal' | 'confidential' | 're
     classification,
     value: `v${i}`,
   }));
+
+/**
+ * What every node a test builds for agent `name` is given: its identity, its key, the world's key
+ * ring, directory and engine, and the agent's own store and audit sink.
+ */
+export const nodeBase = (w: World, name: AgentName) => ({
+  agentId: `agent-${name}`,
+  ...AGENTS[name],
+  signingKey: w.keyPairs[name].signingKey,
+  keys: w.keys,
+  directory: w.directory,
+  store: w.stores[name],
+  audit: w.audits[name],
+  engine: w.engine,
+});
+
+/** Agent `name` as the sender of an envelope (tenant, agent, user, org unit). */
+export const sender = (name: AgentName): EnvelopeClaims['from'] => ({
+  tenantId: AGENTS[name].tenantId,
+  agentId: `agent-${name}`,
+  userId: AGENTS[name].userId,
+  orgUnit: AGENTS[name].orgUnit,
+});
+
+/** Agent `name` as the audience of an envelope or a caller token. */
+export const audience = (name: AgentName) => ({ tenantId: AGENTS[name].tenantId, agentId: `agent-${name}` });
+
+/** A query round as a (possibly hostile) peer signs it; what is left out takes the default shown. */
+export interface QueryClaims {
+  signer: SigningKey;
+  from: EnvelopeClaims['from'];
+  to: EnvelopeClaims['to'];
+  message: ExchangeMessage;
+  nowMs: number;
+  /** 60 000 */
+  ttlMs?: number | undefined;
+  /** information_query */
+  exchangeType?: ExchangeType | undefined;
+  /** A new one. */
+  exchangeId?: string | undefined;
+  /** A new one (also the conversation id). */
+  contextId?: string | undefined;
+  /** 1 */
+  currentRound?: number | undefined;
+  /** true */
+  final?: boolean | undefined;
+  /** internal */
+  classificationLevel?: ClassificationLevel | undefined;
+}
+
+/** A query envelope (agent-generated, at most 3 rounds, accepts internal in return), signed. */
+export function signQuery(q: QueryClaims): Promise<{ jws: string; claims: EnvelopeClaims }> {
+  const contextId = q.contextId ?? newId();
+  return signEnvelope(
+    q.signer,
+    {
+      envelope: buildEnvelope({
+        messageType: 'agent-generated',
+        replyPolicy: 'agent-ok',
+        exchangeId: q.exchangeId ?? newId(),
+        currentRound: q.currentRound ?? 1,
+        maxRounds: 3,
+        classificationLevel: q.classificationLevel ?? 'internal',
+      }),
+      kind: 'query',
+      final: q.final ?? true,
+      accepts: 'internal',
+      exchangeType: q.exchangeType ?? 'information_query',
+      conversationId: contextId,
+      from: q.from,
+      to: q.to,
+      contextId,
+      digest: contentDigest(q.message),
+    },
+    { nowMs: q.nowMs, ttlMs: q.ttlMs ?? 60_000 },
+  );
+}
+
+/** `from` asks `to` (an agent id) a round of `exchangeType` carrying `text`; throws on an error. */
+export async function ask(from: InterchangeNode, to: string, exchangeType: ExchangeType, text: string) {
+  return (await from.query({ to, exchangeType, message: { text } }))._unsafeUnwrap();
+}
+
+/** The responder's human `by` approves the waiting round (with `note`); throws on an error. */
+export async function approve(node: InterchangeNode, exchangeId: string, by: string, note?: string) {
+  return (
+    await node.decide({ exchangeId, by, decision: 'approved', ...(note !== undefined ? { note } : {}) })
+  )._unsafeUnwrap();
+}

@@ -145,6 +145,16 @@ function sendConfiguration(raw: unknown): Record<string, unknown> | undefined {
   };
 }
 
+/** A SendMessage refused before anything in it is read further. */
+const refusedView = (status: number, error: JsonRpcError): SendMessageView => ({
+  wire: undefined,
+  signer: undefined,
+  problem: { status, error },
+});
+/** Over a size limit: HTTP 413, -32043 with the reason and the limit. */
+const tooLarge = (message: string, reason: string, limit: number): SendMessageView =>
+  refusedView(413, rpcError(E.tooLarge, message, reason, { limit }));
+
 const envelopeMissing = () =>
   rpcError(
     E.extensionRequired,
@@ -493,31 +503,12 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
     const message = params.message as { metadata?: unknown } | undefined;
     const metaSize = Buffer.byteLength(JSON.stringify(message?.metadata ?? null) ?? '');
     if (metaSize > metadataLimit)
-      return {
-        wire: undefined,
-        signer: undefined,
-        problem: {
-          status: 413,
-          error: rpcError(E.tooLarge, 'Message metadata too large', 'metadata_too_large', {
-            limit: metadataLimit,
-          }),
-        },
-      };
+      return tooLarge('Message metadata too large', 'metadata_too_large', metadataLimit);
     const read = readWireMessage(params.message);
-    if (read.status === 'missing')
-      return { wire: undefined, signer: undefined, problem: { status: 200, error: envelopeMissing() } };
+    if (read.status === 'missing') return refusedView(200, envelopeMissing());
     const envelope = read.status === 'ok' ? read.wire.metadata.envelope : read.envelope;
     if (envelope.length > MAX_ENVELOPE_BYTES)
-      return {
-        wire: undefined,
-        signer: undefined,
-        problem: {
-          status: 413,
-          error: rpcError(E.tooLarge, 'Envelope too large', 'envelope_too_large', {
-            limit: MAX_ENVELOPE_BYTES,
-          }),
-        },
-      };
+      return tooLarge('Envelope too large', 'envelope_too_large', MAX_ENVELOPE_BYTES);
     const extra = Object.keys(params).find(
       (k) =>
         !SEND_PARAMS.has(k) ||
@@ -526,18 +517,14 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
     if (read.status === 'not_covered' || read.wire.role !== 'ROLE_USER' || extra !== undefined) {
       const field =
         read.status === 'not_covered' ? read.field : extra !== undefined ? `params.${extra}` : 'role';
-      return {
-        wire: undefined,
-        signer: undefined,
-        problem: {
-          status: 200,
-          error: rpcError(
-            E.refused,
-            `The message carries content its envelope does not cover (${field.slice(0, 64)})`,
-            'unsigned_content',
-          ),
-        },
-      };
+      return refusedView(
+        200,
+        rpcError(
+          E.refused,
+          `The message carries content its envelope does not cover (${field.slice(0, 64)})`,
+          'unsigned_content',
+        ),
+      );
     }
     let signer: Caller | undefined;
     try {
