@@ -370,7 +370,11 @@ export class ToolGovernor {
         if (approved !== true) return await this.#refuse(facts, approved);
       }
       facts.result = 'allow';
-      const result = await this.#forward(entry, args as Record<string, unknown> | undefined, ctx, facts);
+      // What goes upstream is the canonical arguments the decision, the approval and the audit
+      // saw — never the caller's object, which an in-process caller could change while the call
+      // waits for its approval.
+      const forwarded = args === undefined ? undefined : (JSON.parse(canonical) as Record<string, unknown>);
+      const result = await this.#forward(entry, forwarded, ctx, facts);
       const filtered = await this.#filterResult(session, entry, result, facts);
       facts.outcome = filtered.isError ? 'error' : 'success';
       if (d.autonomy === 'notify') await this.#notify(session, entry, facts, ctx);

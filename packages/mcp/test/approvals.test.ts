@@ -1,7 +1,7 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { argumentsDigest, refusalOf } from '../src/index';
-import { makeProxyWorld, type ProxyWorld, USERS } from './harness';
+import { argumentsDigest, governTools, refusalOf } from '../src/index';
+import { makeProxyWorld, notesServer, type ProxyWorld, USERS } from './harness';
 
 let world: ProxyWorld | undefined;
 afterEach(async () => {
@@ -184,5 +184,43 @@ describe('approve with elicitation', () => {
       'require_approval',
       'require_approval',
     ]);
+  });
+});
+
+describe('in-process: arguments changed while the call waits for its approval', () => {
+  it('the upstream gets the arguments that were approved and audited, not the caller’s object changed since', async () => {
+    world = await makeProxyWorld();
+    const state = {
+      files: new Map([['/notes/a.md', 'a']]),
+      sent: [],
+      deleted: [] as string[],
+      calls: [] as string[],
+    };
+    const governed = governTools(notesServer(state), {
+      namespace: 'notes',
+      identity: { tenantId: 'acme', userId: 'alice' },
+      engine: world.engine,
+      audit: world.audit,
+    });
+    try {
+      await governed.listTools();
+      const args: Record<string, unknown> = { path: '/notes/a.md' };
+      const asked: string[] = [];
+      await governed.callTool('notes__delete_file', args, {
+        elicit: async (params) => {
+          asked.push(params.message);
+          args.path = '/etc/passwd'; // the caller still holds the object it passed
+          return { action: 'accept', content: { approve: true } };
+        },
+      });
+      expect(asked[0]).toContain('{"path":"/notes/a.md"}');
+      expect(state.deleted).toEqual(['/notes/a.md']);
+      expect(world.audit.entries.at(-1)).toMatchObject({
+        outcome: 'success',
+        actionDetail: { argumentsDigest: argumentsDigest({ path: '/notes/a.md' }) },
+      });
+    } finally {
+      await governed.close();
+    }
   });
 });
