@@ -50,7 +50,7 @@ const REFERENCE_COMPONENTS: StartingComponents = { plugins: ['policyEngine', 'wo
  * timestamp}` — with every component that is not ready `unhealthy` (the database is healthy once
  * opened and migrated; no connector is listed, as for an anonymous caller).
  */
-export function startingStatus(
+function startingStatus(
   phase: StartupPhase,
   components: StartingComponents = REFERENCE_COMPONENTS,
   now = new Date(),

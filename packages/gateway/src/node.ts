@@ -169,8 +169,8 @@ export interface DrainLimits {
   ms?: number;
 }
 
-export const DEFAULT_DRAIN_BYTES = 64 * 1024 * 1024;
-export const DEFAULT_DRAIN_MS = 30_000;
+const DEFAULT_DRAIN_BYTES = 64 * 1024 * 1024;
+const DEFAULT_DRAIN_MS = 30_000;
 
 /** The request still has body bytes nobody read (the answer came before them). */
 function bodyPending(req: IncomingMessage | undefined): req is IncomingMessage {
