@@ -2,7 +2,7 @@
  * The console in a real browser (Debian's Chromium through playwright-core) against the reference
  * server on an embedded database (PGlite in a temporary directory): sign in as each role, approve
  * an exchange end to end (the initiator sees the outcome), an item decided elsewhere disappears,
- * edit a policy with errors (schema, then the hierarchy check) and fix them, verify an audit entry
+ * a tool call waiting for approval rejected with a reason, edit a policy with errors (schema, then the hierarchy check) and fix them, verify an audit entry
  * in the browser, tamper with that entry in the database and see the console say so, axe-core on
  * every page, phone width. The screenshots in the README are written by this run.
  *
@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import type { Exchange } from '@agentgov/core';
 import { makeExchange } from '@agentgov/core/testing';
 import type { InterchangePlugin } from '@agentgov/interchange/gateway';
+import type { McpPlugin } from '@agentgov/mcp/gateway';
 import { openStore, sql } from '@agentgov/store-kysely';
 import axe from 'axe-core';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -28,6 +29,8 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
 const required = process.env.AGENTGOV_REQUIRE_SERVICES === '1';
 const SHOTS = fileURLToPath(new URL('../docs/', import.meta.url));
+// The MCP plugin mounted (its upstream is never called): tool calls waiting for approval.
+const MCP_CONFIG = fileURLToPath(new URL('./fixtures/mcp.yaml', import.meta.url));
 const WAIT = { timeout: 30_000 };
 
 const ROLES = [
@@ -120,7 +123,7 @@ if (!available && required) {
             // Checkpoints only when the server stops (its last round), never on a timer.
             AGENTGOV_CHECKPOINT_INTERVAL: '0',
           }),
-          { env: {} },
+          { env: { AGENTGOV_MCP_CONFIG: MCP_CONFIG } },
         );
       };
       const interchange = () =>
@@ -227,6 +230,42 @@ if (!available && required) {
         await carol.screenshot({ path: path.join(SHOTS, 'exchange.png'), fullPage: true });
         expect(await seriousViolations(carol)).toEqual([]);
         await carolContext.close();
+      }, 120_000);
+
+      it('shows a tool call waiting for approval with who asks and why; rejecting it needs a reason', async () => {
+        const mcp = server.governance.plugins.find((p) => p.name === 'mcp') as McpPlugin;
+        const pending = await mcp.inbox.request(
+          {
+            tenantId: 'acme',
+            userId: 'dave',
+            policyTool: 'notes__delete_file',
+            tool: 'notes__delete_file',
+            upstream: 'notes',
+            argumentsDigest: 'ab'.repeat(32),
+            reason: 'notes__delete_file needs approval (actions policy)',
+            ttlMs: 3_600_000,
+          },
+          new Date(),
+        );
+        const [context, page] = await signIn('dave');
+        const item = page.locator('article.item', { hasText: 'notes__delete_file' });
+        await item.getByText("dave's assistant wants to call notes__delete_file").waitFor(WAIT);
+        await item.getByText('notes__delete_file needs approval (actions policy)').waitFor(WAIT);
+        await item.getByText('ab'.repeat(32)).waitFor(WAIT);
+        await page.screenshot({ path: path.join(SHOTS, 'inbox-tool-call.png'), fullPage: true });
+        expect(await seriousViolations(page)).toEqual([]);
+        await item.getByRole('button', { name: /^Reject/ }).click();
+        await item.getByText('Give a reason to reject.').waitFor(WAIT);
+        await item.getByLabel(/Reason/).fill('Not the production notes, please.');
+        await item.getByRole('button', { name: /^Reject/ }).click();
+        await item.waitFor({ state: 'detached', ...WAIT });
+        const decided = await mcp.inbox.get('acme', pending.id, new Date());
+        expect(decided).toMatchObject({
+          status: 'rejected',
+          decidedBy: 'dave',
+          note: 'Not the production notes, please.',
+        });
+        await context.close();
       }, 120_000);
 
       it('edits a policy: a schema error on its line, then a hierarchy violation on its line, fixed and applied after a diff', async () => {
