@@ -89,6 +89,14 @@ describe('consoleRoutes', () => {
     expect(client.status).toBe(418);
   });
 
+  it('an app that is not built: the server starts, the console answers 503 saying so', async () => {
+    const missing = consoleRoutes({ appDir: path.join(dir, 'nowhere') });
+    await missing.start?.({ basePath: '/api/v1' });
+    const r = await missing.serve(new Request('http://localhost/console/'));
+    expect(r?.status).toBe(503);
+    expect(await r?.text()).toMatch(/not built/);
+  });
+
   it('refuses a base path it would have to escape', async () => {
     const other = consoleRoutes({ appDir: dir });
     await expect(other.start?.({ basePath: '/api/"><script>' })).rejects.toThrow(/cannot use the base path/);

@@ -50,12 +50,9 @@ export function consoleRoutes(options: ConsoleOptions = {}): ConsolePlugin {
   let loading: Promise<Map<string, StaticFile>> | undefined;
   let apiBase = '/api/v1';
 
+  /** The files, or an empty map when the app is not built (the server runs on; the page says so). */
   const load = async (): Promise<Map<string, StaticFile>> => {
-    const tree = await readTree(appDir).catch((error: unknown) => {
-      throw new Error(`the console is not built (${appDir}): run \`pnpm --filter @agentgov/console build\``, {
-        cause: error,
-      });
-    });
+    const tree = await readTree(appDir).catch(() => new Map<string, Uint8Array>());
     const out = new Map<string, StaticFile>();
     for (const [name, body] of tree) {
       if (name === 'index.html') {
@@ -64,7 +61,6 @@ export function consoleRoutes(options: ConsoleOptions = {}): ConsolePlugin {
         out.set(name, staticFile(name, new TextEncoder().encode(html)));
       } else out.set(name, staticFile(name, body));
     }
-    if (!out.has('index.html')) throw new Error(`the console's index.html is missing in ${appDir}`);
     files = out;
     return out;
   };
@@ -96,6 +92,13 @@ export function consoleRoutes(options: ConsoleOptions = {}): ConsolePlugin {
       }
       loading ??= load();
       const all = files ?? (await loading);
+      const index = all.get('index.html');
+      if (!index) {
+        return new Response('The console is not built: run `pnpm --filter @agentgov/console build`.', {
+          status: 503,
+          headers: { 'content-type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS },
+        });
+      }
       const name = pathname.slice(PATH.length + 1);
       const file = all.get(name);
       if (file && name !== 'index.html') return fileResponse(file, request);
@@ -107,7 +110,7 @@ export function consoleRoutes(options: ConsoleOptions = {}): ConsolePlugin {
         });
       }
       // Every other path is a page of the app (client-side routes): the app's index.html.
-      return fileResponse(all.get('index.html') as StaticFile, request);
+      return fileResponse(index, request);
     },
   };
 }
