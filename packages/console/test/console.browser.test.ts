@@ -308,8 +308,20 @@ if (!available && required) {
         await page.screenshot({ path: path.join(SHOTS, 'policy-diff.png'), fullPage: true });
         await page.getByRole('button', { name: 'Apply' }).click();
         await page.getByRole('button', { name: /eng tools/ }).waitFor(WAIT);
-        await page.getByText('send_mail: block').waitFor(WAIT);
+        await page.locator('.split pre.yaml', { hasText: 'send_mail: block' }).waitFor(WAIT);
         expect(await seriousViolations(page)).toEqual([]);
+
+        // Alice's path (enterprise → org eng → team platform → alice) holds both policies, in order.
+        const userPath = page.locator('article', {
+          has: page.getByRole('heading', { name: "A user's path: actions" }),
+        });
+        await userPath.getByText('eng tools').waitFor(WAIT);
+        expect(await userPath.locator('ol.path > li').allTextContents()).toEqual([
+          expect.stringMatching(/^enterprise acmetool autonomy/),
+          expect.stringMatching(/^org engeng tools/),
+          expect.stringMatching(/^team platform · no policy: inherits/),
+          expect.stringMatching(/^user alice · no policy: inherits/),
+        ]);
 
         // Why? A decision as alice comes from the policies just written.
         await page.getByRole('button', { name: 'Decide' }).click();

@@ -115,6 +115,9 @@ export function PoliciesPage() {
           )}
         </div>
       </div>
+      <Show loaded={loaded} what="the policies">
+        {(list) => <UserPath policies={list} domain={domain} />}
+      </Show>
       <Why />
     </section>
   );
@@ -354,6 +357,70 @@ function Editor(props: {
           </button>
         </div>
       )}
+    </article>
+  );
+}
+
+/**
+ * The policies on a user's path (enterprise → org → team → user) in this domain, in the order the
+ * effective policy is computed from them: each level can only restrict what the one above allows.
+ */
+function UserPath(props: { policies: Policy[]; domain: Policy['domain'] }) {
+  const me = useMe();
+  const [who, setWho] = useState({ org: me.orgUnit ?? '', team: me.team ?? '', user: me.userId });
+  const levels: [Policy['scope'], string][] = [
+    ['enterprise', me.tenantId],
+    ['org', who.org],
+    ['team', who.team],
+    ['user', who.user],
+  ];
+  const field = (k: keyof typeof who, label: string) => (
+    <label>
+      {label}
+      <input
+        value={who[k]}
+        autocomplete="off"
+        onInput={(e) => setWho({ ...who, [k]: (e.target as HTMLInputElement).value })}
+      />
+    </label>
+  );
+  return (
+    <article>
+      <h2>A user's path: {props.domain}</h2>
+      <p class="muted">
+        The active policies that make a user's effective {props.domain} policy, from the top: each level may
+        only restrict what the level above allows (the hierarchy check refuses anything looser), so the most
+        restrictive value of each key along this path is the one that applies.
+      </p>
+      <div class="grid">
+        {field('org', 'Org')}
+        {field('team', 'Team')}
+        {field('user', 'User')}
+      </div>
+      <ol class="path">
+        {levels.map(([scope, id]) => {
+          const here = props.policies.filter(
+            (p) => p.status === 'active' && p.scope === scope && p.scopeId === id && id,
+          );
+          return (
+            <li key={scope}>
+              <strong>
+                {scope} {id || '—'}
+              </strong>
+              {here.length === 0 ? (
+                <span class="muted"> · no policy: inherits</span>
+              ) : (
+                here.map((p) => (
+                  <div key={p.id}>
+                    {p.name} <small>v{p.version}</small>
+                    <pre class="yaml">{p.content}</pre>
+                  </div>
+                ))
+              )}
+            </li>
+          );
+        })}
+      </ol>
     </article>
   );
 }
