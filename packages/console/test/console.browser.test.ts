@@ -325,7 +325,9 @@ if (!available && required) {
 
         // Why? A decision as alice comes from the policies just written.
         await page.getByRole('button', { name: 'Decide' }).click();
-        await page.getByText('Computed from:').waitFor(WAIT);
+        await page
+          .getByText('Computed from: tool autonomy (enterprise acme), eng tools (org eng)')
+          .waitFor(WAIT);
         await page.screenshot({ path: path.join(SHOTS, 'policies.png'), fullPage: true });
         await context.close();
       }, 120_000);
@@ -414,8 +416,9 @@ if (!available && required) {
           expect(await seriousViolations(page)).toEqual([]);
         }
         await context.close();
+        await interchange().store.insert(waiting({}));
         const [phoneContext, phone] = await signIn('dave', { width: 390, height: 844 });
-        await phone.getByRole('heading', { name: 'Inbox' }).waitFor(WAIT);
+        await phone.getByText('carol asks: commitment request').waitFor(WAIT);
         // Nothing wider than the screen.
         expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
         await phone.screenshot({ path: path.join(SHOTS, 'phone-inbox.png'), fullPage: true });

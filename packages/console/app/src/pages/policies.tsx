@@ -118,7 +118,13 @@ export function PoliciesPage() {
       <Show loaded={loaded} what="the policies">
         {(list) => <UserPath policies={list} domain={domain} />}
       </Show>
-      <Why />
+      <Why
+        names={
+          loaded.state === 'ok'
+            ? new Map(loaded.value.map((p) => [p.id, `${p.name} (${p.scope} ${p.scopeId})`]))
+            : new Map()
+        }
+      />
     </section>
   );
 }
@@ -436,7 +442,7 @@ const SAMPLES: Record<string, string> = {
 };
 
 /** "Why was this denied?": a decision for the signed-in user, with the policies it was computed from. */
-function Why() {
+function Why(props: { names: Map<string, string> }) {
   const [domain, setDomain] = useState('actions');
   const [input, setInput] = useState(SAMPLES.actions as string);
   const [result, setResult] = useState<{
@@ -502,7 +508,10 @@ function Why() {
           </p>
           <pre class="json">{JSON.stringify(result.constraints, null, 2)}</pre>
           <p>
-            Computed from: {result.policyIds?.length ? result.policyIds.join(', ') : 'no policy (defaults)'}
+            Computed from:{' '}
+            {result.policyIds?.length
+              ? result.policyIds.map((id) => props.names.get(id) ?? id).join(', ')
+              : 'no policy (defaults)'}
           </p>
         </div>
       ) : null}
