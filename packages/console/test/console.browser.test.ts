@@ -126,6 +126,8 @@ if (!available && required) {
           { env: { AGENTGOV_MCP_CONFIG: MCP_CONFIG } },
         );
       };
+      /** Every write the pages sent (the test's own included): all JSON, all with their Origin. */
+      const writes: Promise<{ method: string; url: string; headers: Record<string, string> }>[] = [];
       const interchange = () =>
         server.governance.plugins.find((p) => p.name === 'interchange') as InterchangePlugin;
 
@@ -148,6 +150,10 @@ if (!available && required) {
       ): Promise<[BrowserContext, Page]> {
         const context = await browser.newContext({ viewport });
         const page = await context.newPage();
+        page.on('request', (r) => {
+          if (r.method() !== 'GET' && new URL(r.url()).pathname.startsWith('/api/v1/'))
+            writes.push(r.allHeaders().then((headers) => ({ method: r.method(), url: r.url(), headers })));
+        });
         await page.goto(`${server.url}/`);
         await page.waitForURL(`${server.url}/console/`, WAIT);
         await page.getByRole('link', { name: 'Sign in' }).click();
@@ -173,7 +179,11 @@ if (!available && required) {
       }, 120_000);
 
       it('approves an exchange end to end; the initiator sees the outcome; one decided elsewhere disappears', async () => {
-        const first = waiting({});
+        const first = waiting({
+          dataWithheld: [
+            { reason: 'above the reply ceiling (restricted)', description: 'salary band of the team' },
+          ],
+        });
         const second = waiting({
           transcript: waiting({}).transcript.map((e) => ({ ...e, text: 'Lunch on Monday?' })),
         });
@@ -227,6 +237,11 @@ if (!available && required) {
         await carol.locator(`a[href="/console/exchanges/${first.exchangeId}"]`).click();
         await carol.getByText('Approved by dave').waitFor(WAIT);
         await carol.getByText('“Fine, Friday afternoon works.”').waitFor(WAIT);
+        await carol
+          .locator('.withheld', { hasText: 'salary band of the team' })
+          .getByText('withheld')
+          .first()
+          .waitFor(WAIT);
         await carol.screenshot({ path: path.join(SHOTS, 'exchange.png'), fullPage: true });
         expect(await seriousViolations(carol)).toEqual([]);
         await carolContext.close();
@@ -428,6 +443,46 @@ if (!available && required) {
         expect(await phone.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
         await phoneContext.close();
       }, 120_000);
+
+      it('signs out, and out everywhere: another session of the user ends and its console says so', async () => {
+        const [other, otherPage] = await signIn('carol');
+        await otherPage.getByRole('heading', { name: 'Inbox' }).waitFor(WAIT);
+        const [context, page] = await signIn('carol');
+        await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+        await page.getByText('Signed out of every session.').waitFor(WAIT);
+        expect(await page.evaluate(async () => (await fetch('/api/v1/auth/userinfo')).status)).toBe(401);
+        // The other browser's console finds out at its next poll.
+        await otherPage.getByText('Your session has ended. Sign in again.').waitFor(WAIT);
+        await other.close();
+        const [again, againPage] = await signIn('carol');
+        await againPage.getByRole('button', { name: 'Sign out', exact: true }).click();
+        await againPage.getByText('Signed out.').waitFor(WAIT);
+        await again.close();
+        await context.close();
+      }, 120_000);
+
+      it('every write the console sent was JSON with its own Origin (the kernel’s CSRF check of cookie writes)', async () => {
+        const sent = await Promise.all(writes);
+        const kinds = new Set(
+          sent.map(
+            (w) =>
+              `${w.method} ${new URL(w.url).pathname.replace(/\/(exchanges|approvals|sessions|policies)\/[^/]+/, '/$1/{id}')}`,
+          ),
+        );
+        for (const expected of [
+          'POST /api/v1/exchanges/{id}/approve',
+          'POST /api/v1/mcp/approvals/{id}/reject',
+          'POST /api/v1/policies',
+          'POST /api/v1/decisions',
+          'DELETE /api/v1/auth/sessions/{id}',
+          'POST /api/v1/auth/logout',
+        ])
+          expect(kinds).toContain(expected);
+        for (const w of sent) {
+          expect(w.headers['content-type'], `${w.method} ${w.url}`).toBe('application/json');
+          expect(w.headers.origin, `${w.method} ${w.url}`).toBe(new URL(w.url).origin);
+        }
+      });
     },
   );
 }
