@@ -31,7 +31,8 @@ const required = process.env.AGENTGOV_REQUIRE_SERVICES === '1';
 const SHOTS = fileURLToPath(new URL('../docs/', import.meta.url));
 // The MCP plugin mounted (its upstream is never called): tool calls waiting for approval.
 const MCP_CONFIG = fileURLToPath(new URL('./fixtures/mcp.yaml', import.meta.url));
-const WAIT = { timeout: 30_000 };
+// Generous: CI runs this beside the rest of the suite on two cores (waits end as soon as the page is ready).
+const WAIT = { timeout: 60_000 };
 
 const ROLES = [
   {
@@ -136,7 +137,7 @@ if (!available && required) {
         dataDir = await mkdtemp(path.join(tmpdir(), 'agentgov-console-'));
         await start();
         browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-      }, 120_000);
+      }, 300_000);
       afterAll(async () => {
         await browser?.close();
         await server?.close();
@@ -176,7 +177,7 @@ if (!available && required) {
           expect(await seriousViolations(page)).toEqual([]);
           await context.close();
         }
-      }, 120_000);
+      }, 300_000);
 
       it('approves an exchange end to end; the initiator sees the outcome; one decided elsewhere disappears', async () => {
         const first = waiting({
@@ -245,7 +246,7 @@ if (!available && required) {
         await carol.screenshot({ path: path.join(SHOTS, 'exchange.png'), fullPage: true });
         expect(await seriousViolations(carol)).toEqual([]);
         await carolContext.close();
-      }, 120_000);
+      }, 300_000);
 
       it('shows a tool call waiting for approval with who asks and why; rejecting it needs a reason', async () => {
         const mcp = server.governance.plugins.find((p) => p.name === 'mcp') as McpPlugin;
@@ -281,7 +282,7 @@ if (!available && required) {
           note: 'Not the production notes, please.',
         });
         await context.close();
-      }, 120_000);
+      }, 300_000);
 
       it('edits a policy: a schema error on its line, then a hierarchy violation on its line, fixed and applied after a diff', async () => {
         const [context, page] = await signIn('alice');
@@ -345,7 +346,7 @@ if (!available && required) {
           .waitFor(WAIT);
         await page.screenshot({ path: path.join(SHOTS, 'policies.png'), fullPage: true });
         await context.close();
-      }, 120_000);
+      }, 300_000);
 
       it('verifies an audit entry in the browser; after tampering with it in the database the console says so', async () => {
         // The server signs a checkpoint in its last round when it stops: restart to have one.
@@ -412,7 +413,7 @@ if (!available && required) {
         );
         // The signatures themselves still hold: it is the entry that no longer matches them.
         expect(bad.checks.filter((c) => c.startsWith('✓')).length).toBe(4);
-      }, 180_000);
+      }, 300_000);
 
       it('the other pages render without serious axe violations, at desktop and phone width', async () => {
         const [context, page] = await signIn('alice');
@@ -441,8 +442,15 @@ if (!available && required) {
         // Keyboard: the skip link is the first stop and moves to the content.
         await phone.keyboard.press('Tab');
         expect(await phone.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+        // Keyboard only: Tab to the item's Approve button and press Enter; the item is decided.
+        const focused = () => phone.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
+        for (let i = 0; i < 40 && !(await focused()).startsWith('Approve exchange from carol'); i++)
+          await phone.keyboard.press('Tab');
+        expect(await focused()).toBe('Approve exchange from carol');
+        await phone.keyboard.press('Enter');
+        await phone.getByText('carol asks: commitment request').waitFor({ state: 'detached', ...WAIT });
         await phoneContext.close();
-      }, 120_000);
+      }, 300_000);
 
       it('signs out, and out everywhere: another session of the user ends and its console says so', async () => {
         const [other, otherPage] = await signIn('carol');
@@ -459,7 +467,7 @@ if (!available && required) {
         await againPage.getByText('Signed out.').waitFor(WAIT);
         await again.close();
         await context.close();
-      }, 120_000);
+      }, 300_000);
 
       it('every write the console sent was JSON with its own Origin (the kernel’s CSRF check of cookie writes)', async () => {
         const sent = await Promise.all(writes);
