@@ -386,6 +386,36 @@ if (!available && required) {
           '✓ Inclusion proof (RFC 9162) passed',
         ]);
 
+        // Checkpoints over time: the checkpoint just verified is kept; after another checkpoint the
+        // log is shown to have only grown since.
+        const note = good.checks.find((c) => c.startsWith('✓ Signed note')) ?? '';
+        const [, keptSize = '', keptRoot = ''] = /, (\d+) entries, root ([0-9a-f]{64})/.exec(note) ?? [];
+        expect(keptRoot).toMatch(/^[0-9a-f]{64}$/);
+        const growth = async (file: string) => {
+          const [context, page] = await signIn('alice');
+          await page.getByRole('link', { name: 'Audit' }).click();
+          await page.getByText('Checkpoints over time').click();
+          await page.getByLabel('Kept tree size').fill(keptSize);
+          await page.getByLabel('Kept root hash').fill(keptRoot);
+          await page.getByRole('button', { name: 'Check the log only grew' }).click();
+          const verdict = page.locator('.checkpoints .verdict');
+          await verdict.waitFor(WAIT);
+          await page.screenshot({ path: path.join(SHOTS, file), fullPage: true });
+          const result = {
+            verdict: await verdict.textContent(),
+            checks: await page.locator('.checkpoints .checks li').allTextContents(),
+          };
+          await context.close();
+          return result;
+        };
+        await server.close();
+        await start();
+        const grew = await growth('audit-consistent.png');
+        expect(grew.verdict).toBe('The log only grew since the checkpoint you kept.');
+        expect(grew.checks.at(-1)).toMatch(
+          new RegExp(`^✓ Consistency proof \\(RFC 9162\\) passed: the tree of ${keptSize} entries`),
+        );
+
         // Someone with the database's superuser rewrites the entry and its hash (as an attacker
         // would), past the append-only trigger.
         await server.close();
@@ -413,6 +443,14 @@ if (!available && required) {
         );
         // The signatures themselves still hold: it is the entry that no longer matches them.
         expect(bad.checks.filter((c) => c.startsWith('✓')).length).toBe(4);
+        // And the log is no longer a continuation of the checkpoint kept before the change.
+        const rewritten = await growth('audit-rewritten.png');
+        expect(rewritten.verdict).toBe(
+          'Consistency FAILED: the log was rewritten since the checkpoint you kept.',
+        );
+        expect(rewritten.checks.at(-1)).toMatch(
+          /^✗ Consistency proof \(RFC 9162\) failed: .*entries before it were changed or removed$/,
+        );
       }, 300_000);
 
       it('the other pages render without serious axe violations, at desktop and phone width', async () => {

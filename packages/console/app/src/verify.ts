@@ -43,7 +43,7 @@ async function sha256(data: Uint8Array): Promise<Uint8Array> {
 }
 
 /** RFC 9162 §2.1.3.2: the root the proof leads to from the leaf hash, or undefined when malformed. */
-async function rootFromInclusion(
+export async function rootFromInclusion(
   leafHash: string,
   leafIndex: number,
   treeSize: number,
@@ -140,14 +140,11 @@ async function verifyJws(
   return JSON.parse(new TextDecoder().decode(fromBase64(p)));
 }
 
-/** Every check, in order; later checks still run when an earlier one fails, where they can. */
-export async function verifyInclusion(
-  entryId: string,
-  proof: Schemas['InclusionProof'],
+/** The checkpoint's key and signatures; `signedRoot` is set only when every signature holds. */
+async function verifyCheckpoint(
   checkpoint: Schemas['AuditCheckpoint'],
-): Promise<Check[]> {
-  const checks: Check[] = [];
-  const add = (name: string, ok: boolean, detail: string) => checks.push({ name, ok, detail });
+  add: (name: string, ok: boolean, detail: string) => void,
+): Promise<string | undefined> {
   let key: NoteKey | undefined;
   try {
     key = await noteKey(checkpoint.verifierKey);
@@ -158,39 +155,49 @@ export async function verifyInclusion(
     );
   } catch (e) {
     add('Checkpoint key', false, (e as Error).message);
+    return undefined;
   }
   let signedRoot: string | undefined;
-  if (key) {
-    try {
-      const body = await verifyNote(checkpoint.note, key);
-      const same = body.treeSize === checkpoint.treeSize && body.rootHash === checkpoint.rootHash;
-      add(
-        'Signed note (C2SP checkpoint)',
-        same,
-        same
-          ? `signature valid over ${body.origin}, ${body.treeSize} entries, root ${body.rootHash}`
-          : `signed for ${body.treeSize} entries, root ${body.rootHash}: not the checkpoint served`,
-      );
-      if (same) signedRoot = body.rootHash;
-    } catch (e) {
-      add('Signed note (C2SP checkpoint)', false, (e as Error).message);
-    }
-    try {
-      const payload = await verifyJws(checkpoint.jws, key);
-      const same = payload.treeSize === checkpoint.treeSize && payload.rootHash === checkpoint.rootHash;
-      add(
-        'Signed checkpoint (JWS)',
-        same,
-        same
-          ? `EdDSA signature valid over tenant ${payload.tenantId}, ${payload.treeSize} entries, root ${payload.rootHash}`
-          : 'the JWS names another tree than the checkpoint served',
-      );
-      if (!same) signedRoot = undefined;
-    } catch (e) {
-      add('Signed checkpoint (JWS)', false, (e as Error).message);
-      signedRoot = undefined;
-    }
+  try {
+    const body = await verifyNote(checkpoint.note, key);
+    const same = body.treeSize === checkpoint.treeSize && body.rootHash === checkpoint.rootHash;
+    add(
+      'Signed note (C2SP checkpoint)',
+      same,
+      same
+        ? `signature valid over ${body.origin}, ${body.treeSize} entries, root ${body.rootHash}`
+        : `signed for ${body.treeSize} entries, root ${body.rootHash}: not the checkpoint served`,
+    );
+    if (same) signedRoot = body.rootHash;
+  } catch (e) {
+    add('Signed note (C2SP checkpoint)', false, (e as Error).message);
   }
+  try {
+    const payload = await verifyJws(checkpoint.jws, key);
+    const same = payload.treeSize === checkpoint.treeSize && payload.rootHash === checkpoint.rootHash;
+    add(
+      'Signed checkpoint (JWS)',
+      same,
+      same
+        ? `EdDSA signature valid over tenant ${payload.tenantId}, ${payload.treeSize} entries, root ${payload.rootHash}`
+        : 'the JWS names another tree than the checkpoint served',
+    );
+    return same ? signedRoot : undefined;
+  } catch (e) {
+    add('Signed checkpoint (JWS)', false, (e as Error).message);
+    return undefined;
+  }
+}
+
+/** Every check, in order; later checks still run when an earlier one fails, where they can. */
+export async function verifyInclusion(
+  entryId: string,
+  proof: Schemas['InclusionProof'],
+  checkpoint: Schemas['AuditCheckpoint'],
+): Promise<Check[]> {
+  const checks: Check[] = [];
+  const add = (name: string, ok: boolean, detail: string) => checks.push({ name, ok, detail });
+  const signedRoot = await verifyCheckpoint(checkpoint, add);
   add(
     'Proof is for this entry',
     proof.entryId === entryId && proof.treeSize === checkpoint.treeSize,
@@ -206,6 +213,75 @@ export async function verifyInclusion(
       : reaches
         ? `leaf ${proof.leafHash} and ${proof.proof.length} sibling hashes lead to the signed root ${root}`
         : `leaf ${proof.leafHash} and ${proof.proof.length} sibling hashes lead to ${root}, not the signed root ${signedRoot ?? checkpoint.rootHash}: the entry or the log was changed after the checkpoint was signed`,
+  );
+  return checks;
+}
+
+/** RFC 9162 §2.1.4.2: does the proof show the tree of `size1` (root1) is a prefix of the tree of `size2` (root2)? */
+export async function consistent(
+  size1: number,
+  root1: string,
+  size2: number,
+  root2: string,
+  proof: readonly string[],
+): Promise<boolean> {
+  if (size1 < 1 || size1 > size2) return false;
+  if (size1 === size2) return proof.length === 0 && root1 === root2;
+  const path = proof.map(fromHex);
+  // A first tree of a power-of-two size is itself a node of the second: its root starts the path.
+  if ((size1 & (size1 - 1)) === 0) path.unshift(fromHex(root1));
+  let fn = size1 - 1;
+  let sn = size2 - 1;
+  while (fn % 2 === 1) {
+    fn = Math.floor(fn / 2);
+    sn = Math.floor(sn / 2);
+  }
+  const [first, ...rest] = path;
+  if (!first) return false;
+  let fr = first;
+  let sr = first;
+  for (const c of rest) {
+    if (sn === 0) return false;
+    if (fn % 2 === 1 || fn === sn) {
+      fr = await sha256(concat(Uint8Array.of(1), c, fr));
+      sr = await sha256(concat(Uint8Array.of(1), c, sr));
+      while (fn % 2 === 0 && fn !== 0) {
+        fn = Math.floor(fn / 2);
+        sn = Math.floor(sn / 2);
+      }
+    } else {
+      sr = await sha256(concat(Uint8Array.of(1), sr, c));
+    }
+    fn = Math.floor(fn / 2);
+    sn = Math.floor(sn / 2);
+  }
+  return sn === 0 && hex(fr) === root1 && hex(sr) === root2;
+}
+
+/**
+ * Checkpoints over time: the latest checkpoint's signatures, and the RFC 9162 consistency proof
+ * that the tree you kept (its size and root) is a prefix of the latest signed one — the log only
+ * grew, no entry before it was changed or removed.
+ */
+export async function verifyGrowth(
+  kept: { treeSize: number; rootHash: string },
+  latest: Schemas['AuditCheckpoint'],
+  proof: Schemas['ConsistencyProof'],
+): Promise<Check[]> {
+  const checks: Check[] = [];
+  const add = (name: string, ok: boolean, detail: string) => checks.push({ name, ok, detail });
+  const signedRoot = await verifyCheckpoint(latest, add);
+  const ok =
+    signedRoot !== undefined &&
+    proof.size1 === kept.treeSize &&
+    proof.size2 === latest.treeSize &&
+    (await consistent(kept.treeSize, kept.rootHash, latest.treeSize, signedRoot, proof.proof));
+  add(
+    'Consistency proof (RFC 9162)',
+    ok,
+    ok
+      ? `the tree of ${kept.treeSize} entries (root ${kept.rootHash}) is the start of the signed tree of ${latest.treeSize} entries: the log only grew`
+      : `the tree of ${kept.treeSize} entries with root ${kept.rootHash} is not the start of the signed tree of ${latest.treeSize} entries: entries before it were changed or removed`,
   );
   return checks;
 }

@@ -8,7 +8,7 @@ import { ApiError, api, apiBase, auditQuery, ok, type Schemas } from '../api/cli
 import { Link, navigate, ROOT, useLocation } from '../router';
 import { isEnterpriseAdmin, useMe } from '../session';
 import { Badge, ErrorNote, Show, useLoad, when } from '../ui';
-import { type Check, verifyInclusion } from '../verify';
+import { type Check, verifyGrowth, verifyInclusion } from '../verify';
 
 const PAGE_SIZE = 20;
 const ACTIONS = [
@@ -118,10 +118,10 @@ function ListPage() {
             download
           >
             CSV
-          </a>{' '}
-          · <Checkpoints />
+          </a>
         </p>
       ) : null}
+      {isEnterpriseAdmin(me) ? <Checkpoints tenantId={me.tenantId} /> : null}
       <Show loaded={loaded} what="the audit log">
         {(result) => {
           const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
@@ -194,9 +194,36 @@ function ListPage() {
   );
 }
 
-/** The latest signed checkpoint (its size and time). */
-function Checkpoints() {
-  const [loaded] = useLoad(async () => {
+/** The checkpoint this browser keeps per tenant (the last one it verified). */
+const keptKey = (tenantId: string) => `agentgov.checkpoint.${tenantId}`;
+function readKept(tenantId: string): { treeSize: number; rootHash: string } | undefined {
+  try {
+    const v = JSON.parse(window.localStorage.getItem(keptKey(tenantId)) ?? 'null') as {
+      treeSize?: unknown;
+      rootHash?: unknown;
+    } | null;
+    return v && typeof v.treeSize === 'number' && typeof v.rootHash === 'string'
+      ? { treeSize: v.treeSize, rootHash: v.rootHash }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+function keep(tenantId: string, c: { treeSize: number; rootHash: string }): void {
+  const kept = readKept(tenantId);
+  if (!kept || kept.treeSize <= c.treeSize)
+    window.localStorage.setItem(
+      keptKey(tenantId),
+      JSON.stringify({ treeSize: c.treeSize, rootHash: c.rootHash }),
+    );
+}
+
+/**
+ * Checkpoints over time: the latest signed checkpoint, and a check in this browser that the log
+ * only grew since a checkpoint you kept (this browser keeps the last one it verified).
+ */
+function Checkpoints(props: { tenantId: string }) {
+  const [latest] = useLoad(async () => {
     try {
       return await ok(api.GET('/api/v1/audit/checkpoint'));
     } catch (e) {
@@ -204,12 +231,99 @@ function Checkpoints() {
       throw e;
     }
   }, []);
-  if (loaded.state !== 'ok') return null;
-  const c = loaded.value;
+  const kept = readKept(props.tenantId);
+  const [size, setSize] = useState(kept ? String(kept.treeSize) : '');
+  const [root, setRoot] = useState(kept?.rootHash ?? '');
+  const [checks, setChecks] = useState<Check[] | undefined>();
+  const [error, setError] = useState<Error | undefined>();
+  const run = async () => {
+    setError(undefined);
+    setChecks(undefined);
+    try {
+      const treeSize = Number(size);
+      if (!Number.isSafeInteger(treeSize) || treeSize < 1 || !/^[0-9a-f]{64}$/.test(root.trim()))
+        throw new Error('Give the kept checkpoint’s size (a positive number) and root (64 hex digits).');
+      const cp = await ok(api.GET('/api/v1/audit/checkpoint'));
+      const proof = await ok(
+        api.GET('/api/v1/audit/consistency', {
+          params: { query: { from: String(treeSize), to: String(cp.treeSize) } },
+        }),
+      );
+      const result = await verifyGrowth({ treeSize, rootHash: root.trim() }, cp, proof);
+      setChecks(result);
+      if (result.every((c) => c.ok)) keep(props.tenantId, cp);
+    } catch (e) {
+      setError(e as Error);
+    }
+  };
   return (
-    <span>
-      {c ? `latest signed checkpoint: ${c.treeSize} entries at ${when(c.issuedAt)}` : 'no checkpoint yet'}
-    </span>
+    <details class="checkpoints">
+      <summary>Checkpoints over time</summary>
+      <Show loaded={latest} what="the latest checkpoint">
+        {(c) =>
+          c ? (
+            <p>
+              Latest signed checkpoint: <strong>{c.treeSize}</strong> entries at {when(c.issuedAt)}, root{' '}
+              <code class="digest">{c.rootHash}</code>
+            </p>
+          ) : (
+            <p class="muted">No checkpoint yet: the server signs one every minute while the log grows.</p>
+          )
+        }
+      </Show>
+      <p>
+        Check that the log only grew since a checkpoint you kept (this browser keeps the last one it
+        verified):
+      </p>
+      <div class="grid">
+        <label>
+          Kept tree size
+          <input
+            inputMode="numeric"
+            value={size}
+            onInput={(e) => setSize((e.target as HTMLInputElement).value)}
+          />
+        </label>
+        <label>
+          Kept root hash
+          <input
+            value={root}
+            spellcheck={false}
+            onInput={(e) => setRoot((e.target as HTMLInputElement).value)}
+          />
+        </label>
+      </div>
+      <button type="button" onClick={() => void run()}>
+        Check the log only grew
+      </button>
+      {error ? <ErrorNote error={error} /> : null}
+      {checks ? (
+        <Checks
+          checks={checks}
+          good="The log only grew since the checkpoint you kept."
+          bad="Consistency FAILED: the log was rewritten since the checkpoint you kept."
+        />
+      ) : null}
+    </details>
+  );
+}
+
+function Checks(props: { checks: Check[]; good: string; bad: string }) {
+  const passed = props.checks.every((c) => c.ok);
+  return (
+    <div role="status">
+      <p class={passed ? 'verdict ok' : 'verdict bad'}>{passed ? props.good : props.bad}</p>
+      <ul class="checks">
+        {props.checks.map((c) => (
+          <li key={c.name} class={c.ok ? 'ok' : 'bad'}>
+            <strong>
+              {c.ok ? '✓' : '✗'} {c.name}
+            </strong>
+            <span class="sr-only">{c.ok ? ' passed' : ' failed'}</span>: {c.detail}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 
@@ -274,7 +388,7 @@ function EntryPage(props: { id: string }) {
             ) : null}
             <h2>Detail</h2>
             <pre class="json">{JSON.stringify(e.actionDetail, null, 2)}</pre>
-            {isEnterpriseAdmin(me) ? <Verify entry={e} /> : null}
+            {isEnterpriseAdmin(me) ? <Verify entry={e} tenantId={me.tenantId} /> : null}
           </>
         )}
       </Show>
@@ -282,7 +396,7 @@ function EntryPage(props: { id: string }) {
   );
 }
 
-function Verify(props: { entry: Schemas['AuditEntry'] }) {
+function Verify(props: { entry: Schemas['AuditEntry']; tenantId: string }) {
   const [checks, setChecks] = useState<Check[] | undefined>();
   const [error, setError] = useState<Error | undefined>();
   const [busy, setBusy] = useState(false);
@@ -297,7 +411,9 @@ function Verify(props: { entry: Schemas['AuditEntry'] }) {
           params: { path: { id: props.entry.id }, query: { treeSize: String(checkpoint.treeSize) } },
         }),
       );
-      setChecks(await verifyInclusion(props.entry.id, proof, checkpoint));
+      const result = await verifyInclusion(props.entry.id, proof, checkpoint);
+      setChecks(result);
+      if (result.every((c) => c.ok)) keep(props.tenantId, checkpoint);
     } catch (e) {
       setError(
         e instanceof ApiError && (e.status === 400 || e.status === 404)
@@ -310,7 +426,6 @@ function Verify(props: { entry: Schemas['AuditEntry'] }) {
       setBusy(false);
     }
   };
-  const passed = checks?.every((c) => c.ok);
   return (
     <article class="verify">
       <h2>Verify in this browser</h2>
@@ -324,28 +439,18 @@ function Verify(props: { entry: Schemas['AuditEntry'] }) {
       </button>
       {error ? <ErrorNote error={error} /> : null}
       {checks ? (
-        <div role="status">
-          <p class={passed ? 'verdict ok' : 'verdict bad'}>
-            {passed
-              ? 'Verified: this entry is in the log the server signed.'
-              : 'Verification FAILED: this entry does not match the signed log — it may have been tampered with.'}
-          </p>
-          <ul class="checks">
-            {checks.map((c) => (
-              <li key={c.name} class={c.ok ? 'ok' : 'bad'}>
-                <strong>
-                  {c.ok ? '✓' : '✗'} {c.name}
-                </strong>
-                <span class="sr-only">{c.ok ? ' passed' : ' failed'}</span>: {c.detail}
-              </li>
-            ))}
-          </ul>
+        <>
+          <Checks
+            checks={checks}
+            good="Verified: this entry is in the log the server signed."
+            bad="Verification FAILED: this entry does not match the signed log — it may have been tampered with."
+          />
           <p class="muted">
             Not checked here: that the entry's content matches its record hash (the hash covers keyed
             commitments of personal identifiers, which need the tenant's key) —{' '}
             <code>agentgov audit verify</code> checks the chain.
           </p>
-        </div>
+        </>
       ) : null}
     </article>
   );
