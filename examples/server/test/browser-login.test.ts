@@ -71,7 +71,8 @@ if (!available && required) {
         expect(Array.isArray(listed.body)).toBe(true);
 
         const out = await page.evaluate(
-          async (url) => (await fetch(url, { method: 'POST' })).status,
+          async (url) =>
+            (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' } })).status,
           `${api}/auth/logout`,
         );
         expect(out).toBe(200);
