@@ -74,6 +74,7 @@ function ExchangeItem(props: { x: Exchange; onDone: () => Promise<void> }) {
   const pending = pendingRequest(x);
   if (!pending) return null;
   const { request, message } = pending;
+  const commitment = message?.commitment as { action?: string; detail?: string } | undefined;
   return (
     <article class="item" aria-labelledby={`x-${x.exchangeId}`}>
       <header>
@@ -87,6 +88,12 @@ function ExchangeItem(props: { x: Exchange; onDone: () => Promise<void> }) {
         </small>
       </header>
       {message?.text ? <blockquote>{message.text}</blockquote> : null}
+      {commitment ? (
+        <p>
+          <strong>The commitment asked:</strong> {commitment.action}
+          {commitment.detail ? ` — ${commitment.detail}` : ''}
+        </p>
+      ) : null}
       {message?.items?.length ? (
         <details>
           <summary>The data involved ({message.items.length})</summary>
