@@ -109,10 +109,15 @@ export class WebhookService {
     if (!/^application\/(?:[\w.+-]*\+)?json\b/i.test(type))
       throw errorOf('unsupported_media_type', 'Webhooks must be sent as application/json');
 
+    const claimed = (req.payload as { webhookEvent?: unknown } | null)?.webhookEvent;
+    if (source === 'tracker' && claimed !== undefined && claimed !== null && typeof claimed !== 'string')
+      throw errorOf('invalid_type', 'webhookEvent must be a string', [
+        { path: 'webhookEvent', message: 'expected string' },
+      ]);
     const event =
       source === 'codehost'
         ? firstHeader(req.headers, EVENT_HEADERS)
-        : String((req.payload as { webhookEvent?: unknown } | null)?.webhookEvent ?? '') || undefined;
+        : (claimed as string | null) || undefined;
     if (!event)
       throw errorOf(
         'missing_type',

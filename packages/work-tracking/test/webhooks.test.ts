@@ -399,5 +399,11 @@ describe('WebhookService (real @octokit/webhooks-examples payloads)', () => {
       reason: expect.stringContaining('HR-1'),
     });
     expect((await rejection(send(jiraIssueUpdated(), SECRET))).status).toBe(401);
+    // A webhookEvent that is not a string is the sender's fault (400), never a 500 — JSON such as
+    // {"toString": 1} cannot even be turned into a string (found by the fuzz test).
+    for (const webhookEvent of [{ toString: 1 }, 42, ['jira:issue_updated']]) {
+      const e = await rejection(send({ ...jiraIssueUpdated(), webhookEvent }));
+      expect([e.status, e.code]).toEqual([400, 'invalid_type']);
+    }
   });
 });
