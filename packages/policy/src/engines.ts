@@ -52,6 +52,22 @@ export const decisionNode = (request: Pick<DecisionRequest, 'tenantId' | 'userId
     : { scope: 'enterprise', scopeId: request.tenantId };
 
 /**
+ * The built-in engine's decision of a (checked) request on an effective policy computed from the
+ * policies `policyIds`: a cross-tenant agent-to-agent input is denied; a domain that defaults to
+ * deny without any policy is denied when `policyIds` is empty; otherwise the pure `evaluate`.
+ * `explainDecision` asks it at every step of the chain, the engine once on the whole chain.
+ */
+export function decideOnEffective(request: DecisionRequest, content: unknown, policyIds: string[]): Decision {
+  if (crossTenant(request)) return crossTenantDecision();
+  if (policyIds.length === 0 && DEFAULT_DENY_WITHOUT_POLICY.has(request.domain)) {
+    return denial(`no active ${request.domain} policy applies (default deny)`, policyIds);
+  }
+  const decision = evaluate(content, request.domain, request.input, request.tenantId);
+  decision.policyIds = policyIds;
+  return decision;
+}
+
+/**
  * Built-in engine: resolves the effective policy of the user (or enterprise) through the resolver
  * (cached; invalidated by PolicyService writes) and evaluates it with the pure `evaluate`.
  * A store failure is `POLICY_ENGINE_UNREACHABLE`; a stored policy that no longer parses is a deny.
@@ -80,13 +96,13 @@ export class BuiltinDecisionEngine implements DecisionEngine {
       }
       return err(new PolicyEngineUnreachableError('the policy store could not be read', e));
     }
-    const policyIds = effective.value.sources.map((p) => p.id);
-    if (policyIds.length === 0 && DEFAULT_DENY_WITHOUT_POLICY.has(r.domain)) {
-      return ok(denial(`no active ${r.domain} policy applies (default deny)`, policyIds));
-    }
-    const decision = evaluate(effective.value.content, r.domain, r.input, r.tenantId);
-    decision.policyIds = policyIds;
-    return ok(decision);
+    return ok(
+      decideOnEffective(
+        r,
+        effective.value.content,
+        effective.value.sources.map((p) => p.id),
+      ),
+    );
   }
 
   async health(): Promise<boolean> {

@@ -27,6 +27,7 @@ export * from './domains';
 export {
   BuiltinDecisionEngine,
   DEFAULT_OPA_PATHS,
+  decideOnEffective,
   decisionNode,
   OpaDecisionEngine,
   type OpaDecisionEngineOptions,
@@ -46,6 +47,13 @@ export {
   evaluateModels,
   SENSITIVE_FROM,
 } from './evaluate-domains';
+export {
+  type Contribution,
+  type DecisionExplanation,
+  explainDecision,
+  type PolicyRef,
+  type TraceLevel,
+} from './explain';
 export {
   type ChainLevel,
   type ChainPolicy,

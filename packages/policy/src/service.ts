@@ -11,6 +11,7 @@ import {
   type AuditSink,
   type CallOptions,
   type Clock,
+  type DecisionRequest,
   ForbiddenError,
   GovernanceError,
   type HierarchyViolation,
@@ -38,6 +39,7 @@ import { err, ok, type Result } from 'neverthrow';
 import semver from 'semver';
 import { z } from 'zod';
 import { parsePolicyContent } from './content';
+import { type DecisionExplanation, explainDecision } from './explain';
 import { violationsAgainst } from './hierarchy';
 import { canManage, canSee, checkTarget, type Principal, principalChain } from './rbac';
 import { loadChain, parseStored } from './resolver';
@@ -263,6 +265,27 @@ export class PolicyService {
     } catch (error) {
       return err(toGovernanceError(error));
     }
+  }
+
+  /**
+   * POST /decisions/explain: the decision for `request.userId` with its trace (see
+   * `explainDecision`), for a user the caller may see policies of — scoped like the policy reads:
+   * an enterprise_admin any user of the tenant, an org_admin users in their org, a team_lead users
+   * in their team, anyone themselves. Any other user, and a user the directory does not know, is
+   * NOT_FOUND (whether the user exists is not leaked).
+   */
+  async explain(
+    principal: Principal,
+    request: DecisionRequest & { userId: string },
+  ): Promise<Result<DecisionExplanation, GovernanceError>> {
+    if (request.tenantId !== principal.tenantId) return err(new NotFoundError(`user ${request.userId}`));
+    try {
+      if (!(await visible(this.#directory, principal, { scope: 'user', scopeId: request.userId })))
+        return err(new NotFoundError(`user ${request.userId}`));
+    } catch (error) {
+      return err(toGovernanceError(error));
+    }
+    return explainDecision({ store: this.#store, directory: this.#directory }, request);
   }
 
   /** GET /policies?scope=&domain=&status=: every status unless filtered, scoped by role. */

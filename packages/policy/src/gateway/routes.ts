@@ -11,8 +11,10 @@ import {
   type CallOptions,
   ClassificationLevelSchema,
   type Clock,
+  DECISION_INPUT_SCHEMAS,
   type Decision,
   DecisionBodySchema,
+  type DecisionDomain,
   type DecisionEngine,
   decisionRequestOf,
   defineRoute,
@@ -68,6 +70,73 @@ const DecisionOut = z.object({
   }),
   policyIds: z.array(z.string()).optional().describe('ids of the policies the decision was computed from'),
 });
+
+const explainBodyOf = <D extends DecisionDomain>(domain: D) =>
+  z.object({
+    userId: z.string().min(1).max(255).describe('the user the decision is explained for'),
+    domain: z.literal(domain),
+    input: DECISION_INPUT_SCHEMAS[domain],
+  });
+
+/**
+ * The body of `POST /decisions/explain`: the body of `POST /decisions` plus the user it is asked
+ * for (one of the caller's scope).
+ */
+export const ExplainBodySchema = z.discriminatedUnion('domain', [
+  explainBodyOf('agent-to-agent'),
+  explainBodyOf('integrations'),
+  explainBodyOf('models'),
+  explainBodyOf('actions'),
+  explainBodyOf('data'),
+  explainBodyOf('features'),
+]);
+
+const PolicyRefOut = z.object({
+  id: z.string(),
+  scope: ScopeSchema,
+  scopeId: z.string(),
+  name: z.string(),
+  version: z.string(),
+});
+
+const ExplanationOut = z
+  .object({
+    userId: z.string(),
+    domain: PolicyDomainSchema,
+    effective: z
+      .record(z.string(), z.unknown())
+      .describe('the effective policy: the meet of every active policy on the chain'),
+    decision: DecisionOut,
+    decidedBy: PolicyRefOut.nullable().describe(
+      'the last policy on the chain that changed the decision (allow, reason or constraints); null: the defaults decided',
+    ),
+    trace: z
+      .array(
+        z.object({
+          scope: ScopeSchema,
+          scopeId: z.string(),
+          policies: z.array(
+            PolicyRefOut.extend({
+              contributed: z
+                .array(z.object({ key: z.string(), value: z.unknown() }))
+                .describe(
+                  'keys this policy set first on the chain or made stricter, with their effective value',
+                ),
+            }),
+          ),
+          decision: z
+            .object({ allow: z.boolean(), reason: z.string() })
+            .describe('the decision had the chain ended at this level'),
+        }),
+      )
+      .describe('the chain, enterprise first'),
+    engine: z
+      .string()
+      .describe(
+        "the decision engine that enforces decisions; the explanation is the built-in engine's, so with another engine (opa) its rules decide",
+      ),
+  })
+  .meta({ id: 'DecisionExplanation' });
 
 export interface PolicyRoutesOptions {
   store: PolicyStore;
@@ -264,6 +333,35 @@ export function policyRoutes(options: PolicyRoutesOptions): PolicyPlugin {
           if (!decided.ok) throw decided.error;
           if (appended.isErr()) throw appended.error;
           return { status: 200, body: decided.decision };
+        },
+      }),
+      defineRoute({
+        method: 'POST',
+        path: '/decisions/explain',
+        operationId: 'explainDecision',
+        summary:
+          "Extension: why a decision comes out as it does for a user in the caller's scope — the effective policy, each level's policies and what they contributed, the decision and the policy that decided (audited as policy_decision)",
+        auth: 'required',
+        rateLimit: 'admin',
+        body: ExplainBodySchema,
+        responses: {
+          200: { description: 'The decision and its trace', schema: ExplanationOut },
+          400: err('missing_type or invalid_type (unknown domain, malformed input)'),
+          404: err('NOT_FOUND: a user outside the caller’s scope, or unknown'),
+        },
+        async handler({ body }, rc) {
+          const { principal: p, requestId } = rc;
+          const request = { ...decisionRequestOf(body, p.tenantId, body.userId), userId: body.userId };
+          const explained = unwrapOrThrow(await service.explain(p, request));
+          // Audited like a decision, as the caller's: who asked about whom, and what came out.
+          const entry = decisionAuditEntry(request, explained.decision, {
+            engine: 'builtin',
+            requestId,
+            userId: p.userId,
+          });
+          entry.actionDetail = { ...entry.actionDetail, operation: 'explain', subjectUserId: body.userId };
+          unwrapOrThrow(await audit.append(entry));
+          return { status: 200, body: { ...explained, engine: engine.name } };
         },
       }),
     ],
