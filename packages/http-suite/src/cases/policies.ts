@@ -145,5 +145,109 @@ export function policyCases(h: Harness): void {
         'forbidden',
       );
     });
+    it('POST /decisions/explain: why for a user in scope (the trace and the policy that decided); others → 404', async () => {
+      // A service of its own: the policies written here must not change what later cases decide.
+      const { server: s, gov: g } = await h.setup();
+      h.extra.push(s);
+      const call = (path: string, init: Parameters<Harness['call']>[1]) =>
+        h.call(path, { ...init, base: s.url });
+      try {
+        for (const who of Object.keys(ACCOUNTS) as Who[]) await call('/auth/userinfo', { as: who });
+        const enterprise = await call('/policies', {
+          as: 'enterpriseAdmin',
+          method: 'POST',
+          body: policyBody(),
+        });
+        expect(enterprise.status, enterprise.text).toBe(201);
+        const team = await call('/policies', {
+          as: 'teamLead',
+          method: 'POST',
+          body: policyBody({
+            scope: 'team',
+            scopeId: 'platform',
+            name: 'Platform keeps it internal',
+            content: 'max_classification_shared: internal\n',
+          }),
+        });
+        expect(team.status, team.text).toBe(201);
+        const input = {
+          exchange_type: 'information_query',
+          initiator_tenant_id: 'acme',
+          responder_tenant_id: 'acme',
+          initiator_org_unit: 'eng',
+          responder_org_unit: 'eng',
+          classification_level: 'confidential',
+        };
+        const ask = (userId: string) => ({ userId, domain: 'agent-to-agent', input });
+        const explain = (as: Who, userId: string) =>
+          call('/decisions/explain', { as, method: 'POST', body: ask(userId) });
+
+        const r = await explain('orgAdmin', 'u-alice');
+        expect(r.status, r.text).toBe(200);
+        expect(r.body.decision).toMatchObject({
+          allow: false,
+          policyIds: [enterprise.body.id, team.body.id],
+        });
+        expect(r.body.decidedBy).toMatchObject({ id: team.body.id, scope: 'team', scopeId: 'platform' });
+        expect(r.body.effective).toEqual({ enabled: true, max_classification_shared: 'internal' });
+        expect(r.body.trace.map((l: any) => `${l.scope}:${l.scopeId}:${l.decision.allow}`)).toEqual([
+          'enterprise:acme:true',
+          'org:eng:true',
+          'team:platform:false',
+          'user:u-alice:false',
+        ]);
+        expect(r.body.trace[2].policies[0].contributed).toEqual([
+          { key: 'max_classification_shared', value: 'internal' },
+        ]);
+        // The same decision POST /decisions gives alice herself.
+        const own = await call('/decisions', {
+          as: 'user',
+          method: 'POST',
+          body: { ...ask('x'), userId: undefined },
+        });
+        expect(own.body).toEqual(r.body.decision);
+
+        // Scoped like the policy reads: the tenant, one's org, one's team, oneself.
+        const inScope: [Who, string][] = [
+          ['enterpriseAdmin', 'u-bob'],
+          ['orgAdminSales', 'u-bob'],
+          ['teamLead', 'u-alice'],
+          ['user', 'u-alice'],
+          ['userSales', 'u-bob'],
+        ];
+        for (const [as, userId] of inScope)
+          expect((await explain(as, userId)).status, `${as} → ${userId}`).toBe(200);
+        const outOfScope: [Who, string][] = [
+          ['orgAdmin', 'u-bob'],
+          ['orgAdminSales', 'u-alice'],
+          ['teamLead', 'u-bob'],
+          ['user', 'u-bob'],
+          ['userSales', 'u-alice'],
+          ['otherTenantAdmin', 'u-alice'],
+          ['enterpriseAdmin', 'u-nobody'],
+        ];
+        for (const [as, userId] of outOfScope) h.expectError(await explain(as, userId), 404, 'NOT_FOUND');
+        h.expectError(
+          await call('/decisions/explain', {
+            as: 'enterpriseAdmin',
+            method: 'POST',
+            body: { userId: 'u-alice', domain: 'weather', input: {} },
+          }),
+          400,
+        );
+        // Audited as the caller's policy decision, naming whom it was about.
+        const audit = await call('/audit?action_type=policy_decision', { as: 'enterpriseAdmin' });
+        expect(
+          audit.body.entries.some(
+            (e: any) =>
+              e.userId === 'oa-eng' &&
+              e.actionDetail.operation === 'explain' &&
+              e.actionDetail.subjectUserId === 'u-alice',
+          ),
+        ).toBe(true);
+      } finally {
+        await g.close();
+      }
+    });
   });
 }
