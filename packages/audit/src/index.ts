@@ -47,8 +47,10 @@ export {
 } from './merkle';
 export {
   type AuditExportQuery,
+  AuditExportQueryParams,
   AuditExportQuerySchema,
   type AuditQuery,
+  AuditQueryParams,
   AuditQuerySchema,
   DEFAULT_PAGE_SIZE,
   MAX_PAGE,

@@ -38,16 +38,23 @@ const from = instantSchema({ bound: 'start' });
 const to = instantSchema({ bound: 'end' });
 
 const filterShape = {
-  user_id: text.optional(),
-  userId: text.optional(),
-  action_type: ActionTypeSchema.optional(),
-  actionType: ActionTypeSchema.optional(),
-  policy_result: z.enum(POLICY_RESULTS).optional(),
-  policyResult: z.enum(POLICY_RESULTS).optional(),
-  request_id: text.optional(),
-  requestId: text.optional(),
-  from: from.optional(),
-  to: to.optional(),
+  user_id: text.optional().describe('entries of this user; also userId'),
+  userId: text.optional().describe('the same as user_id'),
+  action_type: ActionTypeSchema.optional().describe('entries of this action type; also actionType'),
+  actionType: ActionTypeSchema.optional().describe('the same as action_type'),
+  policy_result: z
+    .enum(POLICY_RESULTS)
+    .optional()
+    .describe('entries with this policy result; also policyResult'),
+  policyResult: z.enum(POLICY_RESULTS).optional().describe('the same as policy_result'),
+  request_id: text.optional().describe('entries of this request; also requestId'),
+  requestId: text.optional().describe('the same as request_id'),
+  from: from
+    .optional()
+    .describe('entries at or after this instant (RFC 3339; a bare date is the start of that day, UTC)'),
+  to: to
+    .optional()
+    .describe('entries at or before this instant (RFC 3339; a bare date is the end of that day, UTC)'),
 };
 
 /** [snake_case, camelCase] spellings of each filter. */
@@ -97,38 +104,61 @@ export interface AuditQuery {
   order: 'asc' | 'desc';
 }
 
-export const AuditQuerySchema = z
+/**
+ * The parameters of GET /audit as a URL carries them: the route's query schema, so the OpenAPI
+ * document lists each one (`AuditQuerySchema` turns them into an `AuditQuery`).
+ */
+export const AuditQueryParams = z
   .object({
     ...filterShape,
-    page: integer(1, MAX_PAGE).optional(),
-    page_size: integer(1, MAX_PAGE_SIZE).optional(),
-    pageSize: integer(1, MAX_PAGE_SIZE).optional(),
-    order: z.enum(['asc', 'desc']).optional(),
+    page: integer(1, MAX_PAGE).optional().describe('1-based page (default 1)'),
+    page_size: integer(1, MAX_PAGE_SIZE)
+      .optional()
+      .describe(`entries per page, at most ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}); also pageSize`),
+    pageSize: integer(1, MAX_PAGE_SIZE).optional().describe('the same as page_size'),
+    order: z
+      .enum(['asc', 'desc'])
+      .optional()
+      .describe('by position in the log: desc (default, newest first) or asc'),
   })
   .superRefine((raw, ctx) => {
     refineFilter(raw, ctx);
     if (raw.page_size !== undefined && raw.pageSize !== undefined && raw.page_size !== raw.pageSize) {
       ctx.addIssue({ code: 'custom', path: ['pageSize'], message: 'conflicts with page_size' });
     }
-  })
-  .transform(
-    (raw): AuditQuery => ({
-      filter: toFilter(raw),
-      page: raw.page ?? 1,
-      pageSize: raw.page_size ?? raw.pageSize ?? DEFAULT_PAGE_SIZE,
-      order: raw.order ?? 'desc',
-    }),
-  );
+  });
+
+/** The parsed parameters of GET /audit → the query (defaults filled, spellings merged). */
+export function toAuditQuery(raw: z.output<typeof AuditQueryParams>): AuditQuery {
+  return {
+    filter: toFilter(raw),
+    page: raw.page ?? 1,
+    pageSize: raw.page_size ?? raw.pageSize ?? DEFAULT_PAGE_SIZE,
+    order: raw.order ?? 'desc',
+  };
+}
+
+export const AuditQuerySchema = AuditQueryParams.transform(toAuditQuery);
 
 export interface AuditExportQuery {
   format: 'json' | 'csv';
   filter: AuditFilter;
 }
 
-export const AuditExportQuerySchema = z
-  .object({ ...filterShape, format: z.enum(['json', 'csv']).optional() })
-  .superRefine(refineFilter)
-  .transform((raw): AuditExportQuery => ({ format: raw.format ?? 'json', filter: toFilter(raw) }));
+/** The parameters of GET /audit/export as a URL carries them (the route's query schema). */
+export const AuditExportQueryParams = z
+  .object({
+    ...filterShape,
+    format: z.enum(['json', 'csv']).optional().describe('json (default) or csv'),
+  })
+  .superRefine(refineFilter);
+
+/** The parsed parameters of GET /audit/export → the export query. */
+export function toAuditExportQuery(raw: z.output<typeof AuditExportQueryParams>): AuditExportQuery {
+  return { format: raw.format ?? 'json', filter: toFilter(raw) };
+}
+
+export const AuditExportQuerySchema = AuditExportQueryParams.transform(toAuditExportQuery);
 
 /** Parses the raw query of GET /audit. */
 export function parseAuditQuery(raw: unknown): Result<AuditQuery, ValidationError> {

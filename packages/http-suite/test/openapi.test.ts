@@ -1,3 +1,4 @@
+import { AuditExportQueryParams, AuditQueryParams } from '@agentgov/audit';
 import type { Governance } from '@agentgov/gateway';
 import { startTestIssuer, type TestIssuer } from '@agentgov/gateway/testing';
 import SwaggerParser from '@apidevtools/swagger-parser';
@@ -51,6 +52,24 @@ describe('the OpenAPI document of the whole service', () => {
       expect(res.status, op).not.toBe(405);
       expect(body.message ?? '', op).not.toMatch(/^No route for/);
     }
+  });
+
+  it('documents every query parameter GET /audit and GET /audit/export accept', () => {
+    const names = (path: string) => {
+      const op = gov.openapi.paths[`${gov.basePath}${path}`]?.get as
+        | { parameters: { name: string; in: string }[] }
+        | undefined;
+      return (op?.parameters ?? [])
+        .filter((p) => p.in === 'query')
+        .map((p) => p.name)
+        .sort();
+    };
+    expect(names('/audit')).toEqual(Object.keys(AuditQueryParams.shape).sort());
+    expect(names('/audit')).toEqual(
+      expect.arrayContaining(['user_id', 'action_type', 'from', 'to', 'page', 'pageSize']),
+    );
+    expect(names('/audit/export')).toEqual(Object.keys(AuditExportQueryParams.shape).sort());
+    expect(names('/audit/export')).toContain('format');
   });
 
   it('declares Idempotency-Key and its 409/422 answers on every authenticated write, and on nothing else', () => {

@@ -25,7 +25,7 @@ import {
 } from '@agentgov/core';
 import { z } from 'zod';
 import { type AuditLog, createAuditLog } from '../log';
-import { AuditExportQuerySchema, AuditQuerySchema } from '../query';
+import { AuditExportQueryParams, AuditQueryParams, toAuditExportQuery, toAuditQuery } from '../query';
 import { type AuditService, type AuditVisibility, createAuditService } from '../service';
 
 export interface AuditRoutesOptions {
@@ -139,12 +139,13 @@ export function auditRoutes(options: AuditRoutesOptions): AuditPlugin {
         summary: 'Filtered, paginated audit query (newest first), scoped by tenant and role',
         auth: 'required',
         rateLimit: 'audit_queries',
-        query: AuditQuerySchema,
+        query: AuditQueryParams,
         responses: {
           200: { description: 'A page of entries and the total', schema: Page },
           400: err('invalid_type'),
         },
-        async handler({ url, query }, rc) {
+        async handler({ url, query: params }, rc) {
+          const query = toAuditQuery(params);
           const page = await service.query(await auditVisibility(directory, rc), queryObject(url));
           if (page.isErr()) throw page.error;
           await recordAccess(rc, {
@@ -165,12 +166,13 @@ export function auditRoutes(options: AuditRoutesOptions): AuditPlugin {
         auth: 'required',
         roles: ['enterprise_admin'],
         rateLimit: 'audit_export',
-        query: AuditExportQuerySchema,
+        query: AuditExportQueryParams,
         responses: {
           200: { description: 'The export (application/json or text/csv)', schema: Page },
           403: err('forbidden'),
         },
-        async handler({ url, query }, rc) {
+        async handler({ url, query: params }, rc) {
+          const query = toAuditExportQuery(params);
           const exported = await service.export(await auditVisibility(directory, rc), queryObject(url), {
             signal: rc.signal,
           });
