@@ -15,6 +15,7 @@ import {
   type Decision,
   DecisionBodySchema,
   type DecisionDomain,
+  DecisionDomainSchema,
   type DecisionEngine,
   decisionRequestOf,
   defineRoute,
@@ -102,7 +103,7 @@ const PolicyRefOut = z.object({
 const ExplanationOut = z
   .object({
     userId: z.string(),
-    domain: PolicyDomainSchema,
+    domain: DecisionDomainSchema,
     effective: z
       .record(z.string(), z.unknown())
       .describe('the effective policy: the meet of every active policy on the chain'),
