@@ -340,12 +340,40 @@ if (!available && required) {
           expect.stringMatching(/^user alice · no policy: inherits/),
         ]);
 
-        // Why? A decision as alice comes from the policies just written.
-        await page.getByRole('button', { name: 'Decide' }).click();
-        await page
-          .getByText('Computed from: tool autonomy (enterprise acme), eng tools (org eng)')
-          .waitFor(WAIT);
+        // Why was dave denied? Alice chooses the user: the org policy decided, level by level.
+        const why = page.locator('article', {
+          has: page.getByRole('heading', { name: 'Why? A decision for a user' }),
+        });
+        await why.getByLabel('User').fill('dave');
+        await why.getByRole('button', { name: 'Explain' }).click();
+        await why.getByText('Decided by: eng tools (org eng, v1.0.0)').waitFor(WAIT);
+        await why.getByText(/^For dave: denied tool send_mail is blocked by policy/).waitFor(WAIT);
+        expect(await why.locator('ol.trace > li').allTextContents()).toEqual([
+          expect.stringMatching(
+            /^enterprise acmetool autonomy v1\.0\.0: actions\.send_mail = approveafter this level: allowed/,
+          ),
+          expect.stringMatching(
+            /^org engeng tools v1\.0\.0: actions\.send_mail = blockafter this level: denied/,
+          ),
+          expect.stringMatching(/^team platform · no policy: inheritsafter this level: denied/),
+          expect.stringMatching(/^user dave · no policy: inheritsafter this level: denied/),
+        ]);
+        expect(await seriousViolations(page)).toEqual([]);
         await page.screenshot({ path: path.join(SHOTS, 'policies.png'), fullPage: true });
+
+        // Dave may ask only about himself: another user is not found for him.
+        const [daveContext, davePage] = await signIn('dave');
+        await davePage.getByRole('link', { name: 'Policies' }).click();
+        const daveWhy = davePage.locator('article', {
+          has: davePage.getByRole('heading', { name: 'Why? A decision for a user' }),
+        });
+        await daveWhy.getByLabel('User').fill('alice');
+        await daveWhy.getByRole('button', { name: 'Explain' }).click();
+        await daveWhy.getByRole('alert').getByText('user alice not found').waitFor(WAIT);
+        await daveWhy.getByLabel('User').fill('dave');
+        await daveWhy.getByRole('button', { name: 'Explain' }).click();
+        await daveWhy.getByText('Decided by: eng tools (org eng, v1.0.0)').waitFor(WAIT);
+        await daveContext.close();
         await context.close();
       }, 300_000);
 
@@ -523,7 +551,7 @@ if (!available && required) {
           'POST /api/v1/exchanges/{id}/approve',
           'POST /api/v1/mcp/approvals/{id}/reject',
           'POST /api/v1/policies',
-          'POST /api/v1/decisions',
+          'POST /api/v1/decisions/explain',
           'DELETE /api/v1/auth/sessions/{id}',
           'POST /api/v1/auth/logout',
         ])

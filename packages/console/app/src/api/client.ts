@@ -61,11 +61,29 @@ export async function ok<T>(
   return data as NonNullable<T>;
 }
 
-/** The audit query's parameters (the route validates them itself; the document does not list them). */
-export function auditQuery(params: Record<string, string | number | undefined>): {
-  querySerializer: () => string;
-} {
+/** The query parameters the document gives an operation (GET), by path. */
+export type QueryOf<P extends keyof paths> = paths[P] extends {
+  get: { parameters: { query?: infer Q } };
+}
+  ? NonNullable<Q>
+  : never;
+
+/** A query without its empty values (the API refuses an empty filter; openapi-fetch drops only undefined). */
+export function given<Q extends Record<string, unknown>>(query: Q): Partial<Q> {
+  return Object.fromEntries(
+    Object.entries(query).filter(([, v]) => v !== undefined && v !== ''),
+  ) as Partial<Q>;
+}
+
+/**
+ * The address of a GET the browser follows itself (a download link), from the parameters the
+ * document gives it: the path and the names are checked by the compiler like any other call.
+ */
+export function hrefOf<P extends keyof paths & `${typeof DOCUMENT_BASE}/${string}`>(
+  path: P,
+  query: QueryOf<P>,
+): string {
   const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') q.set(k, String(v));
-  return { querySerializer: () => q.toString() };
+  for (const [k, v] of Object.entries(given(query))) q.set(k, String(v));
+  return `${apiBase}${path.slice(DOCUMENT_BASE.length)}${q.size ? `?${q}` : ''}`;
 }

@@ -58,6 +58,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/decisions/explain': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Extension: why a decision comes out as it does for a user in the caller's scope — the effective policy, each level's policies and what they contributed, the decision and the policy that decided (audited as policy_decision) */
+    post: operations['explainDecision'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/audit': {
     parameters: {
       query?: never;
@@ -964,6 +981,73 @@ export interface components {
       message: string;
       detail?: unknown;
     };
+    DecisionExplanation: {
+      userId: string;
+      /** @enum {string} */
+      domain: 'agent-to-agent' | 'integrations' | 'models' | 'actions' | 'data' | 'features';
+      /** @description the effective policy: the meet of every active policy on the chain */
+      effective: {
+        [key: string]: unknown;
+      };
+      decision: {
+        allow: boolean;
+        deny: boolean;
+        reason: string;
+        constraints: {
+          /** @description agent-to-agent: most rounds of the exchange */
+          max_rounds?: number;
+          /**
+           * @description highest level that may be shared (agent-to-agent, integrations), sent to the model (models) or shared externally (data)
+           * @enum {string}
+           */
+          max_classification_shared?: 'public' | 'internal' | 'confidential' | 'restricted';
+          /**
+           * @description actions: the autonomy of the tool
+           * @enum {string}
+           */
+          autonomy?: 'autonomous' | 'notify' | 'approve' | 'block';
+          /** @description models: the only models that may receive confidential or restricted data */
+          sensitive_data_models?: string[];
+        };
+        /** @description ids of the policies the decision was computed from */
+        policyIds?: string[];
+      };
+      /** @description the last policy on the chain that changed the decision (allow, reason or constraints); null: the defaults decided */
+      decidedBy: {
+        id: string;
+        /** @enum {string} */
+        scope: 'enterprise' | 'org' | 'team' | 'user';
+        scopeId: string;
+        name: string;
+        version: string;
+      } | null;
+      /** @description the chain, enterprise first */
+      trace: {
+        /** @enum {string} */
+        scope: 'enterprise' | 'org' | 'team' | 'user';
+        scopeId: string;
+        policies: {
+          id: string;
+          /** @enum {string} */
+          scope: 'enterprise' | 'org' | 'team' | 'user';
+          scopeId: string;
+          name: string;
+          version: string;
+          /** @description keys this policy set first on the chain or made stricter, with their effective value */
+          contributed: {
+            key: string;
+            value: unknown;
+          }[];
+        }[];
+        /** @description the decision had the chain ended at this level */
+        decision: {
+          allow: boolean;
+          reason: string;
+        };
+      }[];
+      /** @description the decision engine that enforces decisions; the explanation is the built-in engine's, so with another engine (opa) its rules decide */
+      engine: string;
+    };
     AuditEntry: {
       tenantId: string;
       userId: string;
@@ -1827,9 +1911,184 @@ export interface operations {
       };
     };
   };
-  queryAudit: {
+  explainDecision: {
     parameters: {
       query?: never;
+      header?: {
+        /** @description Makes a retried write safe: the first answer is stored for 24 h per tenant, user and key and replayed (with `Idempotent-Replayed: true`) for the same request. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json':
+          | {
+              /** @description the user the decision is explained for */
+              userId: string;
+              /** @constant */
+              domain: 'agent-to-agent';
+              input: {
+                /** @enum {string} */
+                exchange_type: 'information_query' | 'commitment_request' | 'meeting_scheduling';
+                initiator_tenant_id: string;
+                responder_tenant_id: string;
+                initiator_org_unit: string;
+                responder_org_unit: string;
+                /** @enum {string} */
+                classification_level: 'public' | 'internal' | 'confidential' | 'restricted';
+              };
+            }
+          | {
+              /** @description the user the decision is explained for */
+              userId: string;
+              /** @constant */
+              domain: 'integrations';
+              input: {
+                action: string;
+                context: {
+                  targetSystem: string;
+                  /** @default {} */
+                  additional?: {
+                    source?: string;
+                    trigger?: string;
+                  } & {
+                    [key: string]: unknown;
+                  };
+                };
+              };
+            }
+          | {
+              /** @description the user the decision is explained for */
+              userId: string;
+              /** @constant */
+              domain: 'models';
+              input: {
+                provider: string;
+                model: string;
+                /** @enum {string} */
+                classification_level: 'public' | 'internal' | 'confidential' | 'restricted';
+              };
+            }
+          | {
+              /** @description the user the decision is explained for */
+              userId: string;
+              /** @constant */
+              domain: 'actions';
+              input: {
+                tool: string;
+                /** @enum {string} */
+                classification_level?: 'public' | 'internal' | 'confidential' | 'restricted';
+              };
+            }
+          | {
+              /** @description the user the decision is explained for */
+              userId: string;
+              /** @constant */
+              domain: 'data';
+              input: {
+                /** @enum {string} */
+                classification_level: 'public' | 'internal' | 'confidential' | 'restricted';
+                destination?: string;
+              };
+            }
+          | {
+              /** @description the user the decision is explained for */
+              userId: string;
+              /** @constant */
+              domain: 'features';
+              input: {
+                /** @enum {string} */
+                feature:
+                  | 'briefings'
+                  | 'task_discovery'
+                  | 'standup_summary'
+                  | 'auto_response'
+                  | 'ai_reclassification'
+                  | 'web_ui';
+              };
+            };
+      };
+    };
+    responses: {
+      /** @description The decision and its trace */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DecisionExplanation'];
+        };
+      };
+      /** @description missing_type or invalid_type (unknown domain, malformed input) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description NOT_FOUND: a user outside the caller’s scope, or unknown */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description idempotency_key_reused: this Idempotency-Key was used for another request */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  queryAudit: {
+    parameters: {
+      query?: {
+        user_id?: string;
+        userId?: string;
+        action_type?:
+          | 'tool_invocation'
+          | 'data_access'
+          | 'model_call'
+          | 'policy_decision'
+          | 'agent_exchange'
+          | 'policy_change';
+        actionType?:
+          | 'tool_invocation'
+          | 'data_access'
+          | 'model_call'
+          | 'policy_decision'
+          | 'agent_exchange'
+          | 'policy_change';
+        policy_result?: 'allow' | 'deny' | 'require_approval';
+        policyResult?: 'allow' | 'deny' | 'require_approval';
+        request_id?: string;
+        requestId?: string;
+        from?: string;
+        to?: string;
+        page?: string;
+        page_size?: string;
+        pageSize?: string;
+        order?: 'asc' | 'desc';
+      };
       header?: never;
       path?: never;
       cookie?: never;
@@ -1861,7 +2120,31 @@ export interface operations {
   };
   exportAudit: {
     parameters: {
-      query?: never;
+      query?: {
+        user_id?: string;
+        userId?: string;
+        action_type?:
+          | 'tool_invocation'
+          | 'data_access'
+          | 'model_call'
+          | 'policy_decision'
+          | 'agent_exchange'
+          | 'policy_change';
+        actionType?:
+          | 'tool_invocation'
+          | 'data_access'
+          | 'model_call'
+          | 'policy_decision'
+          | 'agent_exchange'
+          | 'policy_change';
+        policy_result?: 'allow' | 'deny' | 'require_approval';
+        policyResult?: 'allow' | 'deny' | 'require_approval';
+        request_id?: string;
+        requestId?: string;
+        from?: string;
+        to?: string;
+        format?: 'json' | 'csv';
+      };
       header?: never;
       path?: never;
       cookie?: never;

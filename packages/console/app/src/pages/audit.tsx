@@ -4,14 +4,15 @@
  * enterprise_admin (the API's JSON or CSV).
  */
 import { useState } from 'preact/hooks';
-import { ApiError, api, apiBase, auditQuery, ok, type Schemas } from '../api/client';
+import { ApiError, api, given, hrefOf, ok, type QueryOf, type Schemas } from '../api/client';
 import { Link, navigate, ROOT, useLocation } from '../router';
 import { isEnterpriseAdmin, useMe } from '../session';
 import { Badge, ErrorNote, Show, useLoad, when } from '../ui';
 import { type Check, verifyGrowth, verifyInclusion } from '../verify';
 
 const PAGE_SIZE = 20;
-const ACTIONS = [
+type AuditQuery = QueryOf<'/api/v1/audit'>;
+const ACTIONS: NonNullable<AuditQuery['actionType']>[] = [
   'tool_invocation',
   'data_access',
   'model_call',
@@ -20,6 +21,21 @@ const ACTIONS = [
   'policy_change',
 ];
 const FILTERS = ['userId', 'actionType', 'policyResult', 'from', 'to'] as const;
+type Filter = Record<(typeof FILTERS)[number], string>;
+
+/**
+ * The filter of the page's address as the query parameters the API documents (the form offers
+ * only the values the document lists; the server checks them again).
+ */
+function filterQuery(filter: Filter) {
+  return given({
+    userId: filter.userId,
+    actionType: filter.actionType as AuditQuery['actionType'],
+    policyResult: filter.policyResult as AuditQuery['policyResult'],
+    from: filter.from ? new Date(filter.from).toISOString() : undefined,
+    to: filter.to ? new Date(filter.to).toISOString() : undefined,
+  } satisfies AuditQuery);
+}
 
 export function AuditPage(props: { id: string | undefined }) {
   return props.id ? <EntryPage id={props.id} /> : <ListPage />;
@@ -29,22 +45,13 @@ function ListPage() {
   const me = useMe();
   const { query } = useLocation();
   const page = Math.max(1, Number(query.get('page') ?? '1') || 1);
-  const filter = Object.fromEntries(FILTERS.map((k) => [k, query.get(k) ?? ''])) as Record<
-    (typeof FILTERS)[number],
-    string
-  >;
+  const filter = Object.fromEntries(FILTERS.map((k) => [k, query.get(k) ?? ''])) as Filter;
   const key = query.toString();
   const [loaded] = useLoad(
     () =>
       ok(
         api.GET('/api/v1/audit', {
-          ...auditQuery({
-            ...filter,
-            from: filter.from ? new Date(filter.from).toISOString() : undefined,
-            to: filter.to ? new Date(filter.to).toISOString() : undefined,
-            page,
-            pageSize: PAGE_SIZE,
-          }),
+          params: { query: { ...filterQuery(filter), page: String(page), pageSize: String(PAGE_SIZE) } },
         }),
       ),
     [key],
@@ -55,9 +62,6 @@ function ListPage() {
       if (v !== '' && v !== 1) q.set(k, String(v));
     navigate(`${ROOT}/audit${q.size ? `?${q}` : ''}`);
   };
-  const exportQuery = new URLSearchParams(
-    Object.entries(filter).filter(([, v]) => v !== '') as [string, string][],
-  );
   return (
     <section>
       <h1>Audit log</h1>
@@ -106,17 +110,11 @@ function ListPage() {
       {isEnterpriseAdmin(me) ? (
         <p>
           Export:{' '}
-          <a
-            href={`${apiBase}/audit/export?${new URLSearchParams([...exportQuery, ['format', 'json']])}`}
-            download
-          >
+          <a href={hrefOf('/api/v1/audit/export', { ...filterQuery(filter), format: 'json' })} download>
             JSON
           </a>{' '}
           ·{' '}
-          <a
-            href={`${apiBase}/audit/export?${new URLSearchParams([...exportQuery, ['format', 'csv']])}`}
-            download
-          >
+          <a href={hrefOf('/api/v1/audit/export', { ...filterQuery(filter), format: 'csv' })} download>
             CSV
           </a>
         </p>
