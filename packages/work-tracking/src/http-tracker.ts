@@ -34,6 +34,12 @@ export interface HttpTrackerClientOptions {
   maxRetryAfterMs?: number;
   /** Injected for tests. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /**
+   * The signal that ends one attempt after `timeoutMs` (default `AbortSignal.timeout`). Injected
+   * for tests, so that a hanging tracker times out when the test says so, not when a busy machine
+   * happens to be slower than the timeout.
+   */
+  timeoutSignal?: (ms: number) => AbortSignal;
 }
 
 /** `Retry-After` in ms: delta seconds or an HTTP date; undefined when absent or unreadable. */
@@ -69,6 +75,7 @@ export class HttpTrackerClient implements TrackerClient {
   readonly #backoffMs: number;
   readonly #maxRetryAfterMs: number;
   readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  readonly #timeoutSignal: (ms: number) => AbortSignal;
 
   constructor(options: HttpTrackerClientOptions) {
     this.#base = options.baseUrl.replace(/\/+$/, '');
@@ -83,6 +90,7 @@ export class HttpTrackerClient implements TrackerClient {
     this.#backoffMs = options.backoffMs ?? 250;
     this.#maxRetryAfterMs = options.maxRetryAfterMs ?? 30_000;
     this.#sleep = options.sleep ?? defaultSleep;
+    this.#timeoutSignal = options.timeoutSignal ?? ((ms) => AbortSignal.timeout(ms));
   }
 
   async addComment(ticketKey: string, body: string, options?: CallOptions): Promise<{ id: string }> {
@@ -139,7 +147,7 @@ export class HttpTrackerClient implements TrackerClient {
         if (wait > this.#maxRetryAfterMs) throw last;
         await this.#sleep(wait, options?.signal);
       }
-      const timeout = AbortSignal.timeout(this.#timeoutMs);
+      const timeout = this.#timeoutSignal(this.#timeoutMs);
       const signal = options?.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
       let response: Response;
       try {

@@ -147,3 +147,23 @@ export function setup(opts: { transition?: string | undefined } = {}) {
     },
   };
 }
+
+/**
+ * Per-attempt timeouts under the test's control (HttpTrackerClient's `timeoutSignal`): an attempt
+ * times out only when `expire()` is called — wire it to the loopback tracker's `onHang` — never
+ * because a busy machine was slower than a real timeout.
+ */
+export function manualTimeouts() {
+  const pending = new Set<AbortController>();
+  return {
+    signal: (_ms: number): AbortSignal => {
+      const c = new AbortController();
+      pending.add(c);
+      return c.signal;
+    },
+    expire: (): void => {
+      for (const c of pending) c.abort(new DOMException('The operation timed out.', 'TimeoutError'));
+      pending.clear();
+    },
+  };
+}

@@ -15,6 +15,7 @@ import { HttpTrackerClient, parseRetryAfter } from '../src/http-tracker';
 import { staticIntegrations } from '../src/integrations';
 import { type LoopbackTracker, startLoopbackTracker } from '../src/testing/index';
 import { createWorkTracking } from '../src/work-tracking';
+import { manualTimeouts } from './helpers';
 
 let server: LoopbackTracker;
 let waits: number[];
@@ -95,15 +96,30 @@ describe('HttpTrackerClient', () => {
   });
 
   it('times out a hanging tracker per attempt and retries; a hang on every attempt is a retryable timeout', async () => {
+    // The attempt's timeout expires when the tracker has parked the request, not on a real clock:
+    // the answered retry cannot time out on a busy machine.
+    const timeouts = manualTimeouts();
+    server.onHang = timeouts.expire;
     server.faults.push({ hang: true });
-    const started = Date.now();
-    await client({ timeoutMs: 200 }).addComment('ENG-12', 'after a hang');
-    expect(Date.now() - started).toBeLessThan(5_000);
-    expect(server.tracker.tickets.get('ENG-12')?.comments).toHaveLength(1);
+    await client({ timeoutMs: 200, timeoutSignal: timeouts.signal }).addComment('ENG-12', 'after a hang');
+    expect(server.tracker.tickets.get('ENG-12')?.comments.map((c) => c.body)).toEqual(['after a hang']);
+    expect(server.requests).toHaveLength(2);
+    expect(waits).toEqual([250]);
     server.faults.push({ hang: true }, { hang: true });
-    const e = await failure(client({ timeoutMs: 150, retries: 1 }).addComment('ENG-12', 'never'));
+    const e = await failure(
+      client({ timeoutMs: 150, retries: 1, timeoutSignal: timeouts.signal }).addComment('ENG-12', 'never'),
+    );
     expect(e).toMatchObject({ retryable: true, status: undefined });
     expect(e.message).toMatch(/within 150 ms/);
+    expect(server.requests).toHaveLength(4);
+  });
+
+  it('the default per-attempt timeout is a real timer: a hang ends as a retryable timeout', async () => {
+    // Only a hang is sent, so however slow the machine, the one outcome is this timeout.
+    server.faults.push({ hang: true });
+    const e = await failure(client({ timeoutMs: 50, retries: 0 }).addComment('ENG-12', 'never'));
+    expect(e).toMatchObject({ retryable: true, status: undefined });
+    expect(e.message).toMatch(/within 50 ms/);
   });
 
   it('an unreachable tracker is a retryable error', async () => {
@@ -117,9 +133,12 @@ describe('HttpTrackerClient', () => {
   it('the caller’s abort stops retries at once', async () => {
     server.faults.push({ hang: true });
     const ac = new AbortController();
-    const p = client({ timeoutMs: 10_000 }).addComment('ENG-12', 'x', { signal: ac.signal });
-    setTimeout(() => ac.abort(new Error('stop')), 50);
+    // Aborted while the tracker holds the request; no timeout or retry ends it instead.
+    server.onHang = () => ac.abort(new Error('stop'));
+    const p = client({ timeoutMs: 3_600_000 }).addComment('ENG-12', 'x', { signal: ac.signal });
     await expect(p).rejects.toThrow('stop');
+    expect(server.requests).toHaveLength(1);
+    expect(waits).toEqual([]);
   });
 
   it('parses Retry-After as seconds or an HTTP date', () => {

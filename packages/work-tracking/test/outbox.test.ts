@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HttpTrackerClient } from '../src/http-tracker';
 import { TrackerOutbox } from '../src/outbox';
 import { type LoopbackTracker, startLoopbackTracker } from '../src/testing/index';
-import { setup, TENANT } from './helpers';
+import { manualTimeouts, setup, TENANT } from './helpers';
 import { mergedPullRequest } from './payloads';
 
 /** Records `writes` as produced by one delivery. */
@@ -24,9 +24,14 @@ const seed = (store: InMemoryWorkTrackingStore, clock: ManualClock, writes: Trac
 
 describe('TrackerOutbox', () => {
   let server: LoopbackTracker;
+  // Attempts time out only when the tracker has parked a request (a `hang`), never on a real clock:
+  // a slow machine cannot turn an answered request into a timeout.
+  let timeouts: ReturnType<typeof manualTimeouts>;
   beforeEach(async () => {
     server = await startLoopbackTracker();
     server.tracker.addTicket('ENG-12');
+    timeouts = manualTimeouts();
+    server.onHang = timeouts.expire;
   });
   afterEach(async () => {
     await server.close();
@@ -45,7 +50,13 @@ describe('TrackerOutbox', () => {
       clock,
       backoffMs: 1_000,
       maxBackoffMs: 8_000,
-      clientFor: async () => new HttpTrackerClient({ baseUrl: server.url, retries: 0, timeoutMs: 200 }),
+      clientFor: async () =>
+        new HttpTrackerClient({
+          baseUrl: server.url,
+          retries: 0,
+          timeoutMs: 200,
+          timeoutSignal: timeouts.signal,
+        }),
     }),
   });
 
@@ -61,17 +72,26 @@ describe('TrackerOutbox', () => {
     await seed(store, clock, [w]);
     server.faults.push({ status: 503 }, { status: 429, retryAfter: '30' }, { hang: true }, { status: 500 });
     const waits: number[] = [];
+    const errors: (string | null | undefined)[] = [];
     for (let i = 0; i < 4; i++) {
       expect(await outbox.drain()).toEqual({ delivered: 0, retrying: 1, failed: 0 });
       const now = await store.getWrite(TENANT, w.id);
       expect(now).toMatchObject({ state: 'pending', attempts: i + 1 });
       waits.push(Date.parse(now?.nextAttemptAt ?? '') - clock.now().getTime());
+      errors.push(now?.lastError);
       // Not due before its time.
       expect(await outbox.drain()).toEqual({ delivered: 0, retrying: 0, failed: 0 });
       clock.set(now?.nextAttemptAt ?? '');
     }
     // Exponential backoff, Retry-After (30 s) honoured when longer, capped at 8 s otherwise.
     expect(waits).toEqual([1_000, 30_000, 4_000, 8_000]);
+    expect(errors).toEqual([
+      expect.stringMatching(/answered 503/),
+      expect.stringMatching(/answered 429/),
+      expect.stringMatching(/did not answer within 200 ms/),
+      expect.stringMatching(/answered 500/),
+    ]);
+    expect(server.requests).toHaveLength(4);
     expect(server.tracker.tickets.get('ENG-12')?.comments).toEqual([]);
     expect(audit.entries).toEqual([]);
     expect(await outbox.drain()).toEqual({ delivered: 1, retrying: 0, failed: 0 });

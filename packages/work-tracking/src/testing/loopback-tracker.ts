@@ -17,6 +17,8 @@ export interface LoopbackTracker {
   readonly faults: TrackerFault[];
   /** Every request received: method, path, authorization header. */
   readonly requests: { method: string; path: string; authorization: string | undefined }[];
+  /** Called when a `hang` fault has parked a request (a test times the attempt out then, not after a real delay). */
+  onHang: (() => void) | undefined;
   close(): Promise<void>;
 }
 
@@ -38,6 +40,7 @@ export async function startLoopbackTracker(options: { token?: string } = {}): Pr
       const fault = faults.shift();
       if (fault && 'hang' in fault) {
         hung.add(res);
+        loopback.onHang?.();
         return;
       }
       if (fault) {
@@ -89,18 +92,21 @@ export async function startLoopbackTracker(options: { token?: string } = {}): Pr
       });
     });
   });
-  server.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
+  const loopback: LoopbackTracker = {
+    url: '',
     tracker,
     faults,
     requests,
+    onHang: undefined,
     close: async () => {
       for (const res of hung) res.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+  server.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as AddressInfo;
+  loopback.url = `http://127.0.0.1:${port}`;
+  return loopback;
 }
