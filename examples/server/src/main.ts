@@ -66,23 +66,37 @@ async function main(): Promise<void> {
   }
   console.log(lines.join('\n'));
 
-  if (stopRequested) stop(stopRequested);
+  if (stopRequested) shutdown(server, stopRequested);
 }
 
 let running: RunningServer | undefined;
 let stopRequested: string | undefined;
 let stopping = false;
+let firstSignalAt = 0;
+/**
+ * One Ctrl-C under `pnpm start` arrives twice: the terminal signals the whole foreground process
+ * group, and pnpm forwards the signal it got to its child as well. A repeat within this window is
+ * that echo and is ignored; a later one (a second Ctrl-C) leaves at once.
+ */
+const SIGNAL_ECHO_MS = 2_000;
 function stop(signal: string): void {
-  if (stopping) {
-    // A second signal while draining: leave now.
-    process.exit(1);
+  if (stopping || stopRequested) {
+    if (Date.now() - firstSignalAt < SIGNAL_ECHO_MS) return;
+    if (stopping) {
+      // A second signal while draining: leave now.
+      console.error(`${signal} again: leaving without finishing the shutdown`);
+      process.exit(1);
+    }
   }
+  firstSignalAt ||= Date.now();
   stopRequested = signal;
-  const server = running;
-  if (!server) {
+  if (!running) {
     console.log(`${signal}: stopping as soon as the start-up completes…`);
     return;
   }
+  shutdown(running, signal);
+}
+function shutdown(server: RunningServer, signal: string): void {
   stopping = true;
   console.log(`${signal}: finishing in-flight requests and shutting down…`);
   server.close().then(

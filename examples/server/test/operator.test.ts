@@ -5,6 +5,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -166,10 +167,13 @@ describe('start-up failures in one line', () => {
 });
 
 describe('`pnpm start` from the repository root', () => {
-  const start = (port: number): { child: ChildProcess; output: () => string } => {
+  const start = (
+    port: number,
+    store: Record<string, string> = { DATABASE_URL: 'memory:' },
+  ): { child: ChildProcess; output: () => string } => {
     const child = spawn('pnpm', ['start'], {
       cwd: root,
-      env: { ...process.env, ...cleanEnv, DATABASE_URL: 'memory:', PORT: String(port) },
+      env: { ...process.env, ...cleanEnv, ...store, PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true, // its own process group, as a terminal's foreground job
     });
@@ -230,4 +234,61 @@ describe('`pnpm start` from the repository root', () => {
     expect(output()).toContain('SIGINT: finishing in-flight requests');
     expect(output()).not.toContain('ELIFECYCLE');
   }, 90_000);
+
+  it('Ctrl-C on the default store (embedded PGlite): exit 0, a final checkpoint covering the last entry, no pid file', async () => {
+    // Under `pnpm start` one Ctrl-C reaches the server twice (the terminal's signal to the group
+    // and pnpm's forwarded copy); the echo used to be taken for a second Ctrl-C: exit 1, no
+    // final checkpoint, `agentgov.pid` left behind.
+    const dir = await mkdtemp(join(tmpdir(), 'agentgov-ctrl-c-'));
+    try {
+      const port = 23000 + Math.floor(Math.random() * 900) + 1800;
+      const { child, output } = start(port, { AGENTGOV_DATA_DIR: dir, AGENTGOV_CHECKPOINT_INTERVAL: '0' });
+      await up(port, output);
+      expect(existsSync(join(dir, 'agentgov.pid'))).toBe(true);
+      const token = /^\s+alice\s+\S+\s+(\S+)$/m.exec(output())?.[1];
+      const created = await fetch(`http://127.0.0.1:${port}/api/v1/policies`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          scope: 'enterprise',
+          scopeId: 'acme',
+          domain: 'features',
+          name: 'last entry',
+          version: '1.0.0',
+          changeReason: 'ctrl-c test',
+          content: '{}',
+        }),
+      });
+      expect(created.status).toBe(201); // a policy_change entry appended
+      process.kill(-(child.pid as number), 'SIGINT');
+      const [code] = await once(child, 'exit');
+      expect(code, output()).toBe(0);
+      expect(output()).toContain('stopped');
+      expect(output()).not.toContain('ELIFECYCLE');
+      expect(existsSync(join(dir, 'agentgov.pid'))).toBe(false);
+
+      const cli = spawn(
+        process.execPath,
+        ['--import', 'tsx', 'packages/cli/src/main.ts', 'audit', 'verify', '--database', dir, '--json'],
+        { cwd: root, env: { ...process.env, ...cleanEnv }, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let out = '';
+      cli.stdout.setEncoding('utf8').on('data', (c: string) => {
+        out += c;
+      });
+      cli.stderr.resume();
+      const [cliCode] = await once(cli, 'exit');
+      expect(cliCode, out).toBe(0);
+      const { tenants: reports } = JSON.parse(out) as {
+        tenants: { tenantId: string; ok: boolean; checked: number; checkpoints: { treeSize: number }[] }[];
+      };
+      const acme = reports.find((r) => r.tenantId === 'acme');
+      expect(acme?.ok, out).toBe(true);
+      expect(acme?.checked).toBeGreaterThanOrEqual(1);
+      // The final checkpoint (written at the stop: the interval is off) covers the last entry.
+      expect(Math.max(...(acme?.checkpoints ?? []).map((c) => c.treeSize)), out).toBe(acme?.checked);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
