@@ -1,12 +1,15 @@
 /**
- * A client answered by the recorded responses of the real server (`shared/fixtures/session-analytics`)
+ * A client answered by the recorded responses of the real server (kept in the repository at
+ * `packages/analytics-client/test/fixtures/session-analytics`; `SESSION_ANALYTICS_FIXTURES` overrides)
  * instead of a live one: used by the tests and to render the README screenshot reproducibly.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AnalyticsClient } from '@agentgov/analytics-client';
 
-const FIXTURE_DIR = process.env.SESSION_ANALYTICS_FIXTURES ?? '/work/shared/fixtures/session-analytics';
+export const FIXTURE_DIR =
+  process.env.SESSION_ANALYTICS_FIXTURES ??
+  join(import.meta.dirname, '../../../packages/analytics-client/test/fixtures/session-analytics');
 
 /** The recordings the report reads, by path. */
 const REPORT_FIXTURES: Record<string, string> = {

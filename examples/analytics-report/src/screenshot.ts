@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   const data = await loadReportData(fixtureClient(), 30);
   const html = renderHtmlReport(data, {
     library: loadChartLibrary(),
-    source: 'the recorded fixtures (shared/fixtures/session-analytics)',
+    source: 'the recorded fixtures (packages/analytics-client/test/fixtures/session-analytics)',
     generatedAt: new Date('2026-11-22T13:15:00Z'),
   });
   const dir = mkdtempSync(join(tmpdir(), 'analytics-report-'));

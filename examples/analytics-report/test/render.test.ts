@@ -2,9 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AnalyticsClient, parseEventFrame } from '@agentgov/analytics-client';
 import { describe, expect, it } from 'vitest';
+import { FIXTURE_DIR as FIXTURES } from '../src/fixture-client';
 import { bar, gauge, renderEvent, renderReport, usd } from '../src/render';
-
-const FIXTURES = process.env.SESSION_ANALYTICS_FIXTURES ?? '/work/shared/fixtures/session-analytics';
 
 /** A client that answers each path with the recorded body of a fixture. */
 function clientFor(routes: Record<string, string>): AnalyticsClient {

@@ -2,9 +2,12 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AnalyticsClient, type AnalyticsClientOptions, type FetchLike } from '../src';
 
-/** Recorded responses of the real server (see its README). Overridable for other checkouts. */
+/**
+ * Recorded responses of the real server (see `fixtures/session-analytics/README.md`), kept in the
+ * repository so a fresh clone has them; `SESSION_ANALYTICS_FIXTURES` points at another recording.
+ */
 export const FIXTURE_DIR =
-  process.env.SESSION_ANALYTICS_FIXTURES ?? '/work/shared/fixtures/session-analytics';
+  process.env.SESSION_ANALYTICS_FIXTURES ?? join(import.meta.dirname, 'fixtures', 'session-analytics');
 
 if (!existsSync(FIXTURE_DIR)) {
   throw new Error(`Fixture directory not found: ${FIXTURE_DIR} (set SESSION_ANALYTICS_FIXTURES)`);

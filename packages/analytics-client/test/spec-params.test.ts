@@ -9,9 +9,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AnalyticsClient } from '../src';
-import { FIXTURE_DIR, fixtureClient, loadFixture, type RecordedRequest } from './helpers';
+import { fixtureClient, loadFixture, type RecordedRequest } from './helpers';
 
-const SPEC = process.env.SESSION_ANALYTICS_SPEC ?? join(FIXTURE_DIR, '../../spec/session-analytics-api.md');
+/** A copy of the shared spec kept with the fixtures; `SESSION_ANALYTICS_SPEC` reads another. */
+const SPEC =
+  process.env.SESSION_ANALYTICS_SPEC ??
+  join(import.meta.dirname, 'fixtures', 'spec', 'session-analytics-api.md');
 
 interface SpecRow {
   method: string;
