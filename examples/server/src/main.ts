@@ -15,7 +15,9 @@ async function main(): Promise<void> {
   // Relative paths (AGENTGOV_DATA_DIR) are relative to where `pnpm start` was typed, not to this package.
   const config = loadConfig(process.env, process.env.INIT_CWD ?? process.cwd());
   const log = process.env.AGENTGOV_REQUEST_LOG === 'off' ? undefined : (line: string) => console.log(line);
-  const server: RunningServer = await startServer(config, log ? { log } : {});
+  // Start-up can take a while (the embedded database's first start): say what it is doing.
+  const progress = (step: string) => console.log(`agentgov: ${step}`);
+  const server: RunningServer = await startServer(config, log ? { log, progress } : { progress });
   running = server;
   const api = `${server.url}/api/v1`;
   const database =

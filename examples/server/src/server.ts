@@ -88,8 +88,14 @@ export interface RunningServer {
 
 export async function startServer(
   config: ServerConfig,
-  options: { env?: Record<string, string | undefined>; log?: (line: string) => void } = {},
+  options: {
+    env?: Record<string, string | undefined>;
+    log?: (line: string) => void;
+    /** What the start-up is doing, one line per step (main.ts prints them): it can take a while. */
+    progress?: (step: string) => void;
+  } = {},
 ): Promise<RunningServer> {
+  const progress = options.progress ?? (() => {});
   const env = options.env ?? process.env;
   const cleanups: (() => Promise<unknown>)[] = [];
   const cleanup = async () => {
@@ -114,6 +120,7 @@ export async function startServer(
     cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
     const { port } = server.address() as AddressInfo;
     const url = `http://${browserHost(config.host)}:${port}`;
+    progress(`port ${port} on ${config.host} bound (requests get 503 until the start-up completes)`);
     const redirectUri = config.oidc.redirectUri ?? `${url}/api/v1/auth/callback`;
 
     // --- database
@@ -122,12 +129,19 @@ export async function startServer(
     if (config.database.kind === 'pglite') {
       await mkdir(config.database.dataDir, { recursive: true });
       cleanups.push(await lockDataDir(config.database.dataDir));
-      sqlStores = await openStore({ database: config.database.dataDir });
+      progress(`opening the embedded database in ${config.database.dataDir}…`);
+      sqlStores = await openStore({ database: config.database.dataDir, migrate: false });
     } else if (config.database.kind === 'postgres') {
-      sqlStores = await openStore({ database: config.database.url });
+      progress('connecting to PostgreSQL…');
+      sqlStores = await openStore({ database: config.database.url, migrate: false });
+    }
+    if (sqlStores) {
+      cleanups.push(() => (sqlStores as SqlStores).close());
+      progress('migrating the database…');
+      const { applied } = await sqlStores.migrate();
+      if (applied.length > 0) progress(`  ${applied.length} migration(s) applied`);
     }
     phase = 'starting';
-    if (sqlStores) cleanups.push(() => (sqlStores as SqlStores).close());
     // Everything lives in the database when there is one; `memory:` keeps it all in-process.
     // Audited writes (policies, connectors, erasure) commit with their entry: `unitOfWork`.
     let stores: KernelStores;
@@ -155,6 +169,7 @@ export async function startServer(
     // --- Redis: shared rate limits, sessions and activity across processes
     let redis: RedisStores | undefined;
     if (config.redisUrl) {
+      progress('connecting to Redis…');
       const shared = createRedisStores(config.redisUrl);
       redis = shared;
       cleanups.push(() => shared.close());
@@ -169,11 +184,13 @@ export async function startServer(
     const rateLimiter = redis?.rateLimiter ?? new MemoryRateLimiter();
 
     // --- secrets (environment first, development audit keys otherwise)
+    progress('loading the audit keys…');
     const { secrets, generated } = await serverSecrets(new EnvSecretStore(env), sqlStores?.db);
 
     // --- OIDC
     let devIssuer: DevIssuer | undefined;
     if (!config.oidc.issuer) {
+      progress('starting the development OIDC issuer…');
       devIssuer = await startDevIssuer({
         clientId: config.oidc.clientId,
         clientSecret: config.oidc.clientSecret,
@@ -339,6 +356,7 @@ export async function startServer(
       // restarts); in memory only with `DATABASE_URL=memory:`.
       ...(sqlStores ? { idempotency: sqlStores.idempotency } : {}),
     });
+    progress('starting the service…');
     await governance.start();
     cleanups.push(() => governance.close());
     const checkpoints = scheduleCheckpoints(auditStore, audit, config.checkpointIntervalSeconds, (message) =>

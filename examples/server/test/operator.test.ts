@@ -245,6 +245,21 @@ describe('`pnpm start` from the repository root', () => {
       const { child, output } = start(port, { AGENTGOV_DATA_DIR: dir, AGENTGOV_CHECKPOINT_INTERVAL: '0' });
       await up(port, output);
       expect(existsSync(join(dir, 'agentgov.pid'))).toBe(true);
+      // What the start-up did, step by step, before the banner.
+      const steps = [
+        `agentgov: port ${port} on 127.0.0.1 bound (requests get 503 until the start-up completes)`,
+        `agentgov: opening the embedded database in ${dir}…`,
+        'agentgov: migrating the database…',
+        'agentgov: loading the audit keys…',
+        'agentgov: starting the development OIDC issuer…',
+        'agentgov: starting the service…',
+        `agentgov reference server listening on http://127.0.0.1:${port}`,
+      ].map((step) => output().indexOf(step));
+      expect(
+        steps.every((at) => at >= 0),
+        output(),
+      ).toBe(true);
+      expect([...steps].sort((a, b) => a - b)).toEqual(steps);
       const token = /^\s+alice\s+\S+\s+(\S+)$/m.exec(output())?.[1];
       const created = await fetch(`http://127.0.0.1:${port}/api/v1/policies`, {
         method: 'POST',
