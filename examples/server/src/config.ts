@@ -5,7 +5,29 @@
 import path from 'node:path';
 import { z } from 'zod';
 
-const Port = z.coerce.number().int().min(0).max(65535);
+const Port = z
+  .string()
+  .trim()
+  .regex(/^\d+$/, 'expected a port number from 0 to 65535 (0: any free port)')
+  .transform(Number)
+  .refine((n) => n <= 65535, 'expected a port number from 0 to 65535 (0: any free port)');
+
+const DURATION_UNITS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600 };
+const DURATION_FORM = 'expected seconds (60) or a duration such as 500ms, 30s, 1m or 1h, at most 24h; 0: off';
+/** Seconds from `60`, `500ms`, `30s`, `1m`, `1.5h` (AGENTGOV_CHECKPOINT_INTERVAL). */
+export function parseDurationSeconds(value: string): number | undefined {
+  const m = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(value.trim());
+  if (!m) return undefined;
+  return Number(m[1]) * (DURATION_UNITS[m[2] ?? 's'] as number);
+}
+const Duration = z.string().transform((value, ctx) => {
+  const seconds = parseDurationSeconds(value);
+  if (seconds === undefined || seconds > 86_400) {
+    ctx.addIssue({ code: 'custom', message: DURATION_FORM });
+    return z.NEVER;
+  }
+  return seconds;
+});
 
 const EnvSchema = z.object({
   PORT: Port.default(8080),
@@ -22,8 +44,8 @@ const EnvSchema = z.object({
   AGENTGOV_SECRETS: z.enum(['env']).default('env'),
   /** Not in DESIGN.md's table: the scopes GET /auth/login asks for. */
   OIDC_SCOPES: z.string().min(1).optional(),
-  /** Not in DESIGN.md's table: seconds between signed audit checkpoints (0: none). */
-  AGENTGOV_CHECKPOINT_INTERVAL: z.coerce.number().int().min(0).max(86_400).default(60),
+  /** Not in DESIGN.md's table: time between signed audit checkpoints, `60`, `30s`, `1m` (0: none). */
+  AGENTGOV_CHECKPOINT_INTERVAL: Duration.default(60),
   /** Not in DESIGN.md's table: the least level written to the log (pino JSON lines on stdout). */
   AGENTGOV_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   /** Not in DESIGN.md's table: the bearer token of a Prometheus scraper (else: enterprise_admin). */
@@ -97,7 +119,13 @@ export function loadConfig(
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = EnvSchema.safeParse(cleaned);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    // Each problem names the variable, the value given (secrets withheld) and the form expected.
+    const problems = parsed.error.issues
+      .map((i) => {
+        const key = i.path.join('.');
+        return `${key}=${shown(key, cleaned[key])}: ${i.message}`;
+      })
+      .join('; ');
     throw new ConfigError(`invalid configuration: ${problems}`);
   }
   const e = parsed.data;
@@ -137,6 +165,13 @@ export function loadConfig(
     forwardedHeader: e.AGENTGOV_FORWARDED_HEADER,
     secureCookies: e.AGENTGOV_SECURE_COOKIES === '1',
   };
+}
+
+/** A value as an error message may show it: secrets withheld, a URL's password masked. */
+function shown(key: string, value: string | undefined): string {
+  if (value === undefined) return '(unset)';
+  if (/SECRET|TOKEN|PASSWORD/i.test(key)) return `(${value.length} characters, not shown)`;
+  return JSON.stringify(value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, '$1***@'));
 }
 
 /** `true`, `false`, a hop count, or a list of addresses, CIDR ranges and names (checked at start-up). */

@@ -128,6 +128,54 @@ describe('reference server configuration', () => {
   });
 });
 
+describe('configuration errors name the variable, the value and the form expected', () => {
+  it('PORT=abc', () => {
+    expect(() => loadConfig({ PORT: 'abc' })).toThrow(
+      new ConfigError(
+        'invalid configuration: PORT="abc": expected a port number from 0 to 65535 (0: any free port)',
+      ),
+    );
+    expect(() => loadConfig({ PORT: '70000' })).toThrow(
+      /PORT="70000": expected a port number from 0 to 65535/,
+    );
+    expect(() => loadConfig({ PORT: '-1' })).toThrow(/PORT="-1": expected a port number/);
+    expect(loadConfig({ PORT: '0' }).port).toBe(0);
+  });
+
+  it('AGENTGOV_CHECKPOINT_INTERVAL takes seconds or a duration (500ms, 30s, 1m, 1h)', () => {
+    const interval = (v: string) => loadConfig({ AGENTGOV_CHECKPOINT_INTERVAL: v }).checkpointIntervalSeconds;
+    expect(interval('90')).toBe(90);
+    expect(interval('1m')).toBe(60);
+    expect(interval('30s')).toBe(30);
+    expect(interval('500ms')).toBe(0.5);
+    expect(interval('1h')).toBe(3600);
+    expect(interval('0')).toBe(0);
+    expect(() => loadConfig({ AGENTGOV_CHECKPOINT_INTERVAL: 'soon' })).toThrow(
+      new ConfigError(
+        'invalid configuration: AGENTGOV_CHECKPOINT_INTERVAL="soon": expected seconds (60) or a duration such as 500ms, 30s, 1m or 1h, at most 24h; 0: off',
+      ),
+    );
+    expect(() => loadConfig({ AGENTGOV_CHECKPOINT_INTERVAL: '25h' })).toThrow(
+      /AGENTGOV_CHECKPOINT_INTERVAL="25h": expected seconds/,
+    );
+  });
+
+  it('shows other values too, but never a secret and never a password in a URL', () => {
+    expect(() => loadConfig({ AGENTGOV_FRAMEWORK: 'fastify' })).toThrow(
+      /AGENTGOV_FRAMEWORK="fastify": .*expected one of "express"\|"koa"/,
+    );
+    let message = '';
+    try {
+      loadConfig({ AGENTGOV_METRICS_TOKEN: 'hunter2', OPA_URL: 'http://user:pa55word@opa host' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('AGENTGOV_METRICS_TOKEN=(7 characters, not shown)');
+    expect(message).toContain('OPA_URL="http://user:***@opa host"');
+    expect(message).not.toMatch(/hunter2|pa55word/);
+  });
+});
+
 describe('AGENTGOV_SECURE_COOKIES', () => {
   it("keeps the spec's `session` cookie unless set to 1, even with an https redirect URI", () => {
     expect(loadConfig({ OIDC_REDIRECT_URI: 'https://gov.example/callback' }).secureCookies).toBe(false);

@@ -163,6 +163,16 @@ describe('start-up failures in one line', () => {
     expect(bad.code).toBe(1);
     expect(bad.err.split('\n')[0]).toMatch(/^agentgov: invalid configuration: AGENTGOV_FRAMEWORK/);
     expect(bad.err).not.toMatch(/^\s+at /m);
+    const badPort = await run({ PORT: 'abc' });
+    expect(badPort.code).toBe(1);
+    expect(badPort.err.split('\n')[0]).toBe(
+      'agentgov: invalid configuration: PORT="abc": expected a port number from 0 to 65535 (0: any free port)',
+    );
+    const interval = await run({ AGENTGOV_CHECKPOINT_INTERVAL: '1 minute' });
+    expect(interval.code).toBe(1);
+    expect(interval.err.split('\n')[0]).toBe(
+      'agentgov: invalid configuration: AGENTGOV_CHECKPOINT_INTERVAL="1 minute": expected seconds (60) or a duration such as 500ms, 30s, 1m or 1h, at most 24h; 0: off',
+    );
   }, 90_000);
 });
 
