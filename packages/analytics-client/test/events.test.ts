@@ -127,8 +127,10 @@ describe('EventStream over a real ws server', () => {
   it('reconnects after the server drops the connection and keeps delivering', async () => {
     const { port, connections } = await server((socket, index) => {
       if (index === 0) {
-        for (const f of FRAMES.slice(0, 3)) socket.send(f);
-        setTimeout(() => socket.terminate(), 20); // abrupt drop
+        const first = FRAMES.slice(0, 3);
+        // Abrupt drop once the frames are written (not after a delay a slow machine may not meet).
+        for (const [i, f] of first.entries())
+          socket.send(f, i === first.length - 1 ? () => socket.terminate() : undefined);
       } else {
         for (const f of FRAMES.slice(3)) socket.send(f);
       }

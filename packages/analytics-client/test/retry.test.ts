@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { AnalyticsApiError, parseRetryAfter } from '../src';
-import { hangUp, type Loopback, reply, silent, startLoopback } from './loopback';
+import { hangUp, type Loopback, reply, startLoopback } from './loopback';
 
 const TAGS = { tags: [{ tag: 'a', count: 1 }] };
 const BUDGET = { id: 7, name: 'b', project_path: '', period: 'daily', amount_usd: 1, enabled: true };
@@ -17,6 +17,29 @@ afterEach(async () => {
   await lb?.close();
   lb = undefined;
 });
+/**
+ * Per-attempt timeouts under the test's control (the client's `timeoutSignal`): an attempt times
+ * out when `expire()` is called — from a handler, once the server holds the request — never
+ * because a busy machine was slower than a real timer. `requested` lists each attempt's timeout.
+ */
+function manualTimeouts() {
+  const pending = new Set<AbortController>();
+  const requested: number[] = [];
+  return {
+    requested,
+    signal: (ms: number): AbortSignal => {
+      requested.push(ms);
+      const c = new AbortController();
+      pending.add(c);
+      return c.signal;
+    },
+    expire: (): void => {
+      for (const c of pending) c.abort(new DOMException('The operation timed out.', 'TimeoutError'));
+      pending.clear();
+    },
+  };
+}
+
 const start = async (...handlers: Parameters<typeof startLoopback>) => {
   lb = await startLoopback(...handlers);
   return lb;
@@ -179,26 +202,44 @@ describe('deadline, signal and timeout', () => {
   });
 
   it('shortens the last attempt to the time left and fails with a timeout at the deadline', async () => {
-    const s = await start(silent);
-    const started = Date.now();
-    const e = await failure(s.client({ timeoutMs: 10_000, retry: { deadlineMs: 150 } }).listTags());
-    expect(e.kind).toBe('timeout');
-    expect(Date.now() - started).toBeLessThan(5000);
+    const timeouts = manualTimeouts();
+    let now = NOW;
+    // The server holds the request while the injected clock reaches the deadline; the attempt's timer fires then.
+    const s = await start(() => {
+      now += 150;
+      timeouts.expire();
+    });
+    const client = s.client({
+      timeoutMs: 10_000,
+      retry: { deadlineMs: 150 },
+      now: () => now,
+      timeoutSignal: timeouts.signal,
+    });
+    const e = await failure(client.listTags());
+    expect(e).toMatchObject({ kind: 'timeout', attempts: 1 });
+    // The attempt's timeout was shortened from 10 s to the 150 ms left; no retry after the deadline.
+    expect(timeouts.requested).toEqual([150]);
+    expect(s.seen).toHaveLength(1);
+    expect(s.sleeps).toEqual([]);
   });
 
   it('applies a per-call timeout, retrying the timed-out GET', async () => {
-    const s = await start(silent, silent, reply(200, TAGS));
-    const tags = await s.client({ timeoutMs: 30_000 }).listTags({ timeoutMs: 80 });
+    const timeouts = manualTimeouts();
+    const s = await start(timeouts.expire, timeouts.expire, reply(200, TAGS));
+    const tags = await s
+      .client({ timeoutMs: 30_000, timeoutSignal: timeouts.signal })
+      .listTags({ timeoutMs: 80 });
     expect(tags).toHaveLength(1);
     expect(s.seen).toHaveLength(3);
+    expect(timeouts.requested).toEqual([80, 80, 80]);
+    expect(s.sleeps).toHaveLength(2);
   });
 
   it('aborts through the per-call signal, without retrying', async () => {
-    const s = await start(silent);
     const controller = new AbortController();
+    // Cancelled while the server holds the request (not after a real delay the request may not have made).
+    const s = await start(() => controller.abort(new Error('user cancelled')));
     const pending = s.client().listTags({ signal: controller.signal });
-    await new Promise((r) => setTimeout(r, 30));
-    controller.abort(new Error('user cancelled'));
     const e = await failure(pending);
     expect(e).toMatchObject({ kind: 'aborted', attempts: 1 });
     expect(s.seen).toHaveLength(1);

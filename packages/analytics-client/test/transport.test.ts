@@ -154,17 +154,18 @@ describe('errors and retries', () => {
 
   it('distinguishes the caller aborting, before and during a request, and does not retry it', async () => {
     let seen = 0;
+    const controller = new AbortController();
     const client = new AnalyticsClient({
       fetch: (_input, init) =>
         new Promise<Response>((_, reject) => {
           seen++;
           init?.signal?.addEventListener('abort', () => reject(init.signal?.reason));
+          // The caller gives up while the request is in flight (not after a delay it may not have reached).
+          controller.abort(new Error('user gave up'));
         }),
       timeoutMs: 0,
     });
-    const controller = new AbortController();
     const pending = client.listSessions({}, { signal: controller.signal });
-    setTimeout(() => controller.abort(new Error('user gave up')), 10);
     const e = await fail(pending);
     expect(e.kind).toBe('aborted');
     expect(seen).toBe(1);
@@ -175,15 +176,21 @@ describe('errors and retries', () => {
 
   it('aborts during the backoff sleep', async () => {
     const controller = new AbortController();
+    let fetched = 0;
     const client = new AnalyticsClient({
-      fetch: async () => json(502, { error: 'bad gateway' }),
+      fetch: async () => {
+        fetched++;
+        return json(502, { error: 'bad gateway' });
+      },
       retry: { retries: 5, minDelayMs: 10_000, jitter: 'none' },
+      // Aborted once the 10 s backoff sleep has begun (a timer queued when the retry is announced
+      // runs after the sleep starts), whatever the machine's speed.
+      hooks: { onRetry: () => void setTimeout(() => controller.abort(), 0) },
     });
-    const pending = client.getStats({}, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 10);
-    const e = await fail(pending);
+    const e = await fail(client.getStats({}, { signal: controller.signal }));
     expect(e.kind).toBe('aborted');
     expect(e.attempts).toBe(1);
+    expect(fetched).toBe(1);
   });
 
   it('flags a 2xx body of the wrong shape as invalid_response with the zod issue as cause', async () => {

@@ -10,6 +10,8 @@ export interface AttemptEnv {
   fetch: FetchLike;
   hooks: ClientHooks;
   now: () => number;
+  /** The signal that ends one attempt after `ms` (default `AbortSignal.timeout`). */
+  timeoutSignal: (ms: number) => AbortSignal;
 }
 
 export interface Sent<Text> {
@@ -37,13 +39,13 @@ export async function attempt(
   let timedOut = false;
   const onAbort = () => controller.abort(signal?.reason);
   signal?.addEventListener('abort', onAbort, { once: true });
-  const timer =
-    timeoutMs > 0
-      ? setTimeout(() => {
-          timedOut = true;
-          controller.abort(new Error(`Timed out after ${timeoutMs} ms`));
-        }, timeoutMs)
-      : undefined;
+  const timer = timeoutMs > 0 ? env.timeoutSignal(timeoutMs) : undefined;
+  const onTimeout = () => {
+    timedOut = true;
+    controller.abort(new Error(`Timed out after ${timeoutMs} ms`));
+  };
+  if (timer?.aborted) onTimeout();
+  else timer?.addEventListener('abort', onTimeout, { once: true });
   const classify = (cause: unknown): AnalyticsApiError => {
     if (signal?.aborted) return aborted();
     if (timedOut) return new AnalyticsApiError({ kind: 'timeout', request, attempts, cause });
@@ -91,7 +93,7 @@ export async function attempt(
     streaming = true;
     return { response, text: undefined };
   } finally {
-    if (timer !== undefined) clearTimeout(timer);
+    timer?.removeEventListener('abort', onTimeout);
     // A streamed body stays tied to the caller's signal until it is read.
     if (!streaming) signal?.removeEventListener('abort', onAbort);
   }

@@ -27,7 +27,7 @@ export interface RequestSpec {
 
 type TransportOptions = Pick<
   AnalyticsClientOptions,
-  'fetch' | 'headers' | 'timeoutMs' | 'retry' | 'sleep' | 'random' | 'hooks' | 'now'
+  'fetch' | 'headers' | 'timeoutMs' | 'retry' | 'sleep' | 'random' | 'hooks' | 'now' | 'timeoutSignal'
 >;
 
 /**
@@ -62,6 +62,7 @@ export class HttpTransport {
       fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
       hooks: { ...options.hooks },
       now: options.now ?? Date.now,
+      timeoutSignal: options.timeoutSignal ?? ((ms) => AbortSignal.timeout(ms)),
     };
     this.headers = { ...options.headers };
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;

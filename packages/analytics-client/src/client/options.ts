@@ -31,6 +31,12 @@ export interface AnalyticsClientOptions {
   random?: () => number;
   /** Injectable clock in ms (tests): the deadline and `Retry-After` dates. Default `Date.now`. */
   now?: () => number;
+  /**
+   * Injectable per-attempt timer (tests): the signal that ends an attempt after `ms`. Default
+   * `AbortSignal.timeout`. A test expires it when the server holds the request, so no outcome
+   * depends on the machine's speed.
+   */
+  timeoutSignal?: (ms: number) => AbortSignal;
   /** Defaults for {@link AnalyticsClient.events}. */
   events?: Omit<EventStreamOptions, 'url' | 'signal'>;
   /** WebSocket URL; default derived from `baseUrl` (`http` -> `ws`, `https` -> `wss`) plus `/ws`. */
