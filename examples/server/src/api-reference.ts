@@ -29,7 +29,8 @@ const PAGE = `<!doctype html>
 
 /**
  * The page loads only from this server: Redoc injects its styles inline and runs its search index
- * in a blob: worker; its footer's logo (an image on Redocly's CDN) is blocked rather than fetched.
+ * in a blob: worker; its footer's logo, an image on Redocly's CDN in the published bundle, is an
+ * inline `data:` image in the bundle served here.
  */
 const PAGE_CSP = [
   "default-src 'self'",
@@ -42,6 +43,13 @@ const PAGE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** Where the bundle's footer logo points (`https://cdn.redoc.ly/redoc/logo-mini.svg` as published). */
+const CDN_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
+/** A plain mark in the footer's place (not Redocly's artwork): nothing to fetch from outside. */
+const LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16" role="img" aria-label="Redoc"><rect width="16" height="16" rx="3" fill="#32329f"/><path d="M5 12V4h3.2a2.3 2.3 0 0 1 .6 4.5L11 12H9.2L7.3 8.7H6.5V12zm1.5-4.6h1.6a1 1 0 0 0 0-2H6.5z" fill="#fff"/></svg>`;
+/** The logo inline (`img-src data:`): no request at all, and no route in the API's document. */
+const LOGO_URL = `data:image/svg+xml;base64,${Buffer.from(LOGO_SVG).toString('base64')}`;
+
 const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
@@ -49,7 +57,14 @@ const SECURITY_HEADERS = {
 
 export async function apiReference(): Promise<GatewayPlugin> {
   // Read once at start: the bundle is immutable for the life of the process.
-  const bundle = await readFile(require.resolve('redoc/bundles/redoc.standalone.js'));
+  const published = await readFile(require.resolve('redoc/bundles/redoc.standalone.js'), 'utf8');
+  if (!published.includes(CDN_LOGO)) {
+    // A Redoc upgrade moved its logo: say so rather than let the page reach out to a CDN.
+    throw new Error(
+      `redoc's bundle no longer names ${CDN_LOGO}; update the logo's rewrite in api-reference.ts`,
+    );
+  }
+  const bundle = published.split(CDN_LOGO).join(LOGO_URL);
   return {
     name: 'api-reference',
     routes: [

@@ -97,6 +97,7 @@ export async function startDevIssuer(options: {
   const issuer = `http://${options.host ?? '127.0.0.1'}:${port}`;
 
   const { privateKey, jwk } = await signingKey(options.keyFile, kept, port);
+  const origins = [...new Set([issuer, new URL(options.redirectUri).origin])];
 
   const configuration: Configuration = {
     clients: [
@@ -116,7 +117,38 @@ export async function startDevIssuer(options: {
     conformIdTokenClaims: false,
     // Our own sign-in page (agentgov's name, the development accounts and their roles) instead
     // of oidc-provider's stock form: see `signInPage`.
-    features: { devInteractions: { enabled: false } },
+    features: {
+      devInteractions: { enabled: false },
+      // oidc-provider's stock logout and error pages import Google Fonts: ours load nothing from
+      // outside this issuer (the sign-in page's stylesheet, served here).
+      rpInitiatedLogout: {
+        logoutSource: async (ctx, form) => {
+          localPage(
+            ctx,
+            origins,
+            'Sign out — agentgov (development)',
+            `<h1>Sign out of agentgov?</h1>${form}<button autofocus type="submit" form="op.logoutForm" value="yes" name="logout">Yes, sign me out</button> <button type="submit" form="op.logoutForm">No, stay signed in</button>`,
+          );
+        },
+        postLogoutSuccessSource: async (ctx) => {
+          localPage(ctx, origins, 'Signed out — agentgov (development)', '<h1>You are signed out</h1>');
+        },
+      },
+    },
+    renderError: async (ctx, out) => {
+      const rows = Object.entries(out)
+        .map(
+          ([key, value]) =>
+            `<tr><th scope="row">${escapeHtml(key)}</th><td>${escapeHtml(String(value))}</td></tr>`,
+        )
+        .join('');
+      localPage(
+        ctx,
+        origins,
+        'Sign-in error — agentgov (development)',
+        `<h1>The sign-in could not continue</h1><p class="error" role="alert">Start again from the application.</p><table><tbody>${rows}</tbody></table>`,
+      );
+    },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     ttl: {
       AccessToken: 3600,
@@ -154,7 +186,6 @@ export async function startDevIssuer(options: {
   });
   provider.on('server_error', (_ctx, error) => console.error('dev issuer error:', error));
   const callback = provider.callback();
-  const origins = [...new Set([issuer, new URL(options.redirectUri).origin])];
   server.on('request', (req, res) => {
     const path = new URL(req.url ?? '/', issuer).pathname;
     if (path === SIGN_IN_CSS_PATH) {
@@ -230,6 +261,27 @@ td button{margin:0;padding:.25rem .6rem;font-size:.9rem}.note{color:#52606d;font
 @media (prefers-color-scheme:dark){body{background:#111827;color:#e5e7eb}.note{color:#9ca3af}}`;
 
 /** Only plain names reach the page (the accounts are configuration, checked rather than escaped). */
+/** A page of the issuer in the sign-in page's look: its stylesheet from here, nothing from outside. */
+function localPage(
+  ctx: { type: string; body: unknown; set(field: string, value: string): void },
+  origins: readonly string[],
+  title: string,
+  body: string,
+): void {
+  ctx.type = 'html';
+  ctx.set(
+    'content-security-policy',
+    `default-src 'none'; style-src 'self'; form-action 'self' ${origins.join(' ')}; frame-ancestors 'none'; base-uri 'none'`,
+  );
+  ctx.set('x-content-type-options', 'nosniff');
+  ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title><link rel="stylesheet" href="${SIGN_IN_CSS_PATH}"></head><body><main>${body}</main></body></html>`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
 const PLAIN = /^[A-Za-z0-9_.@+-]{1,255}$/;
 
 /**
