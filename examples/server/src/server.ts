@@ -367,11 +367,34 @@ export async function startServer(
     // --- HTTP: the chosen framework; everything outside /api/v1 is answered by the console (its
     // pages, `/` for a browser) or the gateway, so unknown paths get the spec's 404 body rather
     // than a framework page.
+    // `/` for an API client (a browser was sent to the console above): where things are.
+    const rootIndex = (request: Request): Response | undefined => {
+      if (new URL(request.url).pathname !== '/') return undefined;
+      if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
+      const api = '/api/v1';
+      const body = JSON.stringify({
+        name: 'agentgov',
+        console: `${consolePlugin.path}/`,
+        api,
+        docs: `${api}/docs`,
+        openapi: `${api}/openapi.json`,
+        status: `${api}/status`,
+      });
+      return new Response(request.method === 'HEAD' ? null : body, {
+        status: 200,
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          'cache-control': 'no-store',
+          'x-content-type-options': 'nosniff',
+        },
+      });
+    };
     const fallback = (req: http.IncomingMessage, res: http.ServerResponse) => {
       const remoteAddress = req.socket.remoteAddress;
       const request = toFetchRequest(req, res);
       consolePlugin
         .serve(request)
+        .then((page) => page ?? rootIndex(request))
         .then((page) => page ?? governance.handle(request, remoteAddress ? { remoteAddress } : {}))
         .then((response) => sendFetchResponse(res, response))
         .catch(() => {

@@ -66,12 +66,35 @@ describe.each(['express', 'koa'] as const)('reference server on %s', (framework)
   });
 
   it('answers unknown paths, inside and outside /api/v1, with the spec error body', async () => {
-    for (const path of ['/api/v1/nope', '/nope', '/']) {
+    for (const path of ['/api/v1/nope', '/nope']) {
       const res = await fetch(`${server.url}${path}`);
       expect(res.status).toBe(404);
       expect(res.headers.get('x-request-id')).toBeTruthy();
       expect(await res.json()).toMatchObject({ error: 'NOT_FOUND' });
     }
+  });
+
+  it('answers `/` for an API client with where the console, the API and its reference are', async () => {
+    const res = await fetch(`${server.url}/`, { headers: { accept: 'application/json' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    const index = (await res.json()) as Record<string, string>;
+    expect(index).toEqual({
+      name: 'agentgov',
+      console: '/console/',
+      api: '/api/v1',
+      docs: '/api/v1/docs',
+      openapi: '/api/v1/openapi.json',
+      status: '/api/v1/status',
+    });
+    // Every path it names answers.
+    for (const path of [index.docs, index.openapi, index.status]) {
+      expect((await fetch(`${server.url}${path}`)).status, path).toBe(200);
+    }
+    // A browser is still sent to the console.
+    const browser = await fetch(`${server.url}/`, { headers: { accept: 'text/html' }, redirect: 'manual' });
+    expect(browser.status).toBe(302);
+    expect(browser.headers.get('location')).toBe('/console/');
   });
 
   it('reports healthy on /status without credentials', async () => {
