@@ -37,6 +37,9 @@ export const DELIVERY_HEADERS = [
   'x-atlassian-webhook-identifier',
 ] as const;
 
+/** The longest delivery id accepted (the store's column); a longer one is refused with 400. */
+export const MAX_DELIVERY_ID = 255;
+
 export interface WebhookRequest {
   tenantId: string;
   headers: Headers;
@@ -126,9 +129,17 @@ export class WebhookService {
           : 'The body has no webhookEvent',
         [{ path: source === 'codehost' ? 'X-GitHub-Event' : 'webhookEvent', message: 'required' }],
       );
-    const deliveryId =
-      firstHeader(req.headers, DELIVERY_HEADERS)?.slice(0, 255) ??
-      `sha256:${createHash('sha256').update(req.rawBody).digest('hex')}`;
+    // A delivery id longer than the store keeps is refused, never cut: two long ids sharing their
+    // first 255 characters would collide and the second delivery would be dropped as a duplicate.
+    const deliveryHeader = DELIVERY_HEADERS.find((n) => req.headers.get(n)?.trim());
+    const sentId = deliveryHeader && (req.headers.get(deliveryHeader) as string).trim();
+    if (deliveryHeader && sentId && sentId.length > MAX_DELIVERY_ID)
+      throw errorOf(
+        'invalid_type',
+        `The ${deliveryHeader} header is longer than ${MAX_DELIVERY_ID} characters`,
+        [{ path: deliveryHeader, message: `at most ${MAX_DELIVERY_ID} characters (got ${sentId.length})` }],
+      );
+    const deliveryId = sentId || `sha256:${createHash('sha256').update(req.rawBody).digest('hex')}`;
     if (await this.#o.store.hasDelivery(req.tenantId, source, deliveryId))
       return {
         status: 'duplicate',

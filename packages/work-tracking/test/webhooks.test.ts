@@ -173,6 +173,24 @@ describe('WebhookService (real @octokit/webhooks-examples payloads)', () => {
     expect(b).toMatchObject({ status: 'duplicate', deliveryId: a.deliveryId });
   });
 
+  it('a delivery id longer than 255 characters is refused (400 invalid_type naming the header), never cut', async () => {
+    const s = setup();
+    const prefix = 'x'.repeat(255);
+    for (const delivery of [`${prefix}-first`, `${prefix}-second`]) {
+      const e = await rejection(s.send('pull_request', mergedPullRequest(), { delivery }));
+      expect(e.code).toBe('invalid_type');
+      expect(e.status).toBe(400);
+      expect(e.message).toContain('x-github-delivery');
+      expect(e.detail).toEqual([
+        { path: 'x-github-delivery', message: `at most 255 characters (got ${delivery.length})` },
+      ]);
+    }
+    await nothingRecorded(s);
+    // 255 characters is still accepted, as sent.
+    const answer = await s.send('pull_request', mergedPullRequest(), { delivery: prefix });
+    expect(answer).toMatchObject({ status: 'processed', deliveryId: prefix });
+  });
+
   it('policy denial → 403 policy_denied, an audited deny per write, and nothing recorded', async () => {
     const s = setup();
     s.engine.mode = 'deny-all';
