@@ -15,16 +15,17 @@ import { describe, expect, it } from 'vitest';
 
 const here = fileURLToPath(new URL('..', import.meta.url));
 const cliMain = fileURLToPath(new URL('../../../packages/cli/src/main.ts', import.meta.url));
-const proxyArgs = (auditFile: string) => [
+/** `node` arguments running `agentgov mcp proxy` on `config` and `policies` (relative to the cwd), auditing to `auditFile`. */
+const proxyArgs = (auditFile: string, config = 'mcp.yaml', policies = 'policies') => [
   '--import',
   'tsx',
   cliMain,
   'mcp',
   'proxy',
   '--config',
-  'mcp.yaml',
+  config,
   '--policies',
-  'policies',
+  policies,
   '--audit-file',
   auditFile,
 ];
@@ -135,19 +136,7 @@ describe('the official MCP Inspector CLI as an outside client', () => {
         `classification: internal\n    cwd: ${JSON.stringify(here)}`,
       ),
     );
-    const proxy = [
-      '--import',
-      'tsx',
-      cliMain,
-      'mcp',
-      'proxy',
-      '--config',
-      config,
-      '--policies',
-      join(here, 'policies'),
-      '--audit-file',
-      join(dir, 'audit.jsonl'),
-    ];
+    const proxy = proxyArgs(join(dir, 'audit.jsonl'), config, join(here, 'policies'));
     // `node` is the target; what follows `--` are its arguments (not the inspector's options).
     const { stdout } = await run(process.execPath, [inspector, process.execPath, ...method, '--', ...proxy], {
       cwd: join(here, 'src'),

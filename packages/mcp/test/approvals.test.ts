@@ -1,7 +1,6 @@
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { argumentsDigest, governTools, refusalOf } from '../src/index';
-import { makeProxyWorld, notesServer, type ProxyWorld, USERS } from './harness';
+import { argumentsDigest, governTools } from '../src/index';
+import { makeProxyWorld, newNotesState, notesServer, type ProxyWorld, refusal, USERS } from './harness';
 
 let world: ProxyWorld | undefined;
 afterEach(async () => {
@@ -9,15 +8,11 @@ afterEach(async () => {
   world = undefined;
 });
 
+/** The refusal `p` rejects with (an McpError carrying one). */
 async function refused(p: Promise<unknown>) {
-  const error = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(McpError);
-  const r = refusalOf(error);
+  const r = (await refusal(p)).refusal;
   expect(r).toBeDefined();
-  return r as NonNullable<ReturnType<typeof refusalOf>>;
+  return r as NonNullable<typeof r>;
 }
 
 const DELETE = { name: 'notes__delete_file', arguments: { path: '/notes/a.md' } };
@@ -46,7 +41,7 @@ describe('approve without elicitation: a pending approval decided by a human', (
     // Asking again before the decision answers the same pending approval.
     expect((await refused(client.callTool(DELETE))).approvalId).toBe(approvalId);
 
-    await world.inbox.decide('acme', approvalId, { approved: true, by: 'olga' }, world.clock.now());
+    await world.decide(approvalId, { approved: true, by: 'olga' });
     const ok = await client.callTool(DELETE);
     expect(ok.content).toEqual([{ type: 'text', text: 'deleted /notes/a.md' }]);
     expect(world.state.deleted).toEqual(['/notes/a.md']);
@@ -68,12 +63,7 @@ describe('approve without elicitation: a pending approval decided by a human', (
     world = await makeProxyWorld();
     const client = await world.client();
     const first = await refused(client.callTool(DELETE));
-    await world.inbox.decide(
-      'acme',
-      first.approvalId as string,
-      { approved: true, by: 'alice' },
-      world.clock.now(),
-    );
+    await world.decide(first.approvalId, { approved: true, by: 'alice' });
     const changed = await refused(
       client.callTool({ name: 'notes__delete_file', arguments: { path: '/notes/b.md' } }),
     );
@@ -93,12 +83,7 @@ describe('approve without elicitation: a pending approval decided by a human', (
     const alice = await world.client(USERS.alice);
     const bob = await world.client(USERS.bob);
     const first = await refused(alice.callTool(DELETE));
-    await world.inbox.decide(
-      'acme',
-      first.approvalId as string,
-      { approved: true, by: 'olga' },
-      world.clock.now(),
-    );
+    await world.decide(first.approvalId, { approved: true, by: 'olga' });
     const byBob = await refused(bob.callTool(DELETE));
     expect(byBob.refusal).toBe('approval_required');
     expect(byBob.approvalId).not.toBe(first.approvalId);
@@ -112,12 +97,7 @@ describe('approve without elicitation: a pending approval decided by a human', (
     world = await makeProxyWorld({ config: { limits: { approvalTtlMs: 60_000 } } });
     const client = await world.client();
     const first = await refused(client.callTool(DELETE));
-    await world.inbox.decide(
-      'acme',
-      first.approvalId as string,
-      { approved: true, by: 'alice' },
-      world.clock.now(),
-    );
+    await world.decide(first.approvalId, { approved: true, by: 'alice' });
     world.clock.advance(60_001);
     expect((await refused(client.callTool(DELETE))).refusal).toBe('approval_required');
     expect((await world.inbox.get('acme', first.approvalId as string, world.clock.now()))?.status).toBe(
@@ -125,23 +105,11 @@ describe('approve without elicitation: a pending approval decided by a human', (
     );
     const second = (await world.inbox.list('acme', world.clock.now(), { status: 'pending' }))[0];
     expect(second).toBeDefined();
-    await world.inbox.decide(
-      'acme',
-      second?.id as string,
-      { approved: false, by: 'alice' },
-      world.clock.now(),
-    );
+    await world.decide(second?.id, { approved: false, by: 'alice' });
     expect((await refused(client.callTool(DELETE))).refusal).toBe('approval_required');
     expect(world.state.deleted).toEqual([]);
     // An expired approval cannot be decided any more.
-    expect(
-      await world.inbox.decide(
-        'acme',
-        first.approvalId as string,
-        { approved: true, by: 'alice' },
-        world.clock.now(),
-      ),
-    ).toBeUndefined();
+    expect(await world.decide(first.approvalId, { approved: true, by: 'alice' })).toBeUndefined();
   });
 });
 
@@ -190,12 +158,7 @@ describe('approve with elicitation', () => {
 describe('in-process: arguments changed while the call waits for its approval', () => {
   it('the upstream gets the arguments that were approved and audited, not the caller’s object changed since', async () => {
     world = await makeProxyWorld();
-    const state = {
-      files: new Map([['/notes/a.md', 'a']]),
-      sent: [],
-      deleted: [] as string[],
-      calls: [] as string[],
-    };
+    const state = newNotesState({ '/notes/a.md': 'a' });
     const governed = governTools(notesServer(state), {
       namespace: 'notes',
       identity: { tenantId: 'acme', userId: 'alice' },

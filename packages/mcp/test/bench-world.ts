@@ -12,7 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { createMcpProxy, type McpProxy } from '../src/index';
-import { linked, makeProxyWorld, notesServer } from './harness';
+import { linked, makeProxyWorld, newNotesState, notesServer } from './harness';
 
 export const DIRECT = 'direct tools/call (SDK client → upstream)';
 const PROXIED_NOOP = 'proxied, constant decision, no-op audit (the proxy itself)';
@@ -40,9 +40,7 @@ export async function benchWorld(kind: 'memory' | 'stdio', log: AuditSink): Prom
           args: ['--import', 'tsx', upstreamFile],
           stderr: 'ignore',
         })
-      : linked(() =>
-          notesServer({ files: new Map([['plan.md', 'plan']]), sent: [], deleted: [], calls: [] }),
-        )();
+      : linked(() => notesServer(newNotesState({ 'plan.md': 'plan' })))();
   const closers: (() => Promise<void>)[] = [];
 
   const direct = new Client({ name: 'bench', version: '1' });

@@ -5,18 +5,29 @@
  * the proxy in memory, and a real SDK Client in front of the proxy.
  */
 import {
+  createServer,
+  type Server as HttpServer,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
   type DecisionEngine,
   InMemoryAuditSink,
   InMemoryOrgDirectory,
   InMemoryPolicyStore,
   ManualClock,
+  type ToolApproval,
+  type ToolApprovalDecision,
 } from '@agentgov/core';
 import { BuiltinDecisionEngine, EffectivePolicyResolver, PolicyService } from '@agentgov/policy';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { ElicitRequestSchema, type ElicitResult, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { expect } from 'vitest';
 import { z } from 'zod';
 import {
   createMcpProxy,
@@ -24,6 +35,7 @@ import {
   InMemoryToolCallInbox,
   type McpConfigInput,
   type McpProxy,
+  refusalOf,
   type SessionIdentity,
 } from '../src/index';
 
@@ -157,16 +169,57 @@ export function notesServer(state: NotesState, extra?: (server: McpServer) => vo
   return server;
 }
 
-function newNotesState(): NotesState {
-  return {
-    files: new Map([
-      ['/notes/a.md', 'alpha plan'],
-      ['/notes/b.md', 'beta plan'],
-    ]),
-    sent: [],
-    deleted: [],
-    calls: [],
-  };
+/** A fresh upstream state holding `files` (by default the two notes of the world's upstream). */
+export function newNotesState(
+  files: Record<string, string> = { '/notes/a.md': 'alpha plan', '/notes/b.md': 'beta plan' },
+): NotesState {
+  return { files: new Map(Object.entries(files)), sent: [], deleted: [], calls: [] };
+}
+
+/**
+ * A real node:http server (port 0, loopback) serving `notesServer(state)` over stateless
+ * Streamable HTTP (a server and transport per request) at `url`. `before` sees each request
+ * first and answers it itself when it returns true.
+ */
+export async function startHttpNotes(
+  state: NotesState,
+  before?: (req: IncomingMessage, res: ServerResponse) => boolean,
+): Promise<{ http: HttpServer; url: string }> {
+  const http = createServer(async (req, res) => {
+    if (before?.(req, res)) return;
+    const server = notesServer(state);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  return { http, url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp` };
+}
+
+/** A real SDK client connected in memory to `proxy` as `identity`. */
+export async function connectClient(
+  proxy: McpProxy,
+  identity: { tenantId: string; userId: string },
+): Promise<Client> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await proxy.connect(serverSide, identity);
+  const client = new Client({ name: 'a', version: '1' });
+  await client.connect(clientSide);
+  return client;
+}
+
+/** The McpError `p` rejects with (the test fails when it resolves or rejects otherwise), and its refusal. */
+export async function refusal(p: Promise<unknown>) {
+  const error = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(McpError);
+  return { error: error as McpError, refusal: refusalOf(error) };
 }
 
 /** A transport factory linking a new proxy-side client transport to `make()`'s server each time. */
@@ -190,6 +243,8 @@ export interface ProxyWorld extends PolicyWorld {
     identity?: SessionIdentity,
     options?: { elicit?: (message: string) => ElicitResult },
   ): Promise<Client>;
+  /** A human's decision on approval `id` of tenant `acme`, as of the world's clock (the inbox's answer). */
+  decide(id: string | undefined, decision: ToolApprovalDecision): Promise<ToolApproval | undefined>;
   close(): Promise<void>;
 }
 
@@ -247,6 +302,7 @@ export async function makeProxyWorld(
       clients.push(client);
       return client;
     },
+    decide: (id, decision) => inbox.decide('acme', id as string, decision, world.clock.now()),
     async close() {
       await Promise.all(clients.map((c) => c.close()));
       await proxy.close();

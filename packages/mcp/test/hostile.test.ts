@@ -9,28 +9,17 @@ import {
   CallToolRequestSchema,
   type JSONRPCMessage,
   ListToolsRequestSchema,
-  McpError,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { refusalOf } from '../src/index';
-import { linked, makeProxyWorld, type ProxyWorld, USERS } from './harness';
+import { linked, makeProxyWorld, type ProxyWorld, refusal as refused, USERS } from './harness';
 
 let world: ProxyWorld | undefined;
 afterEach(async () => {
   await world?.close();
   world = undefined;
 });
-
-async function refused(p: Promise<unknown>) {
-  const error = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(McpError);
-  return { error: error as McpError, refusal: refusalOf(error) };
-}
 
 /** A low-level upstream that answers tools/list with `tools` and tools/call with `call`. */
 function lyingServer(

@@ -1,23 +1,13 @@
 import { err, PolicyEngineUnreachableError } from '@agentgov/core';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { argumentsDigest, governTools, META_AUTONOMY, refusalOf } from '../src/index';
-import { makeProxyWorld, notesServer, type ProxyWorld, USERS } from './harness';
+import { argumentsDigest, governTools, META_AUTONOMY } from '../src/index';
+import { makeProxyWorld, newNotesState, notesServer, type ProxyWorld, refusal, USERS } from './harness';
 
 let world: ProxyWorld | undefined;
 afterEach(async () => {
   await world?.close();
   world = undefined;
 });
-
-async function refusal(p: Promise<unknown>) {
-  const error = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(McpError);
-  return { error: error as McpError, refusal: refusalOf(error) };
-}
 
 describe('tools/list', () => {
   it('shows only what the user may call, namespaced, with the autonomy in _meta and the description', async () => {
@@ -264,7 +254,7 @@ describe('governTools (in-process) and the audit port', () => {
       append: async (input: Parameters<typeof base.audit.append>[0]) =>
         failing ? err(new PolicyEngineUnreachableError()) : base.audit.append(input),
     };
-    const state = { files: new Map([['a', 'secret a']]), sent: [], deleted: [], calls: [] as string[] };
+    const state = newNotesState({ a: 'secret a' });
     const governed = governTools(notesServer(state), {
       namespace: 'local',
       identity: { tenantId: 'acme', userId: 'alice' },
@@ -298,15 +288,7 @@ describe('conformance: the SDK client sees through the proxy what it sees on the
     world = await makeProxyWorld();
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
     const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
-    const twin = notesServer({
-      files: new Map([
-        ['/notes/a.md', 'alpha plan'],
-        ['/notes/b.md', 'beta plan'],
-      ]),
-      sent: [],
-      deleted: [],
-      calls: [],
-    });
+    const twin = notesServer(newNotesState());
     const [c, s] = InMemoryTransport.createLinkedPair();
     await twin.connect(s);
     const direct = new Client({ name: 'direct', version: '1' });

@@ -2,15 +2,20 @@
  * A Streamable HTTP upstream (the SDK's server transport on a real node:http server, port 0) and
  * per-user call limits (the gateway's in-memory limiter).
  */
-import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server as HttpServer } from 'node:http';
 import { createMemoryRateLimiter } from '@agentgov/gateway';
 import { createTestGovernance, startTestIssuer, testOidcConfig } from '@agentgov/gateway/testing';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mcpRoutes } from '../src/gateway/index';
 import { createMcpProxy, refusalOf } from '../src/index';
-import { makeProxyWorld, notesServer, type ProxyWorld, USERS } from './harness';
+import {
+  connectClient,
+  makeProxyWorld,
+  newNotesState,
+  type ProxyWorld,
+  startHttpNotes,
+  USERS,
+} from './harness';
 
 let world: ProxyWorld | undefined;
 let http: HttpServer | undefined;
@@ -25,37 +30,18 @@ afterEach(async () => {
 describe('a Streamable HTTP upstream', () => {
   it('is listed and called through the proxy, with the configured headers', async () => {
     const seen: (string | undefined)[] = [];
-    const state = {
-      files: new Map([['/r.md', 'remote note']]),
-      sent: [],
-      deleted: [],
-      calls: [] as string[],
-    };
-    http = createServer(async (req, res) => {
+    const started = await startHttpNotes(newNotesState({ '/r.md': 'remote note' }), (req) => {
       seen.push(req.headers['x-upstream-key'] as string | undefined);
-      // Stateless: a server and transport per request.
-      const server = notesServer(state);
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-      res.on('close', () => {
-        void transport.close();
-        void server.close();
-      });
-      await server.connect(transport);
-      await transport.handleRequest(req, res);
+      return false;
     });
-    await new Promise<void>((resolve) => http?.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+    http = started.http;
+    const { url } = started;
     world = await makeProxyWorld();
     const proxy = createMcpProxy(
       { upstreams: [{ namespace: 'notes', transport: 'http', url, headers: { 'x-upstream-key': 'k1' } }] },
       { engine: world.engine, audit: world.audit },
     );
-    const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
-    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-    const [c, s] = InMemoryTransport.createLinkedPair();
-    await proxy.connect(s, { tenantId: 'acme', userId: 'alice' });
-    const client = new Client({ name: 'a', version: '1' });
-    await client.connect(c);
+    const client = await connectClient(proxy, { tenantId: 'acme', userId: 'alice' });
     try {
       const names = (await client.listTools()).tools.map((t) => t.name);
       expect(names).toContain('notes__read_file');
@@ -74,29 +60,14 @@ describe('a Streamable HTTP upstream', () => {
 
 describe('a Streamable HTTP upstream that keeps failing', () => {
   it('is unhealthy after `unhealthyAfter` failed requests (plugin health, /status 503), up again once it answers', async () => {
-    const state = {
-      files: new Map([['/r.md', 'remote note']]),
-      sent: [],
-      deleted: [],
-      calls: [] as string[],
-    };
     let failing = false;
-    http = createServer(async (req, res) => {
-      if (failing) {
-        res.writeHead(503, { 'content-type': 'text/plain' }).end('upstream down');
-        return;
-      }
-      const server = notesServer(state);
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-      res.on('close', () => {
-        void transport.close();
-        void server.close();
-      });
-      await server.connect(transport);
-      await transport.handleRequest(req, res);
+    const started = await startHttpNotes(newNotesState({ '/r.md': 'remote note' }), (_req, res) => {
+      if (!failing) return false;
+      res.writeHead(503, { 'content-type': 'text/plain' }).end('upstream down');
+      return true;
     });
-    await new Promise<void>((resolve) => http?.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+    http = started.http;
+    const { url } = started;
     world = await makeProxyWorld();
     const proxy = createMcpProxy(
       { upstreams: [{ namespace: 'notes', transport: 'http', url, unhealthyAfter: 2 }] },
@@ -164,17 +135,8 @@ describe('per-user call limits', () => {
         connect: { notes: () => world?.proxy.governor.upstream('notes')?.spec.connect?.() as never },
       },
     );
-    const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
-    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-    const open = async (who: { tenantId: string; userId: string }) => {
-      const [c, s] = InMemoryTransport.createLinkedPair();
-      await proxy.connect(s, who);
-      const client = new Client({ name: 'a', version: '1' });
-      await client.connect(c);
-      return client;
-    };
-    const alice = await open(USERS.alice);
-    const bob = await open(USERS.bob);
+    const alice = await connectClient(proxy, USERS.alice);
+    const bob = await connectClient(proxy, USERS.bob);
     try {
       const call = (client: typeof alice) =>
         client

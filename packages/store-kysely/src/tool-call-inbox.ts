@@ -10,37 +10,17 @@ import {
   type ToolNotice,
 } from '@agentgov/core';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import type { Database } from './schema';
+import type { Database, StoredRow, ToolApprovalsTable, ToolNoticesTable } from './schema';
 import { isoFromText, isoText } from './sql-util';
 
-interface ApprovalRow {
-  tenant_id: string;
-  id: string;
-  user_id: string;
-  tool: string;
-  policy_tool: string;
-  upstream: string;
-  arguments_digest: string;
-  reason: string;
+/** A `tool_approvals` row as selected (its status as of `now` where a read computes it). */
+type ApprovalRow = Omit<StoredRow<ToolApprovalsTable>, 'seq' | 'seq_text' | 'status'> & {
   status: ToolApprovalStatus;
-  created_at_text: string;
-  expires_at_text: string;
-  decided_at_text: string | null;
-  decided_by: string | null;
-  note: string | null;
-  consumed_at_text: string | null;
-}
+};
 
-interface NoticeRow {
-  tenant_id: string;
-  id: string;
-  user_id: string;
-  tool: string;
-  upstream: string;
-  arguments_digest: string;
-  outcome: 'success' | 'error';
-  at_text: string;
-}
+type NoticeRow = Omit<StoredRow<ToolNoticesTable>, 'seq' | 'seq_text' | 'outcome'> & {
+  outcome: ToolNotice['outcome'];
+};
 
 const ts = (d: Date): RawBuilder<string> => sql<string>`${d.toISOString()}::timestamptz`;
 

@@ -32,13 +32,15 @@ export const ToolApprovalSchema = z.object({
 });
 export type ToolApproval = z.infer<typeof ToolApprovalSchema>;
 
-export const ToolNoticeSchema = z.object({
-  id: z.string().min(1),
-  tenantId: z.string().min(1),
-  userId: z.string().min(1),
-  tool: z.string().min(1),
-  upstream: z.string(),
-  argumentsDigest: z.string().min(1),
+/** That a `notify` tool was called: who called which tool, with which arguments, and how it went. */
+export const ToolNoticeSchema = ToolApprovalSchema.pick({
+  id: true,
+  tenantId: true,
+  userId: true,
+  tool: true,
+  upstream: true,
+  argumentsDigest: true,
+}).extend({
   outcome: z.enum(['success', 'error']),
   at: z.string(),
 });

@@ -30,7 +30,10 @@ import {
   type OrgDirectory,
   systemClock,
   type ToolApproval,
+  ToolApprovalSchema,
+  ToolApprovalStatusSchema,
   type ToolCallInbox,
+  ToolNoticeSchema,
 } from '@agentgov/core';
 import { OidcClient, type OidcConfig, principalFromClaims } from '@agentgov/gateway';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
@@ -77,41 +80,11 @@ interface HttpSession {
   lastUsed: number;
 }
 
-const ApprovalOut = z
-  .object({
-    id: z.string(),
-    tenantId: z.string(),
-    userId: z.string(),
-    tool: z.string(),
-    policyTool: z.string(),
-    upstream: z.string(),
-    argumentsDigest: z.string(),
-    reason: z.string(),
-    status: z.enum(['pending', 'approved', 'rejected', 'consumed', 'expired']),
-    createdAt: z.string(),
-    expiresAt: z.string(),
-    decidedAt: z.string().optional(),
-    decidedBy: z.string().optional(),
-    note: z.string().optional(),
-    consumedAt: z.string().optional(),
-  })
-  .meta({ id: 'ToolApproval' });
-
-const NoticeOut = z
-  .object({
-    id: z.string(),
-    tenantId: z.string(),
-    userId: z.string(),
-    tool: z.string(),
-    upstream: z.string(),
-    argumentsDigest: z.string(),
-    outcome: z.enum(['success', 'error']),
-    at: z.string(),
-  })
-  .meta({ id: 'ToolNotice' });
+const ApprovalOut = ToolApprovalSchema.meta({ id: 'ToolApproval' });
+const NoticeOut = ToolNoticeSchema.meta({ id: 'ToolNotice' });
 
 export const ApprovalListQuery = z.object({
-  status: z.enum(['pending', 'approved', 'rejected', 'consumed', 'expired']).optional(),
+  status: ToolApprovalStatusSchema.optional(),
   userId: z.string().min(1).max(255).optional(),
 });
 
