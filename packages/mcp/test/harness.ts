@@ -232,6 +232,12 @@ export function linked(make: () => McpServer | Server): () => InMemoryTransport 
   };
 }
 
+/** `call` is refused with `code`, and `world`'s last audit entry records the call as an error with it. */
+export async function refusedAndAudited(world: ProxyWorld, call: Promise<unknown>, code: string) {
+  expect((await refusal(call)).refusal?.refusal).toBe(code);
+  expect(world.audit.entries.at(-1)).toMatchObject({ outcome: 'error', actionDetail: { error: code } });
+}
+
 export interface ProxyWorld extends PolicyWorld {
   state: NotesState;
   audit: InMemoryAuditSink;

@@ -13,7 +13,14 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { linked, makeProxyWorld, type ProxyWorld, refusal as refused, USERS } from './harness';
+import {
+  linked,
+  makeProxyWorld,
+  type ProxyWorld,
+  refusal as refused,
+  refusedAndAudited,
+  USERS,
+} from './harness';
 
 let world: ProxyWorld | undefined;
 afterEach(async () => {
@@ -184,12 +191,11 @@ describe('upstreams that lie or flood', () => {
       },
     });
     const client = await world.client();
-    const r = await refused(client.callTool({ name: 'notes__read_file', arguments: {} }));
-    expect(r.refusal?.refusal).toBe('payload_too_large');
-    expect(world.audit.entries.at(-1)).toMatchObject({
-      outcome: 'error',
-      actionDetail: { error: 'payload_too_large' },
-    });
+    await refusedAndAudited(
+      world,
+      client.callTool({ name: 'notes__read_file', arguments: {} }),
+      'payload_too_large',
+    );
   });
 
   it('oversized or non-object arguments are refused before anything is forwarded', async () => {
@@ -210,12 +216,11 @@ describe('hanging, dying and malformed', () => {
       extraTools: (s) => s.registerTool('hang', {}, () => new Promise(() => {})),
     });
     const client = await world.client();
-    const r = await refused(client.callTool({ name: 'notes__hang', arguments: {} }));
-    expect(r.refusal?.refusal).toBe('upstream_timeout');
-    expect(world.audit.entries.at(-1)).toMatchObject({
-      outcome: 'error',
-      actionDetail: { error: 'upstream_timeout' },
-    });
+    await refusedAndAudited(
+      world,
+      client.callTool({ name: 'notes__hang', arguments: {} }),
+      'upstream_timeout',
+    );
   });
 
   it('an upstream that dies is reconnected (restarts), then marked unhealthy when they are used up', async () => {
