@@ -6,9 +6,12 @@
  */
 import { createHash } from 'node:crypto';
 import {
+  type AuditEntryInput,
   type AuditSink,
   type Clock,
+  type Decision,
   type DecisionEngine,
+  type DecisionRequest,
   errorOf,
   type Logger,
   newId,
@@ -227,23 +230,32 @@ export class WebhookService {
     const known = this.#o.directory ? (await this.#o.directory.users(req.tenantId)).includes(userId) : true;
     const decided = [];
     for (const p of planned) {
-      const r = await this.#o.engine.decide(
-        {
-          domain: 'integrations',
-          tenantId: req.tenantId,
-          // A merger the directory does not know: the enterprise-level answer, asked for explicitly.
-          ...(known ? { userId } : { scope: 'enterprise' as const }),
-          input: {
-            action: p.tool,
-            context: {
-              targetSystem: 'tracker',
-              additional: { source: 'work-tracking', trigger: 'pr_merged', ticketId: p.ticketId },
-            },
+      const request: DecisionRequest = {
+        domain: 'integrations',
+        tenantId: req.tenantId,
+        // A merger the directory does not know: the enterprise-level answer, asked for explicitly.
+        ...(known ? { userId } : { scope: 'enterprise' as const }),
+        input: {
+          action: p.tool,
+          context: {
+            targetSystem: 'tracker',
+            additional: { source: 'work-tracking', trigger: 'pr_merged', ticketId: p.ticketId },
           },
         },
-        { signal: AbortSignal.timeout(10_000) },
+      };
+      const r = await this.#o.engine.decide(request, { signal: AbortSignal.timeout(10_000) });
+      // Every decision is audited as a `policy_decision`, like `POST /decisions` (a failed one
+      // too): `GET /metrics` `policyEvaluations` counts these entries.
+      const a = await this.#o.audit.append(
+        decisionAuditEntry(request, r.isOk() ? r.value : undefined, {
+          engine: this.#o.engine.name,
+          userId,
+          requestId: req.requestId,
+          deliveryId,
+        }),
       );
       if (r.isErr()) throw r.error;
+      if (a.isErr()) throw a.error;
       decided.push({ ...p, decision: r.value });
     }
     const denied = decided.filter((d) => !d.decision.allow);
@@ -299,4 +311,50 @@ export class WebhookService {
       policyReason: d.decision.reason,
     }));
   }
+}
+
+/**
+ * The `policy_decision` audit entry of one decision the webhook asked for (or of a failed one:
+ * `undefined`), shaped as `@agentgov/policy`'s `decisionAuditEntry` (the `POST /decisions` route's),
+ * plus the delivery id.
+ */
+function decisionAuditEntry(
+  request: DecisionRequest,
+  decision: Decision | undefined,
+  context: { engine: string; userId: string; requestId: string; deliveryId: string },
+): AuditEntryInput {
+  const fallback = `${context.engine}:${request.domain}`;
+  const base = {
+    tenantId: request.tenantId,
+    userId: context.userId,
+    actionType: 'policy_decision' as const,
+    actionDetail: {
+      domain: request.domain,
+      input: request.input,
+      engine: context.engine,
+      deliveryId: context.deliveryId,
+    },
+    requestId: context.requestId,
+  };
+  if (!decision)
+    return {
+      ...base,
+      policyApplied: fallback,
+      policyResult: 'deny',
+      policyReason: 'POLICY_ENGINE_UNREACHABLE',
+      outcome: 'error',
+    };
+  const ids = decision.policyIds ?? [];
+  const joined = ids.join(',');
+  const applied =
+    ids.length === 0 ? fallback : joined.length <= 255 ? joined : `${fallback}:${ids.length} policies`;
+  const allowed = decision.allow && !decision.deny;
+  const approval = allowed && decision.constraints.autonomy === 'approve';
+  return {
+    ...base,
+    policyApplied: applied.slice(0, 255),
+    policyResult: !allowed ? 'deny' : approval ? 'require_approval' : 'allow',
+    policyReason: decision.reason.slice(0, 1024),
+    outcome: !allowed ? 'denied' : approval ? 'pending_approval' : 'success',
+  };
 }

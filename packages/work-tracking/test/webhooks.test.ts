@@ -108,6 +108,11 @@ describe('WebhookService (real @octokit/webhooks-examples payloads)', () => {
         e.userId,
       ]),
     ).toEqual([
+      // The four decisions the webhook asked for, audited as the policy plugin audits its own.
+      ['policy_decision', undefined, undefined, undefined, 'success', 'alice'],
+      ['policy_decision', undefined, undefined, undefined, 'success', 'alice'],
+      ['policy_decision', undefined, undefined, undefined, 'success', 'alice'],
+      ['policy_decision', undefined, undefined, undefined, 'success', 'alice'],
       ['tool_invocation', 'tracker_update', 'ENG-12', 'success', 'success', 'alice'],
       ['tool_invocation', 'tracker_transition', 'ENG-12', 'success', 'success', 'alice'],
       ['tool_invocation', 'tracker_update', 'OPS-3', 'success', 'success', 'alice'],
@@ -211,6 +216,8 @@ describe('WebhookService (real @octokit/webhooks-examples payloads)', () => {
         x.outcome,
       ]),
     ).toEqual([
+      ['policy_decision', undefined, undefined, undefined, 'deny', 'denied'],
+      ['policy_decision', undefined, undefined, undefined, 'deny', 'denied'],
       ['tool_invocation', 'tracker_update', 'ENG-12', 'denied', 'deny', 'denied'],
       ['tool_invocation', 'tracker_transition', 'ENG-12', 'denied', 'deny', 'denied'],
     ]);
@@ -229,7 +236,31 @@ describe('WebhookService (real @octokit/webhooks-examples payloads)', () => {
     const e = await rejection(s.send('pull_request', mergedPullRequest()));
     expect([e.status, e.code]).toEqual([503, 'POLICY_ENGINE_UNREACHABLE']);
     await nothingRecorded(s);
-    expect(s.audit.entries).toEqual([]);
+    // The failed decision is audited as `POST /decisions` audits one: a deny with outcome error.
+    expect(s.audit.entries.map((x) => [x.actionType, x.policyResult, x.policyReason, x.outcome])).toEqual([
+      ['policy_decision', 'deny', 'POLICY_ENGINE_UNREACHABLE', 'error'],
+    ]);
+  });
+
+  it('every decision a merge asks for is audited as a policy_decision (what GET /metrics policyEvaluations counts)', async () => {
+    const s = setup();
+    const answer = await s.send('pull_request', mergedPullRequest(), { delivery: 'counted' });
+    expect(answer.writes).toHaveLength(2);
+    const decisions = s.audit.entries.filter((e) => e.actionType === 'policy_decision');
+    expect(decisions).toHaveLength(s.engine.requests.length);
+    expect(decisions.map((e) => (e.actionDetail.input as { action: string }).action)).toEqual([
+      'tracker_update',
+      'tracker_transition',
+    ]);
+    for (const e of decisions) {
+      expect(e).toMatchObject({
+        tenantId: TENANT,
+        policyResult: 'allow',
+        outcome: 'success',
+        requestId: 'req-1',
+        actionDetail: { domain: 'integrations', deliveryId: 'counted' },
+      });
+    }
   });
 
   it('missing, wrong, or retired-secret signatures → 401 invalid_webhook_secret; the previous secret works during rotation', async () => {

@@ -61,6 +61,10 @@ export function workTrackingCases(h: Harness): void {
         'invalid_webhook_secret',
       );
       h.expectError(await hook('pull_request', 'not json'), 400, 'invalid_type');
+      // A delivery id over 255 characters is refused, naming the header (never cut: ids would collide).
+      const long = await hook('pull_request', mergedBody, { 'x-github-delivery': 'd'.repeat(256) });
+      h.expectError(long, 400, 'invalid_type');
+      expect(long.body.detail?.[0]?.path).toBe('x-github-delivery');
       const ping = await hook('ping', JSON.stringify(example('ping')));
       expect([ping.status, ping.body.status]).toEqual([200, 'pong']);
       const other = await hook('issues', JSON.stringify(example('issues', 'opened')));
@@ -69,6 +73,7 @@ export function workTrackingCases(h: Harness): void {
     });
 
     it('a merge without an integrations policy → 403 policy_denied, audited as a denied tool_invocation', async () => {
+      const before = await h.call('/metrics', { as: 'enterpriseAdmin' });
       h.expectError(
         await hook('pull_request', mergedBody, { 'x-github-delivery': delivery }),
         403,
@@ -80,6 +85,9 @@ export function workTrackingCases(h: Harness): void {
       expect(
         audit.body.entries.map((e: any) => [e.actionDetail.tool, e.actionDetail.ticketId, e.outcome]),
       ).toEqual([['tracker_update', 'ENG-12', 'denied']]);
+      // The decision the webhook asked for counts in /metrics like any other.
+      const after = await h.call('/metrics', { as: 'enterpriseAdmin' });
+      expect(after.body.policyEvaluations).toBe(before.body.policyEvaluations + 1);
     });
 
     it('with the policy: processed, written to the tracker by the outbox, and idempotent', async () => {
