@@ -15,7 +15,7 @@ const Port = z
 const DURATION_UNITS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600 };
 const DURATION_FORM = 'expected seconds (60) or a duration such as 500ms, 30s, 1m or 1h, at most 24h; 0: off';
 /** Seconds from `60`, `500ms`, `30s`, `1m`, `1.5h` (AGENTGOV_CHECKPOINT_INTERVAL). */
-export function parseDurationSeconds(value: string): number | undefined {
+function parseDurationSeconds(value: string): number | undefined {
   const m = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(value.trim());
   if (!m) return undefined;
   return Number(m[1]) * (DURATION_UNITS[m[2] ?? 's'] as number);

@@ -38,9 +38,6 @@ export const hangUp: Handler = (_req, res) => {
   res.socket?.destroy();
 };
 
-/** Never answers (until the server closes). */
-export const silent: Handler = () => {};
-
 export async function startLoopback(...handlers: Handler[]): Promise<Loopback> {
   const seen: SeenRequest[] = [];
   const open = new Set<ServerResponse>();
