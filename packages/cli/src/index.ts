@@ -48,9 +48,13 @@ const COMMANDS: Spec[] = [
     verb: 'validate',
     summary: 'validate a policy-as-code directory (schemas and hierarchy)',
     args: '<dir>',
-    options: [opt('--json', 'machine-readable report')],
+    options: [
+      opt('--json', 'machine-readable report'),
+      opt('--strict', 'fail (exit 1) on warnings too: feature-flag names no engine asks about'),
+    ],
     load: async () => (await import('./commands/policy-validate')).default,
-    after: '\nExit codes: 0 valid, 1 violations, 2 unusable input.',
+    after:
+      '\nExit codes: 0 valid (warnings on stderr), 1 violations (or warnings with --strict), 2 unusable input.',
   },
   {
     group: 'policy',

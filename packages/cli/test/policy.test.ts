@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,7 +35,7 @@ describe('agentgov policy validate', () => {
     expect(io.out).toContain('policies valid');
     const json = captureIo();
     expect(await run(['policy', 'validate', examples, '--json'], json)).toBe(0);
-    expect(JSON.parse(json.out)).toEqual({ valid: true, violations: [], errors: [] });
+    expect(JSON.parse(json.out)).toEqual({ valid: true, violations: [], errors: [], warnings: [] });
   });
 
   it('reports the deliberate violations with exit 1 and the JSON shape of the issue', async () => {
@@ -90,6 +90,45 @@ describe('agentgov policy validate', () => {
     expect(io.err).toContain('policies/broken.yaml');
     expect(io.err).toContain('malformed YAML');
     expect(io.err).toContain("unknown key 'max_round' in agent-to-agent policy");
+  });
+
+  it('warns on a feature-flag name the engine does not know, suggesting the nearest one; --strict fails', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'agentgov-cli-'));
+    tmp.push(dir);
+    await writeFile(join(dir, 'directory.yaml'), 'tenant: acme\norgs: {eng: {teams: {platform: [alice]}}}\n');
+    await mkdir(join(dir, 'policies'));
+    await writeFile(
+      join(dir, 'policies/flags.yaml'),
+      "scope: enterprise\nscopeId: acme\ndomain: features\nname: flags\nversion: '1.0.0'\ncontent:\n  briefing: true\n  task_discovery: true\n",
+    );
+    const io = captureIo();
+    expect(await run(['policy', 'validate', dir], io)).toBe(0);
+    expect(io.err).toContain(
+      "policies/flags.yaml: warning: content.briefing: unknown feature flag 'briefing': the engine never asks about it, so it has no effect — did you mean 'briefings'?",
+    );
+    expect(io.out).toContain('1 policies valid, 1 warning(s)');
+    const json = captureIo();
+    expect(await run(['policy', 'validate', dir, '--json'], json)).toBe(0);
+    expect(JSON.parse(json.out).warnings).toEqual([
+      {
+        file: 'policies/flags.yaml',
+        field: 'content.briefing',
+        message: expect.stringContaining("did you mean 'briefings'?"),
+        suggestion: 'briefings',
+      },
+    ]);
+    const strict = captureIo();
+    expect(await run(['policy', 'validate', dir, '--strict'], strict)).toBe(1);
+    expect(strict.err).toContain('--strict');
+    expect(await run(['policy', 'validate', dir, '--strict', '--json'], captureIo())).toBe(1);
+    // Spelled right: no warning, --strict passes.
+    await writeFile(
+      join(dir, 'policies/flags.yaml'),
+      "scope: enterprise\nscopeId: acme\ndomain: features\nname: flags\nversion: '1.0.0'\ncontent:\n  briefings: true\n",
+    );
+    const clean = captureIo();
+    expect(await run(['policy', 'validate', dir, '--strict'], clean)).toBe(0);
+    expect(clean.err).toBe('');
   });
 
   it('exits 2 on unreadable input and bad arguments', async () => {

@@ -32,6 +32,7 @@ import type { ChainLevel } from './hierarchy';
 import { violationsAgainst } from './hierarchy';
 import { checkTarget } from './rbac';
 import { EffectivePolicyResolver } from './resolver';
+import { type PolicyWarning, policyContentWarnings } from './warnings';
 
 /** Largest file read from a policy directory. */
 export const MAX_POLICY_FILE_BYTES = 1024 * 1024;
@@ -211,10 +212,17 @@ export interface BundleViolation {
   reason: string;
 }
 
+/** Content that is valid but probably a mistake (a feature-flag name no engine asks about). */
+export interface BundleWarning extends PolicyWarning {
+  file: string;
+}
+
 export interface BundleReport {
+  /** Warnings do not make a bundle invalid (`agentgov policy validate --strict` fails on them). */
   valid: boolean;
   violations: BundleViolation[];
   errors: BundleFileError[];
+  warnings: BundleWarning[];
 }
 
 const refKey = (r: { scope: string; scopeId: string }): string => `${r.scope}:${r.scopeId}`;
@@ -270,7 +278,10 @@ export async function validateBundle(bundle: PolicyBundle): Promise<BundleReport
       });
     }
   }
-  return { valid: violations.length === 0 && errors.length === 0, violations, errors };
+  const warnings: BundleWarning[] = bundle.policies.flatMap((doc) =>
+    policyContentWarnings(doc.domain, doc.content).map((w) => ({ file: doc.file, ...w })),
+  );
+  return { valid: violations.length === 0 && errors.length === 0, violations, errors, warnings };
 }
 
 /** The bundle's policies as stored Policy rows (ids derived from the file names' order). */

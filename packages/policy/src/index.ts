@@ -2,6 +2,7 @@ export {
   type BundleFileError,
   type BundleReport,
   type BundleViolation,
+  type BundleWarning,
   bundleEngine,
   bundlePolicies,
   loadOrgDirectoryYaml,
@@ -92,3 +93,4 @@ export {
   type PolicyServiceOptions,
   type WriteContext,
 } from './service';
+export { nearestName, type PolicyWarning, policyContentWarnings } from './warnings';

@@ -91,3 +91,73 @@ describe('POST /policies with the spec users vocabulary', () => {
     }
   });
 });
+
+describe('feature-flag names the engine does not know', () => {
+  it('POST and PUT /policies store the policy and answer warnings naming the field and the nearest known name', async () => {
+    const store = new InMemoryPolicyStore();
+    const plugin = policyRoutes({
+      store,
+      directory: InMemoryOrgDirectory.fromDefinitions({ tenant: 'acme', orgs: { eng: {} } }),
+      audit: new InMemoryAuditSink(),
+    });
+    const gov = createTestGovernance(idp, { plugins: [plugin] });
+    const token = await idp.signIdToken({ sub: 'root', roles: ['enterprise_admin'], tenant_id: 'acme' });
+    const call = async (method: string, path: string, body: unknown) => {
+      const r = await gov.handle(
+        new Request(`http://gw/api/v1${path}`, {
+          method,
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }),
+      );
+      return { status: r.status, body: (await r.json()) as Record<string, unknown> };
+    };
+    try {
+      const created = await call('POST', '/policies', {
+        scope: 'enterprise',
+        scopeId: 'acme',
+        domain: 'features',
+        name: 'flags',
+        version: '1.0.0',
+        changeReason: 'test',
+        content: 'briefing: true\ntask_discovery: true\nzzz_custom: false\n',
+      });
+      expect(created.status).toBe(201);
+      expect(created.body.warnings).toEqual([
+        {
+          field: 'content.briefing',
+          message: expect.stringContaining("did you mean 'briefings'?"),
+          suggestion: 'briefings',
+        },
+        {
+          field: 'content.zzz_custom',
+          message: expect.stringContaining("unknown feature flag 'zzz_custom'"),
+        },
+      ]);
+      expect(await store.count('acme', { status: 'active' })).toBe(1);
+
+      const fixed = await call('PUT', `/policies/${created.body.id}`, {
+        content: 'briefings: true\ntask_discovery: true\n',
+        changeReason: 'the flag is briefings',
+      });
+      expect(fixed.status).toBe(200);
+      expect(fixed.body).not.toHaveProperty('warnings');
+      const broken = await call('PUT', `/policies/${created.body.id}`, {
+        content: 'briefings: true\nstandup-summary: true\n',
+        changeReason: 'typo',
+      });
+      expect(broken.status).toBe(200);
+      expect(broken.body.warnings).toEqual([
+        expect.objectContaining({ field: 'content.standup-summary', suggestion: 'standup_summary' }),
+      ]);
+
+      // The OpenAPI document describes the field.
+      const doc = (await (await gov.handle(new Request('http://gw/api/v1/openapi.json'))).json()) as {
+        components: { schemas: Record<string, { properties: Record<string, { type?: string }> }> };
+      };
+      expect(doc.components.schemas.PolicyWritten?.properties.warnings?.type).toBe('array');
+    } finally {
+      await gov.close();
+    }
+  });
+});

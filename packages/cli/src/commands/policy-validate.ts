@@ -1,7 +1,9 @@
 /**
- * `agentgov policy validate DIR [--json]`: validates a policy directory (directory.yaml +
+ * `agentgov policy validate DIR [--json] [--strict]`: validates a policy directory (directory.yaml +
  * policies/**\/*.yaml) against the hierarchy. Exit 0 valid, 1 violations (or policies targeting
- * unknown nodes), 2 unreadable input (missing files, malformed YAML, schema errors).
+ * unknown nodes; with `--strict`, warnings too), 2 unreadable input (missing files, malformed YAML,
+ * schema errors). Warnings (a feature-flag name no engine asks about, with the nearest known
+ * name) are printed on stderr and listed in the JSON report's `warnings`.
  */
 import { parseArgs } from 'node:util';
 import { type BundleReport, loadPolicyBundle, validateBundle } from '@agentgov/policy';
@@ -10,7 +12,7 @@ import { describe } from './policy-common';
 
 const show = (v: unknown): string => (Array.isArray(v) ? `[${v.join(', ')}]` : JSON.stringify(v));
 
-function human(dir: string, policies: number, report: BundleReport): string {
+function human(dir: string, policies: number, report: BundleReport, strict: boolean): string {
   const lines: string[] = [];
   for (const e of report.errors) {
     lines.push(`${e.file}: ${e.kind === 'invalid' ? 'invalid policy' : 'unknown target'}: ${e.message}`);
@@ -22,19 +24,21 @@ function human(dir: string, policies: number, report: BundleReport): string {
       `  ${v.reason}`,
     );
   }
+  for (const w of report.warnings) lines.push(`${w.file}: warning: ${w.field}: ${w.message}`);
   const summary = report.valid
-    ? `${dir}: ${policies} policies valid`
+    ? `${dir}: ${policies} policies valid${report.warnings.length > 0 ? `, ${report.warnings.length} warning(s)${strict ? ' (--strict: failing)' : ''}` : ''}`
     : `${dir}: ${report.violations.length} violation(s), ${report.errors.length} error(s) in ${policies + report.errors.filter((e) => e.kind === 'invalid').length} file(s)`;
   return `${[...lines, summary].join('\n')}\n`;
 }
 
-const USAGE = 'usage: agentgov policy validate DIR [--json]';
+const USAGE = 'usage: agentgov policy validate DIR [--json] [--strict]';
 
 export default async function policyValidate(args: string[], io: CliIo): Promise<number> {
   const parsed = parseUsage(parse, args, USAGE);
   const dir = parsed.positionals[0];
   if (!dir || parsed.positionals.length > 1) throw new UsageError(USAGE);
   const json = parsed.values.json === true;
+  const strict = parsed.values.strict === true;
 
   const bundle = await loadPolicyBundle(dir);
   if (bundle.isErr()) {
@@ -50,12 +54,26 @@ export default async function policyValidate(args: string[], io: CliIo): Promise
   if (json) {
     io.stdout(`${JSON.stringify(report)}\n`);
   } else {
-    (report.valid ? io.stdout : io.stderr)(human(dir, bundle.value.policies.length, report));
+    const passed = report.valid && !(strict && report.warnings.length > 0);
+    const text = human(dir, bundle.value.policies.length, report, strict);
+    if (passed && report.warnings.length === 0) io.stdout(text);
+    else if (passed) {
+      // Warnings on stderr, the summary on stdout (as for a clean directory).
+      const lines = text.trimEnd().split('\n');
+      io.stderr(`${lines.slice(0, -1).join('\n')}\n`);
+      io.stdout(`${lines.at(-1)}\n`);
+    } else io.stderr(text);
   }
   if (unreadable) return EXIT.usage;
-  return report.valid ? EXIT.ok : EXIT.findings;
+  if (!report.valid) return EXIT.findings;
+  return strict && report.warnings.length > 0 ? EXIT.findings : EXIT.ok;
 }
 
 function parse(args: string[]) {
-  return parseArgs({ args, allowPositionals: true, strict: true, options: { json: { type: 'boolean' } } });
+  return parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: { json: { type: 'boolean' }, strict: { type: 'boolean' } },
+  });
 }

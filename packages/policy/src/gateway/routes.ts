@@ -37,13 +37,40 @@ import {
   unwrapOrThrow,
 } from '@agentgov/core';
 import { z } from 'zod';
+import { parsePolicyContent } from '../content';
 import { BuiltinDecisionEngine } from '../engines';
 import { decisionAuditEntry } from '../policy-engine';
 import { EffectivePolicyResolver } from '../resolver';
 import { PolicyService } from '../service';
+import { type PolicyWarning, policyContentWarnings } from '../warnings';
 
 const ADMINS = ['enterprise_admin', 'org_admin', 'team_lead'] as const;
 const PolicyOut = PolicySchema.meta({ id: 'Policy' });
+/** A created or updated policy: the policy, and `warnings` when its content has names no engine asks about. */
+const PolicyWrittenOut = PolicySchema.extend({
+  warnings: z
+    .array(
+      z.object({
+        field: z
+          .string()
+          .meta({ description: 'The field, as validation errors name it (`content.briefing`)' }),
+        message: z.string(),
+        suggestion: z.string().optional().meta({ description: 'The nearest known name' }),
+      }),
+    )
+    .optional()
+    .meta({
+      description:
+        'Extension: valid content that is probably a mistake — a feature-flag name the engine never asks about (`briefing` for `briefings`), with the nearest known name. Present only when there are warnings; the policy is stored all the same.',
+    }),
+}).meta({ id: 'PolicyWritten' });
+
+/** The policy with its content warnings (none: the policy as it is). */
+function withWarnings(policy: Policy): Policy & { warnings?: PolicyWarning[] } {
+  const content = parsePolicyContent(policy.domain, policy.content);
+  const warnings = content.isOk() ? policyContentWarnings(policy.domain, content.value) : [];
+  return warnings.length > 0 ? { ...policy, warnings } : policy;
+}
 
 export const PolicyListQuery = z.object({
   scope: ScopeSchema.optional(),
@@ -221,7 +248,7 @@ export function policyRoutes(options: PolicyRoutesOptions): PolicyPlugin {
         rateLimit: 'policy_mutations',
         body: PolicyCreateSchema,
         responses: {
-          201: { description: 'The created policy', schema: PolicyOut },
+          201: { description: 'The created policy (with `warnings`, if any)', schema: PolicyWrittenOut },
           400: err('missing_type, invalid_type or POLICY_HIERARCHY_VIOLATION'),
           403: err('forbidden'),
           409: err('POLICY_ALREADY_ACTIVE (detail.id: the active identical policy)'),
@@ -241,7 +268,10 @@ export function policyRoutes(options: PolicyRoutesOptions): PolicyPlugin {
           // Only told to a caller who may read that policy (others go on to the service's 403).
           if (same && (await service.get(rc.principal, same.id)).isOk())
             throw errorOf('POLICY_ALREADY_ACTIVE', undefined, { id: same.id });
-          return { status: 201, body: unwrapOrThrow(await service.create(rc.principal, body, rc)) };
+          return {
+            status: 201,
+            body: withWarnings(unwrapOrThrow(await service.create(rc.principal, body, rc))),
+          };
         },
       }),
       defineRoute({
@@ -279,7 +309,7 @@ export function policyRoutes(options: PolicyRoutesOptions): PolicyPlugin {
         params: IdParams,
         body: PolicyUpdateSchema,
         responses: {
-          200: { description: 'The updated policy', schema: PolicyOut },
+          200: { description: 'The updated policy (with `warnings`, if any)', schema: PolicyWrittenOut },
           400: err('missing_type, invalid_type or POLICY_HIERARCHY_VIOLATION'),
           403: err('forbidden'),
           404: err('NOT_FOUND'),
@@ -287,7 +317,7 @@ export function policyRoutes(options: PolicyRoutesOptions): PolicyPlugin {
         async handler({ params, body }, rc) {
           return {
             status: 200,
-            body: unwrapOrThrow(await service.update(rc.principal, params.id, body, rc)),
+            body: withWarnings(unwrapOrThrow(await service.update(rc.principal, params.id, body, rc))),
           };
         },
       }),

@@ -952,6 +952,43 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    PolicyWritten: {
+      /** Format: uuid */
+      id: string;
+      tenantId: string;
+      /** @enum {string} */
+      scope: 'enterprise' | 'org' | 'team' | 'user';
+      scopeId: string;
+      /** @enum {string} */
+      domain: 'models' | 'actions' | 'integrations' | 'agent-to-agent' | 'features' | 'data' | 'audit';
+      name: string;
+      version: string;
+      content: string;
+      /**
+       * @default draft
+       * @enum {string}
+       */
+      status: 'draft' | 'active' | 'deprecated';
+      createdBy: string;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+      changeReason: string;
+      /** @description Extension: valid content that is probably a mistake — a feature-flag name the engine never asks about (`briefing` for `briefings`), with the nearest known name. Present only when there are warnings; the policy is stored all the same. */
+      warnings?: {
+        /** @description The field, as validation errors name it (`content.briefing`) */
+        field: string;
+        message: string;
+        /** @description The nearest known name */
+        suggestion?: string;
+      }[];
+    };
+    ErrorBody: {
+      error: string;
+      message: string;
+      detail?: unknown;
+    };
     Policy: {
       /** Format: uuid */
       id: string;
@@ -975,11 +1012,6 @@ export interface components {
       /** Format: date-time */
       updatedAt: string;
       changeReason: string;
-    };
-    ErrorBody: {
-      error: string;
-      message: string;
-      detail?: unknown;
     };
     DecisionExplanation: {
       userId: string;
@@ -1536,13 +1568,13 @@ export interface operations {
       };
     };
     responses: {
-      /** @description The created policy */
+      /** @description The created policy (with `warnings`, if any) */
       201: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Policy'];
+          'application/json': components['schemas']['PolicyWritten'];
         };
       };
       /** @description missing_type, invalid_type or POLICY_HIERARCHY_VIOLATION */
@@ -1636,13 +1668,13 @@ export interface operations {
       };
     };
     responses: {
-      /** @description The updated policy */
+      /** @description The updated policy (with `warnings`, if any) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Policy'];
+          'application/json': components['schemas']['PolicyWritten'];
         };
       };
       /** @description missing_type, invalid_type or POLICY_HIERARCHY_VIOLATION */
