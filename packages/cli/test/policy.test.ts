@@ -131,6 +131,30 @@ describe('agentgov policy validate', () => {
     expect(clean.err).toBe('');
   });
 
+  it('a version YAML reads as a number (version: 1.0) says to quote it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'agentgov-cli-'));
+    tmp.push(dir);
+    await writeFile(join(dir, 'directory.yaml'), 'tenant: acme\norgs: {eng: {}}\n');
+    await mkdir(join(dir, 'policies'));
+    const policy = (version: string) =>
+      `scope: enterprise\nscopeId: acme\ndomain: features\nname: flags\nversion: ${version}\ncontent: {briefings: true}\n`;
+    await writeFile(join(dir, 'policies/flags.yaml'), policy('1.0   # first'));
+    const io = captureIo();
+    expect(await run(['policy', 'validate', dir], io)).toBe(2);
+    expect(io.err).toContain(
+      "policies/flags.yaml: invalid policy: version: 1.0 is a number to YAML, not a version: quote it (version: '1.0.0')",
+    );
+    await writeFile(join(dir, 'policies/flags.yaml'), policy('2'));
+    const two = captureIo();
+    expect(await run(['policy', 'validate', dir, '--json'], two)).toBe(2);
+    expect(JSON.parse(two.out).errors[0].message).toContain(
+      "2 is a number to YAML, not a version: quote it (version: '2.0.0')",
+    );
+    // Quoted (or a full 1.0.0, which YAML keeps a string) is fine.
+    await writeFile(join(dir, 'policies/flags.yaml'), policy("'1.0.0'"));
+    expect(await run(['policy', 'validate', dir], captureIo())).toBe(0);
+  });
+
   it('exits 2 on unreadable input and bad arguments', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'agentgov-cli-'));
     tmp.push(dir);

@@ -107,7 +107,8 @@ export function parsePolicyFile(text: string, file: string): Result<PolicyDocume
   const raw = parseYaml(text, 'file');
   if (raw.isErr()) return err(invalid(raw.error));
   const parsed = PolicyFileSchema.safeParse(raw.value);
-  if (!parsed.success) return err(invalid(validationErrorFromZod(parsed.error, raw.value)));
+  if (!parsed.success)
+    return err(invalid(quoteHint(validationErrorFromZod(parsed.error, raw.value), raw.value, text)));
   const f = parsed.data;
   const content = parsePolicyContent(f.domain, f.content);
   if (content.isErr()) return err(invalid(content.error));
@@ -122,6 +123,22 @@ export function parsePolicyFile(text: string, file: string): Result<PolicyDocume
     changeReason: f.changeReason,
     content: content.value,
   });
+}
+
+/**
+ * `version: 1.0` is the number 1 to YAML (and `version: 2` the number 2): the schema's "expected
+ * string" says nothing useful, so the message says to quote it, with what was written.
+ */
+function quoteHint(error: ValidationError, raw: unknown, text: string): ValidationError {
+  const version = (raw as { version?: unknown } | null)?.version;
+  if (typeof version !== 'number') return error;
+  const written = /^version:[ \t]*([^#\r\n]*?)[ \t]*(?:#.*)?$/m.exec(text)?.[1] || String(version);
+  const parts = written.split('.');
+  const semver = [...parts, '0', '0'].slice(0, 3).join('.');
+  const message = `${written} is a number to YAML, not a version: quote it (version: '${/^\d+(\.\d+){0,2}$/.test(written) ? semver : written}'); a semantic version such as '1.0.0'`;
+  const issues = error.detail.map((i) => (i.field === 'version' ? { ...i, message } : i));
+  const first = issues[0];
+  return new ValidationError('invalid_type', issues, first ? `${first.field}: ${first.message}` : undefined);
 }
 
 async function yamlFiles(root: string): Promise<string[]> {
