@@ -42,7 +42,10 @@ async function demo(): Promise<void> {
     `exchange ${exchange.exchangeId}: ${exchange.outcome}, round ${exchange.currentRound}/${exchange.maxRounds}`,
   );
   log(`shared in the exchange: ${JSON.stringify(exchange.dataShared)}`);
-  log(`withheld: ${JSON.stringify(exchange.dataWithheld)}`);
+  log(`withheld by alice's assistant: ${JSON.stringify(exchange.dataWithheld)}`);
+  // Bob's assistant withholds from its answer on its own side: its record of the exchange says what.
+  const bobsRecord = await bob.store.get('acme', exchange.exchangeId);
+  log(`withheld by bob's assistant: ${JSON.stringify(bobsRecord?.dataWithheld ?? [])}`);
   log(`bob's answer: ${reply?.text} ${JSON.stringify(reply?.items.map((i) => `${i.source}.${i.field}`))}`);
 
   log('\n# 2. A round-limit escalation (information_query: 3 rounds)');

@@ -13,6 +13,7 @@ import {
 import {
   type AgentKeyPair,
   type AgentPolicyView,
+  EXAMPLE_ROUND_LIMITS,
   generateAgentKeys,
   type IncomingQuery,
   InterchangeNode,
@@ -137,6 +138,9 @@ export async function buildWorld(
       audit,
       engine,
       transport: transportFor(person, keys, ring),
+      // The deployment's limits are the policy's (3/2/1): an exchange refused before any decision
+      // (an agent-written commitment) is recorded with its type's limit, not the default 3.
+      roundLimits: EXAMPLE_ROUND_LIMITS,
       ...(person === 'bob' ? { answer: bobAnswers } : {}),
     });
     assistants[person] = { person, agentId: `${person}-assistant`, node, keys, audit, store };

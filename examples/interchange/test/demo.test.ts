@@ -26,6 +26,16 @@ describe('interchange demo (in-process)', () => {
     expect(r.stdout).toContain(
       '"reason":"classification_exceeded","description":"drive.release_plan is confidential, above internal"',
     );
+    // The README's withheld items, both sides: alice's two, and bob's confidential roadmap.
+    expect(r.stdout).toMatch(
+      /withheld by alice's assistant: .*drive\.release_plan is confidential.*hr\.salary_band is restricted, above internal/,
+    );
+    expect(r.stdout).toContain(
+      `withheld by bob's assistant: [{"reason":"classification_exceeded","description":"drive.roadmap_draft is confidential, above internal"}]`,
+    );
+    // A refused commitment_request is recorded with its type's limit (1), not the default 3.
+    expect(r.stdout).toMatch(/event=refused exchange=\w+ type=commitment_request round=0\/1 /);
+    expect(r.stdout).not.toMatch(/type=commitment_request round=\d+\/3/);
     expect(r.stdout).toContain('round 3: answered, exchange escalated (round limit reached)');
     expect(r.stdout).toContain('round 4: EXCHANGE_ROUND_LIMIT');
     expect(r.stdout).toContain("alice's assistant: pending");
