@@ -41,7 +41,7 @@ export const DELIVERY_HEADERS = [
 ] as const;
 
 /** The longest delivery id accepted (the store's column); a longer one is refused with 400. */
-export const MAX_DELIVERY_ID = 255;
+const MAX_DELIVERY_ID = 255;
 
 export interface WebhookRequest {
   tenantId: string;
