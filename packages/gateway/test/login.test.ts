@@ -152,21 +152,21 @@ describe('POST /auth/callback', () => {
         redirectUri: 'http://127.0.0.1/cb',
         exchangeTimeoutMs: 300,
       });
-      const started = Date.now();
+      // The exchange times out at 300 ms; the race only keeps a broken bound from hanging the
+      // test (generous: a busy CI machine may be several times slower — no duration is asserted).
       const outcome = await Promise.race([
         client.exchangeCode('x', { signal: new AbortController().signal }).then(
           () => 'resolved',
           (error: unknown) => (error instanceof GovernanceError ? error.code : String(error)),
         ),
-        new Promise((resolve) => setTimeout(() => resolve('still waiting'), 5000)),
+        new Promise((resolve) => setTimeout(() => resolve('still waiting'), 10_000)),
       ]);
       expect(outcome).toBe('token_exchange_failed');
-      expect(Date.now() - started).toBeLessThan(4000);
     } finally {
       hung.closeAllConnections();
       await new Promise<void>((resolve) => hung.close(() => resolve()));
     }
-  }, 15_000);
+  }, 20_000);
 });
 
 describe('GET /auth/callback (the browser comes back from the issuer)', () => {
