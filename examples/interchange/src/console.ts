@@ -8,11 +8,10 @@
  *
  * What the example adds: `deskStore` (the assistants' own exchange stores seen as the one store
  * the plugin serves), `GET /api/v1/pending` (what waits for the signed-in human), a page at `/`
- * that signs in and approves, and a cross-site guard in front of the kernel: a state-changing
- * request must be `application/json` (415 otherwise, as the kernel's POST /auth/callback) and,
- * when a browser says where it comes from (`Sec-Fetch-Site`, `Origin`), come from this console's
- * own origin (403 otherwise). The session cookie is `SameSite=Strict`, but a page on another port
- * of 127.0.0.1 is the same site; these two checks keep it from deciding with bob's cookie.
+ * that signs in and approves, and a guard in front of the kernel: a state-changing request must be
+ * `application/json` (415 otherwise, as the kernel's POST /auth/callback). The kernel itself
+ * refuses a cookie-authenticated write from another origin (403): the session cookie is
+ * `SameSite=Strict`, but a page on another port of 127.0.0.1 is the same site.
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -164,17 +163,13 @@ function pendingRoutes(store: ExchangeStore, assistants: readonly Assistant[]): 
 }
 
 /**
- * Why a state-changing request is refused before it reaches the kernel, if it is: not JSON (a
- * cross-site form cannot send `application/json` without a preflight, which nothing here answers),
- * or a browser says it comes from another origin.
+ * A state-changing request that is not JSON is refused before it reaches the kernel (a cross-site
+ * form cannot send `application/json` without a preflight, which nothing here answers). Where it
+ * comes from is the kernel's own check: a cookie-authenticated write from another origin is 403
+ * (`@agentgov/gateway`, the same rule as the reference server).
  */
-function crossSiteRefusal(req: http.IncomingMessage, origin: string): GovernanceError | undefined {
+function nonJsonRefusal(req: http.IncomingMessage): GovernanceError | undefined {
   if (req.method === 'GET' || req.method === 'HEAD') return undefined;
-  const site = req.headers['sec-fetch-site'];
-  const from = req.headers.origin;
-  if ((site !== undefined && site !== 'same-origin') || (from !== undefined && from !== origin)) {
-    return errorOf('forbidden', `Cross-origin request refused: decide from ${origin}/`);
-  }
   const type = req.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
   if (type !== 'application/json') return errorOf('unsupported_media_type');
   return undefined;
@@ -249,7 +244,7 @@ export async function startConsole(options: {
       res.end(path === '/' ? PAGE : SCRIPT);
       return;
     }
-    const refused = crossSiteRefusal(req, url);
+    const refused = nonJsonRefusal(req);
     if (refused) {
       res.writeHead(refused.status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(refused.toBody()));
