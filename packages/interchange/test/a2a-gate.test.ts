@@ -422,3 +422,75 @@ describe('item 9: a 413 leaves a keep-alive connection usable', () => {
     }
   });
 });
+
+describe('concurrent requests with the same messageId', () => {
+  it('each request gets its own outcome, even when one is held inside the node while the other runs', async () => {
+    // bob's node, with `exchange()` held for one call: alice's pending commitment request reads its
+    // exchange after the gate has recorded its outcome; carol's answered query (same messageId,
+    // chosen by the client) arrives and completes meanwhile.
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    let entered: () => void = () => {};
+    const inside = new Promise<void>((r) => {
+      entered = r;
+    });
+    let holdNext = true;
+    const node = nodes.bob;
+    const wrapped = new Proxy(node, {
+      get(target, key) {
+        if (key === 'exchange') {
+          return async (exchangeId: string) => {
+            if (holdNext) {
+              holdNext = false;
+              entered();
+              await held;
+            }
+            return target.exchange(exchangeId);
+          };
+        }
+        const value = Reflect.get(target, key, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const bob = await startA2AServer({ node: wrapped, signingKey: w.keyPairs.bob.signingKey, keys: w.keys });
+    try {
+      const fromAlice = await signedQuery(
+        { text: 'Can you sign the offer?', items: [] },
+        { exchangeType: 'commitment_request' },
+      );
+      const fromCarol = await signedSendMessage({
+        signer: w.keyPairs.carol.signingKey,
+        from: sender('carol'),
+        to: audience('bob'),
+        message: { text: 'When are you free?', items: [] },
+        nowMs: Date.now(),
+      });
+      const messageId = fromAlice.message.messageId;
+      const carolRequest = {
+        ...fromCarol.request,
+        params: { message: { ...fromCarol.message, messageId } },
+      };
+      const alicePending = postJsonRpc(bob.url, fromAlice.request, { ...EXT, ...V1 });
+      await inside;
+      const carolAnswered = await postJsonRpc(bob.url, carolRequest, { ...EXT, ...V1 });
+      release();
+      const aliceAnswered = await alicePending;
+      // carol's answered query is a reply message for carol's exchange …
+      expect(carolAnswered.body.error).toBeUndefined();
+      expect(carolAnswered.body.result.message?.metadata?.[GOVERNANCE_EXTENSION_URI]?.exchangeId).toBe(
+        fromCarol.exchangeId,
+      );
+      // … and alice's commitment request is her own task, waiting for a human
+      expect(aliceAnswered.body.error).toBeUndefined();
+      expect(aliceAnswered.body.result.task?.status?.state).toBe('TASK_STATE_INPUT_REQUIRED');
+      expect(aliceAnswered.body.result.task.metadata[GOVERNANCE_EXTENSION_URI].exchangeId).toBe(
+        fromAlice.exchangeId,
+      );
+    } finally {
+      release();
+      await bob.close();
+    }
+  });
+});

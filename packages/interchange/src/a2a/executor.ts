@@ -5,7 +5,7 @@
  * completed (or rejected, when the human declined) — and remembers which caller owns which task.
  */
 import { Message, TaskState } from '@a2a-js/sdk';
-import { AgentEvent, type AgentExecutor } from '@a2a-js/sdk/server';
+import { AgentEvent, type AgentExecutor, type ServerCallContext } from '@a2a-js/sdk/server';
 import { type Clock, newId } from '@agentgov/core';
 import type { DeliveryResult } from '../transport';
 import { GOVERNANCE_EXTENSION_URI, toWireMessage } from './wire';
@@ -24,7 +24,8 @@ export interface GovernedOutcome {
 }
 
 export function governedExecutor(deps: {
-  outcomes: Map<string, GovernedOutcome>;
+  /** The gate's outcome for each request, keyed by that request's call context. */
+  outcomes: WeakMap<ServerCallContext, GovernedOutcome>;
   tasks: Map<string, TaskBinding>;
   clock: Clock;
 }): AgentExecutor {
@@ -32,8 +33,8 @@ export function governedExecutor(deps: {
   return {
     async execute(rc, bus) {
       const msg = rc.userMessage;
-      const pending = outcomes.get(msg.messageId);
-      outcomes.delete(msg.messageId);
+      const pending = outcomes.get(rc.context);
+      outcomes.delete(rc.context);
       if (!pending) throw new Error('no governed outcome for this message');
       const { result, owner, exchangeId, round } = pending;
       const now = clock.now().toISOString();

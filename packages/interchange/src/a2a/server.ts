@@ -172,7 +172,9 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
   const drainLimit = Math.max(bodyLimit, options.limits?.drainBytes ?? 8 * 1024 * 1024);
   const lingerMs = options.limits?.lingerMs ?? 5_000;
   const me = { tenantId: node.tenantId, agentId: node.agentId };
-  const outcomes = new Map<string, GovernedOutcome>();
+  // Keyed by the request's own call context (one per HTTP request), never by anything the caller
+  // chose: two requests with the same messageId can never take each other's outcome.
+  const outcomes = new WeakMap<ServerCallContext, GovernedOutcome>();
   const tasks = new Map<string, TaskBinding>();
   const unroute = routeSdkConsole(logger);
   let closing = false;
@@ -398,7 +400,7 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
           : (tasks.get(wire.taskId) as TaskBinding);
       const exchangeId = about?.exchangeId ?? '';
       const round = about?.round ?? 0;
-      outcomes.set(wire.messageId, { result, owner, exchangeId, round });
+      outcomes.set(context, { result, owner, exchangeId, round });
       // The SDK gets the message the gate checked, rebuilt: the task it continues is the one
       // checked above, and what it keeps as task history is what the node accepted (the content
       // after the node's own classification filter), never the raw inbound parts.
@@ -476,7 +478,7 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
       res.end();
     } finally {
       // The executor takes its outcome; one the SDK never handed over must not stay behind.
-      if (sendView?.wire) outcomes.delete(sendView.wire.messageId);
+      outcomes.delete(context);
     }
   }
 
