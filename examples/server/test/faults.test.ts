@@ -28,7 +28,8 @@ import { startTcpProxy, type TcpProxy } from './tcp-proxy';
 const missing = missingServices();
 
 interface Outcome {
-  phase: string;
+  phase: string; // when the request was sent
+  answered: string; // when its answer arrived (a slow machine answers in a later phase)
   tenant: string;
   status: number; // 0: no answer (connection refused while the server was down)
   body: { id?: string; error?: string; message?: string } | undefined;
@@ -85,13 +86,21 @@ describe.skipIf(Boolean(missing))(
       }
     }
 
-    async function waitHealthy(limitMs: number): Promise<number> {
+    /** Polls /status until it answers `code` (the answer), or fails after `limitMs`. */
+    async function waitStatus(code: number, limitMs: number): Promise<{ status: number; body: unknown }> {
       const started = Date.now();
       while (Date.now() - started < limitMs) {
-        if ((await status()).status === 200) return Date.now() - started;
+        const answer = await status();
+        if (answer.status === code) return answer;
         await sleep(250);
       }
-      throw new Error(`not healthy again within ${limitMs} ms`);
+      throw new Error(`/status not ${code} within ${limitMs} ms`);
+    }
+
+    async function waitHealthy(limitMs: number): Promise<number> {
+      const started = Date.now();
+      await waitStatus(200, limitMs);
+      return Date.now() - started;
     }
 
     it('stays up, answers 503 while PostgreSQL is away, recovers, loses no acknowledged write', async () => {
@@ -120,8 +129,10 @@ describe.skipIf(Boolean(missing))(
             }),
             signal: AbortSignal.timeout(20_000),
           })
-            .then(async (r) => outcomes.push({ phase: at, tenant, status: r.status, body: await r.json() }))
-            .catch(() => outcomes.push({ phase: at, tenant, status: 0, body: undefined }));
+            .then(async (r) =>
+              outcomes.push({ phase: at, answered: phase, tenant, status: r.status, body: await r.json() }),
+            )
+            .catch(() => outcomes.push({ phase: at, answered: phase, tenant, status: 0, body: undefined }));
           await sleep(150);
         }
       })();
@@ -130,8 +141,8 @@ describe.skipIf(Boolean(missing))(
       // 1. PostgreSQL away
       phase = 'postgres-cut';
       pgProxy.cut();
-      await sleep(1_500);
-      const degraded = await status();
+      // However slow the machine: /status turns 503 once a probe sees the database away.
+      const degraded = await waitStatus(503, 30_000);
       expect(degraded.status).toBe(503);
       expect(degraded.body).toMatchObject({
         status: 'degraded',
@@ -178,8 +189,11 @@ describe.skipIf(Boolean(missing))(
       const fivexx = outcomes.filter((o) => o.status >= 500);
       // 5xx only while PostgreSQL was away or just dropped, and always the spec's 503 body
       if (process.env.FAULTS_DEBUG) console.info(JSON.stringify(fivexx.slice(0, 40)));
+      const databaseFaults = ['postgres-cut', 'postgres-back', 'terminated', 'after-terminate'];
       for (const o of fivexx) {
-        expect(['postgres-cut', 'postgres-back', 'terminated', 'after-terminate']).toContain(o.phase);
+        // sent or answered while the database was away (a request sent just before the cut may
+        // be answered after it, however slow the machine)
+        expect(databaseFaults.includes(o.phase) || databaseFaults.includes(o.answered)).toBe(true);
         expect(o.status).toBe(503);
         expect(o.body).toMatchObject({ error: 'service_unavailable', message: expect.any(String) });
       }
