@@ -222,8 +222,28 @@ export interface LeafViolation {
 }
 
 /**
- * Every leaf the child sets whose value is not ⊑ the parent's value at the same path (unset keys
- * inherit and never violate; a key the parent leaves unset compares against top and never violates).
+ * Lists the meet combines by union (deny lists): what a child writes there is added to what it
+ * inherits, so a child states only its additions and is checked merged with its parent.
+ */
+export function isAdditive(node: LatticeNode): boolean {
+  return node.kind === 'denyList';
+}
+
+/**
+ * The value a child's own `value` stands for once merged with what it inherits: for an additive
+ * list, the union with the parent's (`blocked: [search_docs]` under `blocked: [wire_money]` blocks
+ * both); for every other leaf, the value as written (a limit, an allow-list, a flag replaces the
+ * inherited one, so it must already be within it).
+ */
+export function mergedWithParent(node: LatticeNode, value: unknown, parent: unknown): unknown {
+  return isAdditive(node) ? meet(node, value, parent) : value;
+}
+
+/**
+ * Every leaf the child sets whose value, merged with what it inherits (`mergedWithParent`), is not
+ * ⊑ the parent's value at the same path (unset keys inherit and never violate; a key the parent
+ * leaves unset compares against top and never violates). A child therefore never loosens its
+ * parent, and never has to restate an inherited deny list.
  */
 export function leafViolations(
   node: LatticeNode,
@@ -241,7 +261,9 @@ export function leafViolations(
     }
     return out;
   }
-  return leq(node, child, parent) ? [] : [{ path, node, value: child, parentValue: parent }];
+  return leq(node, mergedWithParent(node, child, parent), parent)
+    ? []
+    : [{ path, node, value: child, parentValue: parent }];
 }
 
 const show = (v: unknown): string => (Array.isArray(v) ? `[${v.join(', ')}]` : `'${String(v)}'`);
@@ -263,10 +285,6 @@ export function violationReason(
     case 'allowList': {
       const extra = asList(value).filter((v) => !asList(parentValue).includes(v));
       return `${key} allows ${show(extra)}, which the allow-list ${show(parentValue)} ${tail} does not allow`;
-    }
-    case 'denyList': {
-      const missing = asList(parentValue).filter((v) => !asList(value).includes(v));
-      return `${key} does not deny ${show(missing)}, which the deny-list ${tail} denies`;
     }
     case 'numericMax':
       return `${key} ${String(value)} exceeds the maximum ${String(parentValue)} ${tail}`;

@@ -1,6 +1,17 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ScopeRef } from '@agentgov/core';
 import { describe, expect, it } from 'vitest';
-import { effectiveAlong, parsePolicyContent, validateChain, violationsAgainst } from '../src/index';
+import {
+  bundleEngine,
+  effectiveAlong,
+  loadPolicyBundle,
+  parsePolicyContent,
+  validateBundle,
+  validateChain,
+  violationsAgainst,
+} from '../src/index';
 
 const ent: ScopeRef = { scope: 'enterprise', scopeId: 'acme' };
 const org: ScopeRef = { scope: 'org', scopeId: 'eng' };
@@ -131,5 +142,57 @@ describe('hierarchy validation', () => {
       { ref: ent, policies: [{ content: audit('retention_years: 7') }] },
     ]);
     expect(w[0]?.reason).toBe("retention_years 3 is below the minimum 7 inherited from enterprise 'acme'");
+  });
+});
+
+describe('a child states only what it adds (issue 28)', () => {
+  const actions = (y: string) => parsePolicyContent('actions', y)._unsafeUnwrap();
+
+  it("a team's deny list need not repeat the enterprise's: it is checked merged with what it inherits", () => {
+    const chain = [
+      { ref: ent, policies: [{ content: actions('blocked: [wire_money]') }] },
+      { ref: team, policies: [{ content: actions('blocked: [search_docs]') }] },
+    ];
+    expect(validateChain('actions', chain)).toEqual([]);
+    expect(effectiveAlong('actions', chain)).toEqual({ blocked: ['search_docs', 'wire_money'] });
+  });
+
+  it('a child still cannot loosen: a longer allow-list or a higher limit is refused', () => {
+    const models = (y: string) => parsePolicyContent('models', y)._unsafeUnwrap();
+    const v = violationsAgainst(
+      'models',
+      { ref: team, content: models('denied_models: [m2]\nallowed_providers: [anthropic, openai]') },
+      [{ ref: ent, policies: [{ content: models('denied_models: [m1]\nallowed_providers: [anthropic]') }] }],
+    );
+    expect(v.map((x) => x.key)).toEqual(['allowed_providers']);
+  });
+
+  it('a bundle on disk (what `agentgov policy validate` reads) accepts the lean team file and blocks both tools', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'agentgov-policy-'));
+    try {
+      await writeFile(
+        join(dir, 'directory.yaml'),
+        'tenant: acme\norgs: {eng: {teams: {platform: [alice]}}}\n',
+      );
+      await mkdir(join(dir, 'policies'));
+      const file = (scope: string, scopeId: string, blocked: string) =>
+        `scope: ${scope}\nscopeId: ${scopeId}\ndomain: actions\nname: ${scope} tools\nversion: '1.0.0'\ncontent:\n  default_autonomy: autonomous\n  blocked: [${blocked}]\n`;
+      await writeFile(join(dir, 'policies/enterprise.yaml'), file('enterprise', 'acme', 'wire_money'));
+      await writeFile(join(dir, 'policies/team.yaml'), file('team', 'platform', 'search_docs'));
+      const bundle = (await loadPolicyBundle(dir))._unsafeUnwrap();
+      const report = await validateBundle(bundle);
+      expect(report.violations).toEqual([]);
+      expect(report.valid).toBe(true);
+      const { engine } = await bundleEngine(bundle);
+      const autonomy = async (tool: string) =>
+        (
+          await engine.decide({ tenantId: 'acme', userId: 'alice', domain: 'actions', input: { tool } })
+        )._unsafeUnwrap().constraints.autonomy;
+      expect(await autonomy('search_docs')).toBe('block');
+      expect(await autonomy('wire_money')).toBe('block');
+      expect(await autonomy('read_calendar')).toBe('autonomous');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -22,8 +22,8 @@ const isDict = (v: unknown): v is Dict => typeof v === 'object' && v !== null &&
 /**
  * Reference model of "child ⊑ parent for every key the child sets", written from DESIGN.md
  * independently of the library: classification limit lower is stricter, classification floor
- * higher, allow-list subset, deny-list superset, numeric max smaller, numeric min larger, grant
- * false, obligation true, ordinal later in the order.
+ * higher, allow-list subset, numeric max smaller, numeric min larger, grant false, obligation true,
+ * ordinal later in the order; a deny list is added to the inherited one (union), so it never loosens.
  */
 function oracle(node: LatticeNode, child: unknown, parent: unknown): boolean {
   if (child === undefined || parent === undefined) return true;
@@ -35,7 +35,8 @@ function oracle(node: LatticeNode, child: unknown, parent: unknown): boolean {
     case 'allowList':
       return (child as string[]).every((x) => (parent as string[]).includes(x));
     case 'denyList':
-      return (parent as string[]).every((x) => (child as string[]).includes(x));
+      // A deny list a child writes is added to the one it inherits: it can only deny more.
+      return true;
     case 'numericMax':
       return (child as number) <= (parent as number);
     case 'numericMin':
@@ -69,7 +70,34 @@ function meetFixesChild(node: LatticeNode, child: unknown, parent: unknown): boo
       return n ? meetFixesChild(n, c[k], p[k]) : true;
     });
   }
-  return JSON.stringify(meet(node, child, parent)) === JSON.stringify(child);
+  // An additive (deny) list is read merged with what it inherits.
+  const own = node.kind === 'denyList' ? meet(node, child, parent) : child;
+  return JSON.stringify(meet(node, child, parent)) === JSON.stringify(own);
+}
+
+/**
+ * The child as an author who states only what they add would write it: every deny list without
+ * the items its parent already denies (an emptied list is dropped).
+ */
+function onlyAdditions(node: LatticeNode, child: unknown, parent: unknown): unknown {
+  if (child === undefined) return undefined;
+  if (node.kind === 'denyList') {
+    const inherited = Array.isArray(parent) ? (parent as string[]) : [];
+    const added = (child as string[]).filter((x) => !inherited.includes(x));
+    return added.length > 0 ? added : undefined;
+  }
+  if (node.kind === 'map' || node.kind === 'object') {
+    const c = child as Dict;
+    const p = isDict(parent) ? parent : {};
+    const out: Dict = {};
+    for (const [k, v] of Object.entries(c)) {
+      const n = node.kind === 'map' ? node.child : node.fields[k];
+      const w = n ? onlyAdditions(n, v, p[k]) : v;
+      if (w !== undefined) out[k] = w;
+    }
+    return out;
+  }
+  return child;
 }
 
 const ent: ScopeRef = { scope: 'enterprise', scopeId: 'acme' };
@@ -121,6 +149,39 @@ describe.each(POLICY_DOMAINS.map((d) => [d] as [PolicyDomain]))('lattice of %s',
         );
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('a child states only what it adds: dropping what it inherits changes neither the verdict nor the effective policy', () => {
+    fc.assert(
+      fc.property(content, content, content, (e, o, child) => {
+        const parent = meet(node, e, o);
+        const lean = onlyAdditions(node, child, parent);
+        const full = [level(ent, e), level(org, o), level(team, child)];
+        const short = [level(ent, e), level(org, o), level(team, lean)];
+        expect(validateChain(domain, short).length === 0).toBe(validateChain(domain, full).length === 0);
+        // equally restrictive (an empty deny list and an absent one are the same)
+        const [a, b] = [effectiveAlong(domain, short), effectiveAlong(domain, full)];
+        expect(leq(node, a, b) && leq(node, b, a)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('for any chain, the effective policy of parent and child is never looser than the parent', () => {
+    fc.assert(
+      fc.property(content, content, content, (e, o, child) => {
+        const parentChain = [level(ent, e), level(org, o)];
+        const parent = effectiveAlong(domain, parentChain);
+        const effective = effectiveAlong(domain, [...parentChain, level(team, child)]);
+        expect(leq(node, effective, parent)).toBe(true);
+        expect(oracle(node, effective, parent)).toBe(true);
+        // and what validation accepts, merged, is within the parent too
+        if (validateChain(domain, [...parentChain, level(team, child)]).length === 0) {
+          expect(leq(node, meet(node, child, parent), parent)).toBe(true);
+        }
+      }),
+      { numRuns: 300 },
     );
   });
 
