@@ -4,7 +4,8 @@
  * an exchange end to end (the initiator sees the outcome), an item decided elsewhere disappears,
  * a tool call waiting for approval rejected with a reason, edit a policy with errors (schema, then the hierarchy check) and fix them, verify an audit entry
  * in the browser, tamper with that entry in the database and see the console say so, axe-core on
- * every page, phone width. The screenshots in the README are written by this run.
+ * every page, phone width. The screenshots in the README are written by this run when
+ * `AGENTGOV_SCREENSHOTS=1` (else to a temporary directory).
  *
  * Skipped with the reason when /usr/bin/chromium is missing; under AGENTGOV_REQUIRE_SERVICES=1
  * (CI, which installs it) a missing browser fails the run. No sleeps: every wait is a locator's.
@@ -28,7 +29,12 @@ import { type RunningServer, startServer } from '../../../examples/server/src/se
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
 const required = process.env.AGENTGOV_REQUIRE_SERVICES === '1';
-const SHOTS = fileURLToPath(new URL('../docs/', import.meta.url));
+// The README's screenshots are rewritten only on request (`AGENTGOV_SCREENSHOTS=1`); a plain test
+// run writes them to a temporary directory, so running the tests never dirties the work tree.
+const SHOTS =
+  process.env.AGENTGOV_SCREENSHOTS === '1'
+    ? fileURLToPath(new URL('../docs/', import.meta.url))
+    : path.join(tmpdir(), `agentgov-console-shots-${process.pid}`);
 // The MCP plugin mounted (its upstream is never called): tool calls waiting for approval.
 const MCP_CONFIG = fileURLToPath(new URL('./fixtures/mcp.yaml', import.meta.url));
 // Generous: CI runs this beside the rest of the suite on two cores (waits end as soon as the page is ready).
