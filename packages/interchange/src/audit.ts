@@ -3,6 +3,12 @@
  * agent_exchange): exchangeId, exchangeType, initiatorAgentId, responderAgentId, currentRound,
  * maxRounds, classificationLevel, escalated, dataShared, dataWithheld — plus which side wrote it,
  * what happened, and why.
+ *
+ * `dataShared`, `dataWithheld` and `classificationLevel` are the exchange's as the spec's Exchange
+ * resource has them at the moment of the entry: totals over the rounds so far, not the round's
+ * own (so a third round that withholds one item records `dataWithheld` with all three withheld so
+ * far). The round an entry is about is `currentRound`; its own share is the difference from the
+ * previous entry of the same exchange.
  */
 import type {
   AuditEntryInput,
