@@ -37,6 +37,12 @@ export {
   type HandleContext,
   type KernelStores,
 } from './kernel';
+export {
+  type ClientAuthMode,
+  clientCertificate,
+  createNodeServer,
+  type NodeTlsOptions,
+} from './listen';
 export { createMemoryStores } from './memory';
 export { type NodeRequestOptions, sendFetchResponse, toFetchRequest } from './node';
 export { buildOpenApi, type OpenApiDocument } from './openapi';
