@@ -47,6 +47,10 @@ export const ERROR_CODES = {
     status: 409,
     message: 'An identical policy is already active at this scope',
   },
+  CONNECTOR_ALREADY_ACTIVE: {
+    status: 409,
+    message: 'The tenant already has an active connector of this type, and the type allows only one',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

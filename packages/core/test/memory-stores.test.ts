@@ -9,6 +9,7 @@ import {
   InMemoryInstanceRegistry,
   InMemoryOrgDirectory,
   InMemoryPolicyStore,
+  InMemoryScheduledRunStore,
   InMemorySecretStore,
   InMemorySessionStore,
   InMemoryTaskStore,
@@ -23,6 +24,7 @@ import {
   describeInstanceRegistryConformance,
   describeOrgDirectoryConformance,
   describePolicyStoreConformance,
+  describeScheduledRunStoreConformance,
   describeSecretStoreConformance,
   describeSessionStoreConformance,
   describeTaskStoreConformance,
@@ -80,6 +82,10 @@ describeSecretStoreConformance(
 describeOrgDirectoryConformance(
   'memory',
   memory(() => new InMemoryOrgDirectory()),
+);
+describeScheduledRunStoreConformance(
+  'memory',
+  memory(() => new InMemoryScheduledRunStore()),
 );
 describeInstanceRegistryConformance(
   'memory',

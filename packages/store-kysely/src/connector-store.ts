@@ -1,11 +1,23 @@
-import type { Connector, ConnectorStatus, ConnectorStore } from '@agentgov/core';
+import type {
+  Connector,
+  ConnectorStatus,
+  ConnectorStore,
+  ConnectorSyncClaim,
+  ConnectorSyncResult,
+  ConnectorType,
+} from '@agentgov/core';
 import { type Insertable, type Kysely, type RawBuilder, sql } from 'kysely';
 import type { ConnectorsTable, Database, StoredRow } from './schema';
-import { isoFromText, isoFromTextOrNull, isoText, jsonb, withoutKeys } from './sql-util';
+import { isoFromText, isoFromTextOrNull, isoText, jsonb, toNumber, withoutKeys } from './sql-util';
 
 const SELECT_COLUMNS = sql`tenant_id, id, type, user_id, permissions, default_classification, status,
   credentials_ref, ${isoText('last_sync_at')} AS last_sync_at_text, error_details, config,
   ${isoText('created_at')} AS created_at_text`;
+const SELECT_COLUMNS_OF = (t: string) => sql`${sql.ref(`${t}.tenant_id`)}, ${sql.ref(`${t}.id`)},
+  ${sql.ref(`${t}.type`)}, ${sql.ref(`${t}.user_id`)}, ${sql.ref(`${t}.permissions`)},
+  ${sql.ref(`${t}.default_classification`)}, ${sql.ref(`${t}.status`)}, ${sql.ref(`${t}.credentials_ref`)},
+  ${isoText(`${t}.last_sync_at`)} AS last_sync_at_text, ${sql.ref(`${t}.error_details`)},
+  ${sql.ref(`${t}.config`)}, ${isoText(`${t}.created_at`)} AS created_at_text`;
 
 const toConnector = (r: StoredRow<ConnectorsTable>): Connector =>
   ({
@@ -38,7 +50,11 @@ const connectorRow = (c: Connector): Insertable<ConnectorsTable> => ({
   created_at: c.createdAt,
 });
 
-/** `ConnectorStore` on PostgreSQL / PGlite: one row per connector, keyed by (tenant_id, id). */
+/**
+ * `ConnectorStore` on PostgreSQL / PGlite: one row per connector, keyed by (tenant_id, id); the
+ * pull state (`sync_failures`, `next_sync_at`) is kept in the row beside the resource's columns
+ * and only `claimSync` / `finishSync` write it.
+ */
 export class KyselyConnectorStore implements ConnectorStore {
   readonly #db: Kysely<Database>;
   constructor(db: Kysely<Database>) {
@@ -76,5 +92,52 @@ export class KyselyConnectorStore implements ConnectorStore {
     const { rows } = await sql<StoredRow<ConnectorsTable>>`SELECT ${SELECT_COLUMNS} FROM connectors
       WHERE ${sql.join(parts, sql` AND `)} ORDER BY created_at, id`.execute(this.#db);
     return rows.map(toConnector);
+  }
+
+  async claimSync(
+    now: string,
+    leaseUntil: string,
+    limit: number,
+    types: readonly ConnectorType[],
+  ): Promise<ConnectorSyncClaim[]> {
+    if (limit <= 0 || types.length === 0) return [];
+    const { rows } = await sql<StoredRow<ConnectorsTable> & { claim_order: string; failures: number }>`
+      WITH due AS (
+        SELECT tenant_id, id, sync_failures,
+          row_number() OVER (ORDER BY next_sync_at NULLS FIRST, created_at, id) AS claim_order
+        FROM (
+          SELECT tenant_id, id, sync_failures, next_sync_at, created_at FROM connectors
+          WHERE status <> 'disabled' AND type IN (${sql.join(types.map((t) => sql`${t}`))})
+            AND (next_sync_at IS NULL OR next_sync_at <= ${now}::timestamptz)
+          ORDER BY next_sync_at NULLS FIRST, created_at, id
+          LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED
+        ) picked
+      )
+      UPDATE connectors SET next_sync_at = ${leaseUntil}::timestamptz
+      FROM due WHERE connectors.tenant_id = due.tenant_id AND connectors.id = due.id
+      RETURNING ${SELECT_COLUMNS_OF('connectors')}, due.sync_failures AS failures,
+        due.claim_order::text AS claim_order`.execute(this.#db);
+    // RETURNING has no order: restore the claim order.
+    return rows
+      .sort((a, b) => toNumber(a.claim_order) - toNumber(b.claim_order))
+      .map((r) => ({ connector: toConnector(r), failures: Number(r.failures) }));
+  }
+
+  async finishSync(tenantId: string, id: string, r: ConnectorSyncResult): Promise<boolean> {
+    const result = await this.#db
+      .updateTable('connectors')
+      .set({
+        status: r.status,
+        error_details: r.errorDetails,
+        sync_failures: r.failures,
+        next_sync_at: r.nextSyncAt,
+        ...(r.ok ? { last_sync_at: r.at } : {}),
+      })
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .where('status', '<>', 'disabled')
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   }
 }

@@ -32,6 +32,7 @@ export { migrateToLatest } from './migrations/run';
 export { KyselyOrgDirectory } from './org-directory';
 export { PGliteDialect, type PGliteDialectConfig, type PGliteLike } from './pglite-dialect';
 export { KyselyPolicyStore } from './policy-store';
+export { KyselyScheduledRunStore } from './scheduled-run-store';
 export type {
   AuditChainHeadsTable,
   AuditCheckpointsTable,
@@ -46,6 +47,7 @@ export type {
   ExchangesTable,
   GatewayInstancesTable,
   PoliciesTable,
+  ScheduledRunsTable,
   SessionsTable,
   TasksTable,
   TenantsTable,

@@ -117,6 +117,18 @@ export interface ConnectorsTable {
   error_details: string | null;
   config: Jsonb<Record<string, unknown>>;
   created_at: Timestamptz;
+  /** Consecutive failed pulls (0008). */
+  sync_failures: Generated<number>;
+  /** When the next pull is due, or the lease of one in progress; null: never pulled (0008). */
+  next_sync_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
+}
+
+export interface ScheduledRunsTable {
+  tenant_id: string;
+  job: string;
+  run_key: string;
+  owner: string;
+  claimed_at: Timestamptz;
 }
 
 export interface SessionsTable {
@@ -331,4 +343,5 @@ export interface Database {
   gateway_instances: GatewayInstancesTable;
   tool_approvals: ToolApprovalsTable;
   tool_notices: ToolNoticesTable;
+  scheduled_runs: ScheduledRunsTable;
 }

@@ -8,13 +8,14 @@ import {
   describeInstanceRegistryConformance,
   describeOrgDirectoryConformance,
   describePolicyStoreConformance,
+  describeScheduledRunStoreConformance,
   describeSessionStoreConformance,
   describeTaskStoreConformance,
   describeTenantStoreConformance,
   describeToolCallInboxConformance,
   describeWorkTrackingStoreConformance,
 } from '@agentgov/core/testing';
-import type { SqlStores } from '../src/index';
+import { KyselyScheduledRunStore, type SqlStores } from '../src/index';
 
 export function describeSqlStoresConformance(
   name: string,
@@ -70,6 +71,10 @@ export function describeSqlStoresConformance(
   describeInstanceRegistryConformance(
     name,
     on((s) => s.instances),
+  );
+  describeScheduledRunStoreConformance(
+    name,
+    on((s) => new KyselyScheduledRunStore(s.db)),
   );
   describeWorkTrackingStoreConformance(
     name,

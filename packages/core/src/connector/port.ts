@@ -1,4 +1,26 @@
+import type { ConnectorType } from '../classification-lattice';
 import type { Connector, ConnectorStatus } from './schema';
+
+/** A connector claimed for a scheduled pull, with its count of consecutive failed pulls. */
+export interface ConnectorSyncClaim {
+  connector: Connector;
+  failures: number;
+}
+
+/** What a scheduled pull leaves behind (`ConnectorStore.finishSync`). */
+export interface ConnectorSyncResult {
+  /** When the pull ended; becomes `lastSyncAt` when `ok`. */
+  at: string;
+  ok: boolean;
+  /** Consecutive failed pulls after this one (0 after a success). */
+  failures: number;
+  /** `active`, or `error` once failures reached the threshold. */
+  status: 'active' | 'error';
+  /** Why the connector is in error (null when active). */
+  errorDetails: string | null;
+  /** When the next pull is due. */
+  nextSyncAt: string;
+}
 
 export interface ConnectorStore {
   insert(connector: Connector): Promise<void>;
@@ -9,4 +31,23 @@ export interface ConnectorStore {
     tenantId: string,
     filter?: { status?: ConnectorStatus; type?: Connector['type'] },
   ): Promise<Connector[]>;
+  /**
+   * Claims up to `limit` connectors due for a scheduled pull, across tenants: of one of `types`,
+   * status `active` or `error`, never pulled or next pull at or before `now`; oldest due first
+   * (never pulled first, then by due time, createdAt, id). Each claimed connector's next pull moves
+   * to `leaseUntil`, so no other process claims it before then: two concurrent calls never claim
+   * the same connector. A new connector is due at once; `update` leaves the pull state as it is.
+   */
+  claimSync(
+    now: string,
+    leaseUntil: string,
+    limit: number,
+    types: readonly ConnectorType[],
+  ): Promise<ConnectorSyncClaim[]>;
+  /**
+   * Records the end of a pull: failures, next due time, status and errorDetails, and `lastSyncAt`
+   * = `at` when it succeeded. False (nothing written) when the connector is absent or was disabled
+   * meanwhile — a disabled connector stays disabled.
+   */
+  finishSync(tenantId: string, id: string, result: ConnectorSyncResult): Promise<boolean>;
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   ClassificationLevelSchema,
   type CONNECTOR_TYPES,
+  type ConnectorType,
   ConnectorTypeSchema,
 } from '../classification-lattice';
 import { TenantIdSchema, Timestamp, Uuid } from '../vocabulary';
@@ -48,6 +49,25 @@ function plaintextSecretIn(value: unknown, path: string[] = [], depth = 0): stri
   return undefined;
 }
 
+/** A connector's `config`: any JSON object without a secret in plain text (see below). */
+export const ConnectorConfigSchema = z.record(z.string(), z.unknown()).superRefine((config, issue) => {
+  const at = plaintextSecretIn(config);
+  if (at)
+    issue.addIssue({
+      code: 'custom',
+      path: at,
+      message:
+        'looks like a secret in plain text; store it in the secret store and pass its reference (a field ending in Ref, or credentials_secret_ref)',
+    });
+});
+
+/**
+ * Types of which a tenant has at most one active connector: `tracker` and `codehost` (the
+ * work-tracking integration of a tenant is its one tracker and its one code host; a second would be
+ * silently ignored). `mail`, `calendar` and `drive` may repeat (one per mailbox, calendar, drive).
+ */
+export const CONNECTOR_SINGLE_ACTIVE_TYPES: readonly ConnectorType[] = ['tracker', 'codehost'];
+
 /**
  * Body of POST /connectors (snake_case `credentials_secret_ref`, as the spec's API form). Secrets
  * enter only as references to the secret store: a plain config field that looks like one (named
@@ -56,19 +76,7 @@ function plaintextSecretIn(value: unknown, path: string[] = [], depth = 0): stri
 export const ConnectorCreateSchema = z.object({
   type: ConnectorTypeSchema,
   credentials_secret_ref: z.string().min(1).max(255),
-  config: z
-    .record(z.string(), z.unknown())
-    .default({})
-    .superRefine((config, issue) => {
-      const at = plaintextSecretIn(config);
-      if (at)
-        issue.addIssue({
-          code: 'custom',
-          path: at,
-          message:
-            'looks like a secret in plain text; store it in the secret store and pass its reference (a field ending in Ref, or credentials_secret_ref)',
-        });
-    }),
+  config: ConnectorConfigSchema.default({}),
 });
 export type ConnectorCreate = z.infer<typeof ConnectorCreateSchema>;
 

@@ -128,6 +128,117 @@ const cases = {
     (listed[0] as Connector).status = 'disabled';
     expect(await store.get(A, c.id)).toEqual(snapshot);
   },
+  'claimSync: due at once when new; only wanted types, never disabled; the lease hides it until it ends':
+    async (store: ConnectorStore) => {
+      const tracker = makeConnector({ tenantId: A, type: 'tracker', createdAt: isoAt(0) });
+      const errored = makeConnector({ tenantId: B, type: 'codehost', status: 'error', createdAt: isoAt(1) });
+      await store.insert(tracker);
+      await store.insert(errored);
+      await store.insert(makeConnector({ tenantId: A, type: 'tracker', status: 'disabled' }));
+      await store.insert(makeConnector({ tenantId: A, type: 'mail' }));
+      const claimed = await store.claimSync(isoAt(10), isoAt(20), 10, ['tracker', 'codehost']);
+      expect(claimed).toEqual([
+        { connector: tracker, failures: 0 },
+        { connector: errored, failures: 0 },
+      ]);
+      expect(await store.claimSync(isoAt(19), isoAt(30), 10, ['tracker', 'codehost'])).toEqual([]);
+      // update (an admin's change) leaves the pull state alone: still leased.
+      expect(await store.update({ ...tracker, config: { x: 1 } })).toBe(true);
+      expect(await store.claimSync(isoAt(19), isoAt(30), 10, ['tracker'])).toEqual([]);
+      const again = await store.claimSync(isoAt(20), isoAt(30), 10, ['tracker']);
+      expect(again.map((c) => c.connector.id)).toEqual([tracker.id]);
+      expect(again[0]?.connector.config).toEqual({ x: 1 });
+    },
+  'claimSync: never-pulled first, then by due time; at most limit': async (store: ConnectorStore) => {
+    const [c1, c2, c3] = [0, 1, 2].map((i) =>
+      makeConnector({ tenantId: i === 1 ? B : A, type: 'tracker', createdAt: isoAt(i) }),
+    ) as [Connector, Connector, Connector];
+    for (const c of shuffled([c1, c2, c3])) await store.insert(c);
+    const first = await store.claimSync(isoAt(10), isoAt(11), 2, ['tracker']);
+    expect(first.map((c) => c.connector.id)).toEqual([c1.id, c2.id]);
+    const ok = { at: isoAt(10), ok: true, failures: 0, status: 'active' as const, errorDetails: null };
+    expect(await store.finishSync(A, c1.id, { ...ok, nextSyncAt: isoAt(15) })).toBe(true);
+    expect(await store.finishSync(B, c2.id, { ...ok, nextSyncAt: isoAt(12) })).toBe(true);
+    const second = await store.claimSync(isoAt(20), isoAt(21), 3, ['tracker']);
+    expect(second.map((c) => c.connector.id)).toEqual([c3.id, c2.id, c1.id]);
+    expect(await store.claimSync(isoAt(20), isoAt(21), 0, ['tracker'])).toEqual([]);
+  },
+  'finishSync: success sets lastSyncAt and clears an error; failures count; a failure keeps lastSyncAt':
+    async (store: ConnectorStore) => {
+      const c = makeConnector({ tenantId: A, type: 'codehost' });
+      await store.insert(c);
+      await store.claimSync(isoAt(1), isoAt(2), 1, ['codehost']);
+      expect(
+        await store.finishSync(A, c.id, {
+          at: isoAt(1),
+          ok: true,
+          failures: 0,
+          status: 'active',
+          errorDetails: null,
+          nextSyncAt: isoAt(5),
+        }),
+      ).toBe(true);
+      expect(await store.get(A, c.id)).toEqual({ ...c, lastSyncAt: isoAt(1) });
+      await store.claimSync(isoAt(5), isoAt(6), 1, ['codehost']);
+      const failed = {
+        at: isoAt(5),
+        ok: false,
+        failures: 3,
+        status: 'error' as const,
+        errorDetails: 'HTTP 502 from the code host',
+        nextSyncAt: isoAt(7),
+      };
+      expect(await store.finishSync(A, c.id, failed)).toBe(true);
+      expect(await store.get(A, c.id)).toEqual({
+        ...c,
+        status: 'error',
+        errorDetails: 'HTTP 502 from the code host',
+        lastSyncAt: isoAt(1),
+      });
+      const claimed = await store.claimSync(isoAt(7), isoAt(8), 1, ['codehost']);
+      expect(claimed.map((x) => [x.connector.status, x.failures])).toEqual([['error', 3]]);
+      await store.finishSync(A, c.id, {
+        ...failed,
+        at: isoAt(7),
+        ok: true,
+        failures: 0,
+        status: 'active',
+        errorDetails: null,
+      });
+      expect(await store.get(A, c.id)).toEqual({ ...c, lastSyncAt: isoAt(7) });
+    },
+  'finishSync: false when absent or disabled meanwhile (it stays disabled)': async (
+    store: ConnectorStore,
+  ) => {
+    const c = makeConnector({ tenantId: A });
+    await store.insert(c);
+    await store.claimSync(isoAt(1), isoAt(2), 1, ['tracker']);
+    await store.update({ ...c, status: 'disabled' });
+    const ok = {
+      at: isoAt(1),
+      ok: true,
+      failures: 0,
+      status: 'active' as const,
+      errorDetails: null,
+      nextSyncAt: isoAt(2),
+    };
+    expect(await store.finishSync(A, c.id, ok)).toBe(false);
+    expect(await store.get(A, c.id)).toEqual({ ...c, status: 'disabled' });
+    expect(await store.finishSync(B, c.id, ok)).toBe(false);
+    expect(await store.finishSync(A, newId(), ok)).toBe(false);
+  },
+  'claimSync: concurrent claims never hand out one connector twice': async (store: ConnectorStore) => {
+    const all = Array.from({ length: 6 }, (_, i) =>
+      makeConnector({ tenantId: i % 2 ? A : B, createdAt: isoAt(i) }),
+    );
+    for (const c of all) await store.insert(c);
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () => store.claimSync(isoAt(10), isoAt(20), 2, ['tracker'])),
+    );
+    const ids = results.flat().map((c) => c.connector.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.sort()).toEqual(all.map((c) => c.id).sort());
+  },
 } satisfies Record<string, (store: ConnectorStore) => Promise<void>>;
 
 export type ConnectorStoreCaseName = keyof typeof cases;

@@ -20,6 +20,7 @@ export * from '../instance/suite';
 export * from '../org-directory/suite';
 export * from '../policy/suite';
 export * from '../rate-limit/suite';
+export * from '../schedule/suite';
 export * from '../secret/suite';
 export * from '../session/suite';
 export * from '../task/suite';

@@ -14,6 +14,7 @@ import { idempotency } from './0004-idempotency';
 import { sessionActivity } from './0005-session-activity';
 import { auditAppendLookups } from './0006-audit-append-lookups';
 import { toolCallInbox } from './0007-tool-call-inbox';
+import { connectorSync } from './0008-connector-sync';
 
 /** Migration names, in order. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -24,6 +25,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0005_session_activity': sessionActivity,
   '0006_audit_append_lookups': auditAppendLookups,
   '0007_tool_call_inbox': toolCallInbox,
+  '0008_connector_sync': connectorSync,
 };
 
 /** The migrations as a kysely `MigrationProvider` (code objects, no files). */
