@@ -34,6 +34,7 @@ export {
   type OpaDecisionEngineOptions,
   OpaDecisionSchema,
 } from './engines';
+export { type TlsFetchOptions, tlsFetch } from './tls-fetch';
 export {
   DEFAULT_MAX_CLASSIFICATION_SHARED,
   evaluate,
