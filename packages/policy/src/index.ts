@@ -1,3 +1,5 @@
+/** Moved to @agentgov/core (the configuration files use it too); kept here for compatibility. */
+export { nearestName } from '@agentgov/core';
 export {
   type BundleFileError,
   type BundleReport,
@@ -94,4 +96,4 @@ export {
   type PolicyServiceOptions,
   type WriteContext,
 } from './service';
-export { nearestName, type PolicyWarning, policyContentWarnings } from './warnings';
+export { type PolicyWarning, policyContentWarnings } from './warnings';
