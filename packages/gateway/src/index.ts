@@ -4,6 +4,7 @@
  * The plugin contract, the request context and the route definitions are in `@agentgov/core`.
  */
 
+export type { AuthenticateRequest } from './auth/application';
 export { type ClaimsResult, isCleanText, principalFromClaims, rolesFromClaim } from './auth/claims';
 export {
   ASYMMETRIC_ALGORITHMS,

@@ -29,7 +29,8 @@ import {
   silentLogger,
   systemClock,
 } from '@agentgov/core';
-import { authenticateNow } from './auth/authenticate';
+import { type AuthenticateRequest, applicationAuthenticator } from './auth/application';
+import { oidcAuthenticator } from './auth/authenticate';
 import { OidcClient, type OidcConfig } from './auth/oidc';
 import { sameOriginCheck } from './auth/origin';
 import { SessionManager, type SessionOptions } from './auth/sessions';
@@ -85,7 +86,18 @@ export interface GovernanceConfig {
    * of `@agentgov/core`); without it the entry is appended after the write.
    */
   transaction?: RunAudited;
-  oidc: OidcConfig;
+  /**
+   * How callers sign in: the OIDC issuer (Bearer tokens, the login flow, the session cookie).
+   * Exactly one of `oidc` and `authenticate` is given.
+   */
+  oidc?: OidcConfig;
+  /**
+   * The alternative to `oidc`, for an application that mounts the routes behind its own sign-in:
+   * the principal of a request, or `undefined` (the spec's 401). The kernel then serves no login,
+   * logout or session routes (`/auth/userinfo` stays); return `via: 'session'` for a cookie-based
+   * sign-in, so the same-origin rule guards its writes. See ./auth/application.ts.
+   */
+  authenticate?: AuthenticateRequest;
   /** Default: in-process limits. `@agentgov/store-redis` shares them across processes. */
   rateLimiter?: RateLimiter;
   /** Who was active recently (default in-process; `@agentgov/store-redis` to share). */
@@ -182,7 +194,12 @@ export function createGovernance(config: GovernanceConfig): Governance {
   };
   const directory = guardPort(config.directory, 'org directory');
   const activity = guardPort(config.activity ?? new InMemoryActivityTracker(), 'activity tracker');
-  const oidc = new OidcClient(config.oidc);
+  if ((config.oidc === undefined) === (config.authenticate === undefined)) {
+    throw new Error(
+      'createGovernance: give exactly one of `oidc` (the issuer signs callers in) and `authenticate` (your application does)',
+    );
+  }
+  const oidc = config.oidc ? new OidcClient(config.oidc) : undefined;
   const sessions = new SessionManager(stores.sessions, clock, {
     ...config.sessions,
     ttlSeconds: config.sessions?.ttlSeconds ?? config.limits?.sessionTtlSeconds,
@@ -248,7 +265,10 @@ export function createGovernance(config: GovernanceConfig): Governance {
     secrets: config.secrets,
     audit: config.audit,
     ...(config.transaction ? { transaction: config.transaction } : {}),
-    oidc,
+    ...(oidc ? { oidc } : {}),
+    authenticate: oidc
+      ? oidcAuthenticator(oidc, sessions)
+      : applicationAuthenticator(config.authenticate as AuthenticateRequest),
     sessions,
     activity,
     clock,
@@ -283,7 +303,7 @@ export function createGovernance(config: GovernanceConfig): Governance {
   const own = (routes: AnyRoute[]): MountedRoute[] => routes.map((route) => ({ route, plugin: 'gateway' }));
   const routes: MountedRoute[] = [
     ...plugins.flatMap((p) => p.routes.map((route) => ({ route, plugin: p.name }))),
-    ...own(authRoutes(services)),
+    ...own(authRoutes(services, oidc)),
     ...own(connectorRoutes(services)),
     ...own(tenantRoutes(services)),
     ...own(statusRoutes(services)),
@@ -307,8 +327,11 @@ export function createGovernance(config: GovernanceConfig): Governance {
     rateLimiter: guardPort(config.rateLimiter ?? new MemoryRateLimiter(), 'rate limiter'),
     clock,
     logger,
-    authenticate: (incoming, mode) => authenticateNow(incoming, mode, oidc, sessions),
-    checkOrigin: sameOriginCheck([config.oidc.redirectUri, ...(config.trustedOrigins ?? [])]),
+    authenticate: services.authenticate,
+    checkOrigin: sameOriginCheck([
+      ...(config.oidc ? [config.oidc.redirectUri] : []),
+      ...(config.trustedOrigins ?? []),
+    ]),
     clientAddress: createClientAddress(config.trustProxy, config.forwardedHeader),
     learn: learnNow,
     idempotency: createIdempotency(

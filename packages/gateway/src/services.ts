@@ -17,6 +17,7 @@ import type {
   SessionStore,
   TenantStore,
 } from '@agentgov/core';
+import type { Authenticator } from './auth/authenticate';
 import type { OidcClient } from './auth/oidc';
 import type { SessionManager } from './auth/sessions';
 
@@ -36,7 +37,10 @@ export interface KernelServices {
   audit: AuditSink;
   /** When given, each audited kernel write and its entry commit in one transaction. */
   transaction?: RunAudited;
-  oidc: OidcClient;
+  /** The OIDC client, when the issuer signs callers in (absent with an `authenticate` function). */
+  oidc?: OidcClient;
+  /** The principal of a request (the spec's 401 errors when none): OIDC or the application's function. */
+  authenticate: Authenticator;
   sessions: SessionManager;
   activity: ActivityTracker;
   clock: Clock;

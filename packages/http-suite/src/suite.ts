@@ -15,6 +15,7 @@ import {
 } from '@agentgov/gateway/testing';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { adminCases } from './cases/admin';
+import { applicationAuthCases } from './cases/application-auth';
 import { auditCases } from './cases/audit';
 import { auditProofCases } from './cases/audit-proofs';
 import { authCases } from './cases/auth';
@@ -78,6 +79,7 @@ export function describeHttpSuite(name: string, startServer: ServerFactory): voi
 
     kernelCases(h);
     authCases(h);
+    applicationAuthCases(h);
     sessionCases(h);
     policyCases(h);
     auditCases(h);

@@ -17,9 +17,20 @@ const BEARER_RE = /^Bearer[ ]+([^\s]+)\s*$/i;
  * (or the Node path's lazy view of one) only for a session lookup. The kernel passes the
  * pipeline's `Incoming`, so a Bearer request on Node never builds a request view.
  */
-interface Presented {
+export interface Presented {
   header(name: string): string | null;
   readonly request: Request;
+}
+
+/** How the kernel authenticates a request: OIDC (`oidcAuthenticator`) or the application's function. */
+export type Authenticator = (
+  from: Request | Presented,
+  mode: 'required' | 'session',
+) => Principal | Promise<Principal>;
+
+/** The kernel's own authentication: a Bearer token of the OIDC issuer, or its session cookie. */
+export function oidcAuthenticator(oidc: OidcClient, sessions: SessionManager): Authenticator {
+  return (from, mode) => authenticateNow(from, mode, oidc, sessions);
 }
 
 /**

@@ -3,12 +3,14 @@
  * (confidential client: the bare `{code}` is exchanged with the client secret; a login started
  * at GET /auth/login additionally binds state, PKCE and nonce through a short-lived cookie; the
  * browser comes back with a GET to the same path), userinfo with effective permissions, and logout.
+ * Without OIDC (the application's `authenticate`), only userinfo.
  */
 
 import { randomBytes } from 'node:crypto';
 import { type AnyRoute, defineRoute, errorSpec as err, errorOf, json, type Principal } from '@agentgov/core';
 import { z } from 'zod';
 import { principalFromClaims } from '../auth/claims';
+import type { OidcClient } from '../auth/oidc';
 import { readCookie } from '../http';
 import type { KernelServices } from '../services';
 import { effectivePermissions } from './permissions';
@@ -47,13 +49,13 @@ const UserInfoOut = User.extend({
   }),
 });
 
-function loginCookie(ctx: KernelServices, value: string, maxAge: number): string {
+function loginCookie(ctx: OidcServices, value: string, maxAge: number): string {
   return `${LOGIN_COOKIE}=${value}; HttpOnly; Secure; SameSite=Lax; Max-Age=${maxAge}; Path=${ctx.basePath}/auth`;
 }
 
 /** The login cookie's binding when `state` matches it (else 400); clears the cookie. */
 function loginBinding(
-  ctx: KernelServices,
+  ctx: OidcServices,
   request: Request,
   state: string,
   headers: Headers,
@@ -76,7 +78,7 @@ function loginBinding(
 
 /** Exchanges the code, creates the session and appends its cookie to `headers`. */
 async function completeLogin(
-  ctx: KernelServices,
+  ctx: OidcServices,
   client: { request: Request; remoteAddress: string | undefined },
   code: string,
   binding: { codeVerifier?: string; nonce?: string },
@@ -112,7 +114,47 @@ function landingPage(target: string, p: Principal, headers: Headers): Response {
   return new Response(html, { status: 200, headers });
 }
 
-export function authRoutes(ctx: KernelServices): AnyRoute[] {
+/** The kernel's services when the OIDC issuer signs callers in. */
+export type OidcServices = KernelServices & { oidc: OidcClient };
+
+/**
+ * The authentication routes: `/auth/userinfo` always; with OIDC (`oidc`) also the login flow,
+ * logout and the session routes (an application's own sign-in has its own).
+ */
+export function authRoutes(ctx: KernelServices, oidc: OidcClient | undefined): AnyRoute[] {
+  return [userinfoRoute(), ...(oidc ? oidcRoutes({ ...ctx, oidc }) : [])];
+}
+
+function userinfoRoute(): AnyRoute {
+  return defineRoute({
+    method: 'GET',
+    path: '/auth/userinfo',
+    operationId: 'authUserinfo',
+    summary: 'The session user and their effective permissions',
+    auth: 'session',
+    responses: {
+      200: { description: 'The user', schema: UserInfoOut },
+      401: err('no_session / session_expired'),
+    },
+    async handler(_input, { principal: p }) {
+      const perms = effectivePermissions(p);
+      return {
+        status: 200,
+        body: {
+          userId: p.userId,
+          email: p.email,
+          roles: p.roles,
+          orgUnit: p.orgUnit,
+          tenantId: p.tenantId,
+          team: p.team,
+          effectivePermissions: perms,
+        },
+      };
+    },
+  });
+}
+
+function oidcRoutes(ctx: OidcServices): AnyRoute[] {
   return [
     defineRoute({
       method: 'POST',
@@ -202,32 +244,6 @@ export function authRoutes(ctx: KernelServices): AnyRoute[] {
         const headers = new Headers({ location: url.toString(), 'cache-control': 'no-store' });
         headers.append('set-cookie', loginCookie(ctx, cookie, LOGIN_TTL_SECONDS));
         return new Response(null, { status: 302, headers });
-      },
-    }),
-    defineRoute({
-      method: 'GET',
-      path: '/auth/userinfo',
-      operationId: 'authUserinfo',
-      summary: 'The session user and their effective permissions',
-      auth: 'session',
-      responses: {
-        200: { description: 'The user', schema: UserInfoOut },
-        401: err('no_session / session_expired'),
-      },
-      async handler(_input, { principal: p }) {
-        const perms = effectivePermissions(p);
-        return {
-          status: 200,
-          body: {
-            userId: p.userId,
-            email: p.email,
-            roles: p.roles,
-            orgUnit: p.orgUnit,
-            tenantId: p.tenantId,
-            team: p.team,
-            effectivePermissions: perms,
-          },
-        };
       },
     }),
     defineRoute({

@@ -8,7 +8,7 @@ import { type AnyRoute, defineRoute, errorSpec as err, errorOf, json } from '@ag
 import { z } from 'zod';
 import { sessionIdHashOf } from '../auth/sessions';
 import { readCookie } from '../http';
-import type { KernelServices } from '../services';
+import type { OidcServices } from './auth';
 
 const SessionOut = z
   .object({
@@ -31,7 +31,7 @@ const UserSessionParams = UserParams.extend({ id: z.string().min(1).max(64) });
 const Revoked = z.object({ id: z.string(), revoked: z.literal(true) });
 const RevokedAll = z.object({ userId: z.string(), revoked: z.number().int() });
 
-export function sessionRoutes(ctx: KernelServices): AnyRoute[] {
+export function sessionRoutes(ctx: OidcServices): AnyRoute[] {
   const currentHash = (request: Request) =>
     sessionIdHashOf(readCookie(request.headers.get('cookie'), ctx.sessions.cookieName));
   const list = async (tenantId: string, userId: string, request: Request) => {

@@ -11,7 +11,6 @@
  */
 import { type AnyRoute, defineRoute, json } from '@agentgov/core';
 import { z } from 'zod';
-import { authenticate } from '../auth/authenticate';
 import type { KernelServices } from '../services';
 import { connectorReporter } from './connector-health';
 import { pluginHealth, pluginMetrics, within } from './plugin-reports';
@@ -59,7 +58,7 @@ const s = (ok: boolean) => ({ status: ok ? ('healthy' as const) : ('unhealthy' a
 async function callerTenant(ctx: KernelServices, request: Request): Promise<string | undefined> {
   if (!request.headers.has('authorization') && !request.headers.has('cookie')) return undefined;
   try {
-    return (await authenticate(request, 'required', ctx.oidc, ctx.sessions)).tenantId;
+    return (await ctx.authenticate(request, 'required')).tenantId;
   } catch {
     return undefined;
   }
