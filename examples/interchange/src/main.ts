@@ -82,7 +82,7 @@ async function demo(): Promise<void> {
     message: { text: 'I promise we ship Friday', commitment: { action: 'ship' } },
   });
   log(`an agent-written commitment: ${attempt.isErr() ? attempt.error.code : 'sent?!'}`);
-  const decided = await bob.node.decide({
+  const decided = await bob.node.resolveApproval({
     exchangeId: ask.value.exchange.exchangeId,
     by: 'bob',
     decision: 'approved',

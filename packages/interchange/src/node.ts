@@ -109,8 +109,11 @@ export class InterchangeNode implements Receiver {
   /**
    * This agent's human approves or rejects the request that waits (who and when are recorded);
    * the signed reply is made at once and returned, and served to the initiator when it collects.
+   * (A human's approval — not a policy decision, which is `DecisionEngine.decide`.)
    */
-  decide(input: Omit<HumanDecisionInput, 'tenantId'>): Promise<Result<DeliveryResult, GovernanceError>> {
+  resolveApproval(
+    input: Omit<HumanDecisionInput, 'tenantId'>,
+  ): Promise<Result<DeliveryResult, GovernanceError>> {
     return guardResult(async () => {
       const { store, audit } = this.#ctx.options;
       const x = await recordHumanDecision(
@@ -119,6 +122,14 @@ export class InterchangeNode implements Receiver {
       );
       return ok(await materialize(this.#ctx, x, x.currentRound, input.requestId ?? x.exchangeId));
     });
+  }
+
+  /**
+   * @deprecated Renamed `resolveApproval` (a human's approval, not `DecisionEngine.decide`'s policy
+   * decision); this alias goes in the next minor release.
+   */
+  decide(input: Omit<HumanDecisionInput, 'tenantId'>): Promise<Result<DeliveryResult, GovernanceError>> {
+    return this.resolveApproval(input);
   }
 
   /**

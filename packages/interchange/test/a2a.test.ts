@@ -155,7 +155,7 @@ describe('governed A2A round trip', () => {
   it('CancelTask after a human approved withdraws the round: the approval is never turned into a reply; an answered task is not cancelable', async () => {
     const r = await ask(nodes.alice, 'agent-bob', 'commitment_request', 'Friday?');
     expect(r.status).toBe('pending');
-    const decided = await nodes.bob.decide({
+    const decided = await nodes.bob.resolveApproval({
       exchangeId: r.exchange.exchangeId,
       by: 'bob',
       decision: 'approved',
@@ -240,7 +240,11 @@ describe('governed A2A round trip', () => {
     expect((await w.stores.bob.get('acme', r.exchange.exchangeId))?.outcome).toBe('denied');
     expect(
       (
-        await nodes.bob.decide({ exchangeId: r.exchange.exchangeId, by: 'bob', decision: 'approved' })
+        await nodes.bob.resolveApproval({
+          exchangeId: r.exchange.exchangeId,
+          by: 'bob',
+          decision: 'approved',
+        })
       )._unsafeUnwrapErr().code,
     ).toBe('NOT_FOUND');
     for (const side of ['alice', 'bob'] as const)
@@ -502,7 +506,7 @@ describe('hostile client', () => {
         (e) => e.actionDetail.exchangeId === r.exchange.exchangeId && e.actionDetail.event === 'cancelled',
       ),
     ).toBe(true);
-    const late = await nodes.bob.decide({
+    const late = await nodes.bob.resolveApproval({
       exchangeId: r.exchange.exchangeId,
       by: 'bob',
       decision: 'approved',

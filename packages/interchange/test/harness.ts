@@ -273,6 +273,11 @@ export async function ask(from: InterchangeNode, to: string, exchangeType: Excha
 /** The responder's human `by` approves the waiting round (with `note`); throws on an error. */
 export async function approve(node: InterchangeNode, exchangeId: string, by: string, note?: string) {
   return (
-    await node.decide({ exchangeId, by, decision: 'approved', ...(note !== undefined ? { note } : {}) })
+    await node.resolveApproval({
+      exchangeId,
+      by,
+      decision: 'approved',
+      ...(note !== undefined ? { note } : {}),
+    })
   )._unsafeUnwrap();
 }

@@ -260,7 +260,7 @@ describe('rule: commitments and meetings always need a human', () => {
       expect((await w.nodes.alice.collect(r.exchange.exchangeId))._unsafeUnwrap().status).toBe('pending');
       w.clock.advance(60_000);
       const decided = (
-        await w.nodes.bob.decide({
+        await w.nodes.bob.resolveApproval({
           exchangeId: r.exchange.exchangeId,
           by: 'bob',
           decision: 'approved',
@@ -277,11 +277,33 @@ describe('rule: commitments and meetings always need a human', () => {
       // single use: a second decision finds nothing pending
       expect(
         (
-          await w.nodes.bob.decide({ exchangeId: r.exchange.exchangeId, by: 'bob', decision: 'rejected' })
+          await w.nodes.bob.resolveApproval({
+            exchangeId: r.exchange.exchangeId,
+            by: 'bob',
+            decision: 'rejected',
+          })
         )._unsafeUnwrapErr().code,
       ).toBe('NOT_FOUND');
     });
   }
+  it('decide() is the deprecated alias of resolveApproval() (one release): same result, same record', async () => {
+    const w = await makeWorld();
+    const r = (
+      await w.nodes.alice.query({
+        to: 'agent-bob',
+        exchangeType: 'meeting_scheduling',
+        message: { text: 'meet?' },
+      })
+    )._unsafeUnwrap();
+    const decided = (
+      await w.nodes.bob.decide({ exchangeId: r.exchange.exchangeId, by: 'bob', decision: 'rejected' })
+    )._unsafeUnwrap();
+    expect(decided.status).toBe('declined');
+    const x = await w.stores.bob.get('acme', r.exchange.exchangeId);
+    expect(x?.transcript.filter((t) => t.kind === 'human_decision')).toMatchObject([
+      { decision: 'rejected', by: 'bob' },
+    ]);
+  });
   it('approve and reject at the same time: exactly one decision is recorded', async () => {
     const w = await makeWorld();
     const r = (
@@ -292,8 +314,8 @@ describe('rule: commitments and meetings always need a human', () => {
       })
     )._unsafeUnwrap();
     const both = await Promise.all([
-      w.nodes.bob.decide({ exchangeId: r.exchange.exchangeId, by: 'bob', decision: 'approved' }),
-      w.nodes.bob.decide({ exchangeId: r.exchange.exchangeId, by: 'bob', decision: 'rejected' }),
+      w.nodes.bob.resolveApproval({ exchangeId: r.exchange.exchangeId, by: 'bob', decision: 'approved' }),
+      w.nodes.bob.resolveApproval({ exchangeId: r.exchange.exchangeId, by: 'bob', decision: 'rejected' }),
     ]);
     expect(both.filter((b) => b.isOk())).toHaveLength(1);
     const x = await w.stores.bob.get('acme', r.exchange.exchangeId);
@@ -309,7 +331,7 @@ describe('rule: commitments and meetings always need a human', () => {
       })
     )._unsafeUnwrap();
     (
-      await w.nodes.bob.decide({
+      await w.nodes.bob.resolveApproval({
         exchangeId: r.exchange.exchangeId,
         by: 'bob',
         decision: 'rejected',
@@ -331,13 +353,21 @@ describe('rule: commitments and meetings always need a human', () => {
     )._unsafeUnwrap();
     expect(
       (
-        await w.nodes.bob.decide({ exchangeId: r.exchange.exchangeId, by: 'alice', decision: 'approved' })
+        await w.nodes.bob.resolveApproval({
+          exchangeId: r.exchange.exchangeId,
+          by: 'alice',
+          decision: 'approved',
+        })
       )._unsafeUnwrapErr().code,
     ).toBe('forbidden');
     w.clock.advance(3_600_001);
     expect(
       (
-        await w.nodes.bob.decide({ exchangeId: r.exchange.exchangeId, by: 'bob', decision: 'approved' })
+        await w.nodes.bob.resolveApproval({
+          exchangeId: r.exchange.exchangeId,
+          by: 'bob',
+          decision: 'approved',
+        })
       )._unsafeUnwrapErr().code,
     ).toBe('policy_denied');
     expect((await w.stores.bob.get('acme', r.exchange.exchangeId))?.outcome).toBe('expired');

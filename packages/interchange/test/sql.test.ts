@@ -66,8 +66,8 @@ function scenarios(name: string, open: () => Promise<{ stores: SqlStores; cleanu
       )._unsafeUnwrap();
       expect(r.status).toBe('pending');
       const both = await Promise.all([
-        w.nodes.bob.decide({ exchangeId: r.exchange.exchangeId, by: 'bob', decision: 'approved' }),
-        w.nodes.bob.decide({ exchangeId: r.exchange.exchangeId, by: 'bob', decision: 'rejected' }),
+        w.nodes.bob.resolveApproval({ exchangeId: r.exchange.exchangeId, by: 'bob', decision: 'approved' }),
+        w.nodes.bob.resolveApproval({ exchangeId: r.exchange.exchangeId, by: 'bob', decision: 'rejected' }),
       ]);
       expect(both.filter((b) => b.isOk())).toHaveLength(1);
       const got = (await w.nodes.alice.collect(r.exchange.exchangeId))._unsafeUnwrap();
