@@ -14,11 +14,13 @@
 
 import {
   type AgentToAgentInput,
+  type CheckedDecisionRequest,
   CLASSIFICATION_LEVELS,
   EXCHANGE_TYPES,
   InMemoryAuditSink,
   InMemoryOrgDirectory,
   InMemoryPolicyStore,
+  parseDecisionRequest,
 } from '@agentgov/core';
 import { BuiltinDecisionEngine, EffectivePolicyResolver, evaluate, PolicyService } from '@agentgov/policy';
 import {
@@ -186,10 +188,21 @@ const suites: BenchSuite[] = [
         (
           await engine.decide({ domain: 'agent-to-agent', tenantId: 'acme', userId: c.user, input: c.input })
         )._unsafeUnwrap().allow;
+      // A typed caller's form: each request checked once at its edge (`parseDecisionRequest`),
+      // then decided without any check.
+      const checked: CheckedDecisionRequest[] = requests.map((c) =>
+        parseDecisionRequest({
+          domain: 'agent-to-agent',
+          tenantId: 'acme',
+          userId: c.user,
+          input: c.input,
+        })._unsafeUnwrap(),
+      );
+      const builtinChecked = async (i: number) => (await engine.decide(checked[i]!))._unsafeUnwrap().allow;
       let allowed = 0;
-      for (const c of requests) {
+      for (const [i, c] of requests.entries()) {
         const [ours, cedar] = [await builtin(c), cedarDecide(c)];
-        if (ours !== cedar)
+        if (ours !== cedar || (await builtinChecked(i)) !== cedar)
           throw new Error(`the engines disagree on ${JSON.stringify(c)}: ${ours} vs ${cedar}`);
         if (ours) allowed++;
       }
@@ -202,6 +215,7 @@ const suites: BenchSuite[] = [
         return () => requests[i++ % requests.length]!;
       };
       const [a, b, c] = [cursor(), cursor(), cursor()];
+      let d = 0;
       const rows = [
         ...(await measure({
           'cedar-wasm statefulIsAuthorized': () => cedarDecide(a()),
@@ -211,6 +225,10 @@ const suites: BenchSuite[] = [
         })),
         ...(await measure({
           'built-in engine.decide (resolver cache hit, async)': () => builtin(c()),
+        })),
+        ...(await measure({
+          'built-in engine.decide, request checked once by parseDecisionRequest': () =>
+            builtinChecked(d++ % checked.length),
         })),
       ];
       for (const r of rows) r.note = `${r.note}; same 1,000 answers checked first (${allowed} allow)`;

@@ -8,6 +8,7 @@ import {
   type AgentToAgentInput,
   type CallOptions,
   ClassificationLevelSchema,
+  checkDecisionRequest,
   DECISION_DOMAINS,
   type Decision,
   type DecisionDomain,
@@ -15,13 +16,12 @@ import {
   type DecisionError,
   type DecisionRequest,
   PolicyEngineUnreachableError,
-  parseDecisionRequest,
   type ScopeRef,
 } from '@agentgov/core';
 import { err, ok, type Result } from 'neverthrow';
 import { z } from 'zod';
 import { evaluate, REASONS } from './evaluate';
-import type { EffectivePolicyResolver } from './resolver';
+import type { EffectivePolicy, EffectivePolicyResolver } from './resolver';
 
 const crossTenant = (request: DecisionRequest): boolean => {
   if (request.domain !== 'agent-to-agent') return false;
@@ -67,6 +67,17 @@ export function decideOnEffective(request: DecisionRequest, content: unknown, po
   return decision;
 }
 
+/** The ids of an effective policy's sources, made once per cached policy (each decision gets a copy). */
+const sourceIds = new WeakMap<EffectivePolicy, readonly string[]>();
+function policyIdsOf(effective: EffectivePolicy): string[] {
+  let ids = sourceIds.get(effective);
+  if (ids === undefined) {
+    ids = effective.sources.map((p) => p.id);
+    sourceIds.set(effective, ids);
+  }
+  return ids.slice();
+}
+
 /**
  * Built-in engine: resolves the effective policy of the user (or enterprise) through the resolver
  * (cached; invalidated by PolicyService writes) and evaluates it with the pure `evaluate`.
@@ -80,14 +91,16 @@ export class BuiltinDecisionEngine implements DecisionEngine {
   }
 
   async decide(request: DecisionRequest, options?: CallOptions): Promise<Result<Decision, DecisionError>> {
-    const parsed = parseDecisionRequest(request);
+    const parsed = checkDecisionRequest(request);
     if (parsed.isErr()) return err(parsed.error);
     const r = parsed.value;
     if (crossTenant(r)) return ok(crossTenantDecision());
-    const effective = await this.#resolver.resolve(
-      { tenantId: r.tenantId, domain: r.domain, node: decisionNode(r) },
-      options,
-    );
+    const node = decisionNode(r);
+    // The cached effective policy, read synchronously: the request is decided in the same turn
+    // it was checked in (nothing can change it in between, so it is never copied).
+    const cached = this.#resolver.peek(r.tenantId, r.domain, node);
+    if (cached) return ok(this.#decideOn(r, cached));
+    const effective = await this.#resolver.resolve({ tenantId: r.tenantId, domain: r.domain, node }, options);
     if (effective.isErr()) {
       const e = effective.error;
       if (e.code === 'NOT_FOUND') return ok(denial(`${e.message}: unknown users, teams and orgs are denied`));
@@ -96,13 +109,14 @@ export class BuiltinDecisionEngine implements DecisionEngine {
       }
       return err(new PolicyEngineUnreachableError('the policy store could not be read', e));
     }
-    return ok(
-      decideOnEffective(
-        r,
-        effective.value.content,
-        effective.value.sources.map((p) => p.id),
-      ),
-    );
+    // The caller could change a request it still holds while the policy was read: check it again.
+    const again = checkDecisionRequest(r);
+    if (again.isErr()) return err(again.error);
+    return ok(this.#decideOn(again.value, effective.value));
+  }
+
+  #decideOn(request: DecisionRequest, effective: EffectivePolicy): Decision {
+    return decideOnEffective(request, effective.content, policyIdsOf(effective));
   }
 
   async health(): Promise<boolean> {
@@ -176,7 +190,7 @@ export class OpaDecisionEngine implements DecisionEngine {
   }
 
   async decide(request: DecisionRequest, options?: CallOptions): Promise<Result<Decision, DecisionError>> {
-    const parsedRequest = parseDecisionRequest(request);
+    const parsedRequest = checkDecisionRequest(request);
     if (parsedRequest.isErr()) return err(parsedRequest.error);
     request = parsedRequest.value;
     if (crossTenant(request)) return ok(crossTenantDecision());

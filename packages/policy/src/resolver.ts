@@ -109,7 +109,11 @@ export class EffectivePolicyResolver {
   readonly #store: PolicyStore;
   readonly #directory: OrgDirectory;
   readonly #max: number;
-  readonly #cache = new Map<string, Map<string, { value: EffectivePolicy; expires: number }>>();
+  /**
+   * tenant → domain → scope → scope id → cached policy. Nested maps keyed by the request's own
+   * strings: a lookup hashes no new string (a composite key would be built and hashed per call).
+   */
+  readonly #cache = new Map<string, TenantCache>();
   readonly #maxAge: number;
   #size = 0;
   /** Bumped on invalidation so a resolve that raced a write does not cache a stale result. */
@@ -125,8 +129,10 @@ export class EffectivePolicyResolver {
 
   /** The cached effective policy, if any (no I/O). */
   peek<D extends PolicyDomain>(tenantId: string, domain: D, node: ScopeRef): EffectivePolicy<D> | undefined {
-    const hit = this.#cache.get(tenantId)?.get(`${domain}\u0000${refKey(node)}`);
-    if (!hit || hit.expires <= performance.now()) return undefined;
+    const hit = this.#cache.get(tenantId)?.get(domain)?.get(node.scope)?.get(node.scopeId);
+    // Without maxAgeMs nothing expires: no clock read on the hot path.
+    if (!hit || (hit.expires !== Number.POSITIVE_INFINITY && hit.expires <= performance.now()))
+      return undefined;
     return hit.value as EffectivePolicy<D>;
   }
 
@@ -183,7 +189,7 @@ export class EffectivePolicyResolver {
         .sort((a, b) => (order.get(refKey(a)) ?? 0) - (order.get(refKey(b)) ?? 0)),
     };
     if ((this.#generation.get(tenantId) ?? 0) === generation && this.#epoch === epoch)
-      this.#put(tenantId, `${domain}\u0000${refKey(node)}`, effective as EffectivePolicy);
+      this.#put(tenantId, domain, node, effective as EffectivePolicy);
     return ok(effective);
   }
 
@@ -198,29 +204,57 @@ export class EffectivePolicyResolver {
     this.#generation.set(tenantId, (this.#generation.get(tenantId) ?? 0) + 1);
     const t = this.#cache.get(tenantId);
     if (t) {
-      this.#size -= t.size;
+      this.#size -= entriesOf(t);
       this.#cache.delete(tenantId);
     }
   }
 
-  #put(tenantId: string, key: string, value: EffectivePolicy): void {
-    if (this.#size >= this.#max) {
-      const [oldestTenant, entries] = this.#cache.entries().next().value ?? [];
-      if (oldestTenant !== undefined && entries) {
-        const first = entries.keys().next().value;
-        if (first !== undefined) {
-          entries.delete(first);
-          this.#size -= 1;
-        }
-        if (entries.size === 0) this.#cache.delete(oldestTenant);
-      }
-    }
+  #put(tenantId: string, domain: string, node: ScopeRef, value: EffectivePolicy): void {
+    if (this.#size >= this.#max) this.#evictOldest();
     let t = this.#cache.get(tenantId);
     if (!t) {
       t = new Map();
       this.#cache.set(tenantId, t);
     }
-    if (!t.has(key)) this.#size += 1;
-    t.set(key, { value, expires: performance.now() + this.#maxAge });
+    let byScope = t.get(domain);
+    if (!byScope) {
+      byScope = new Map();
+      t.set(domain, byScope);
+    }
+    let byId = byScope.get(node.scope);
+    if (!byId) {
+      byId = new Map();
+      byScope.set(node.scope, byId);
+    }
+    if (!byId.has(node.scopeId)) this.#size += 1;
+    byId.set(node.scopeId, { value, expires: performance.now() + this.#maxAge });
+  }
+
+  /** Drops the oldest entry of the oldest tenant (and the maps it leaves empty). */
+  #evictOldest(): void {
+    const [tenantId, t] = this.#cache.entries().next().value ?? [];
+    if (tenantId === undefined || !t) return;
+    const [domain, byScope] = t.entries().next().value ?? [];
+    const [scope, byId] = byScope?.entries().next().value ?? [];
+    const first = byId?.keys().next().value;
+    if (first !== undefined && byId) {
+      byId.delete(first);
+      this.#size -= 1;
+    }
+    if (byId?.size === 0 && scope !== undefined) byScope?.delete(scope);
+    if (byScope?.size === 0 && domain !== undefined) t.delete(domain);
+    if (t.size === 0) this.#cache.delete(tenantId);
   }
 }
+
+interface CacheEntry {
+  value: EffectivePolicy;
+  expires: number;
+}
+type TenantCache = Map<string, Map<string, Map<string, CacheEntry>>>;
+
+const entriesOf = (t: TenantCache): number => {
+  let n = 0;
+  for (const byScope of t.values()) for (const byId of byScope.values()) n += byId.size;
+  return n;
+};

@@ -8,6 +8,7 @@ import type { ClassificationLevel } from '../classification-lattice';
 import { type PolicyEngineUnreachableError, ValidationError, validationErrorFromZod } from '../errors';
 import { frozenClonePlain } from '../plain-clone';
 import type { CallOptions } from '../vocabulary';
+import { isExactDecisionRequest } from './check';
 import {
   type ActionAutonomy,
   type ActionsInput,
@@ -81,7 +82,9 @@ export interface DecisionEngine {
    * inputs (the two sides, or a side and `tenantId`, differ) are denied whatever the policy says;
    * a user (or org/team) the org directory does not know is denied with a reason.
    * Unreachable engines fail closed: an `err(PolicyEngineUnreachableError)`, never an allow.
-   * An unknown domain or malformed input: `err(ValidationError)`, never a throw.
+   * An unknown domain or malformed input: `err(ValidationError)`, never a throw. A
+   * `CheckedDecisionRequest` (from `parseDecisionRequest`) is read without any check; any other
+   * request is checked first (`checkDecisionRequest`).
    */
   decide(request: DecisionRequest, options?: CallOptions): Promise<Result<Decision, DecisionError>>;
   /** True when the engine can answer now. */
@@ -90,13 +93,26 @@ export interface DecisionEngine {
 
 /**
  * The requests core checked (`parseDecisionRequest`, `decisionRequestOf`), each frozen with its
- * input, so that what was checked is what an engine reads: `parseDecisionRequest` hands one of
- * them back without checking it again. Only objects core itself checked are in it — a cast, a
- * look-alike copy or an untyped caller's object is checked in full.
+ * input, so that what was checked is what an engine reads: an engine takes one of them without
+ * any check. Only objects core itself checked are in it — a cast, a look-alike copy or an untyped
+ * caller's object is checked again.
  */
 const checkedRequests = new WeakSet<object>();
 /** The bodies `DecisionBodySchema` produced (frozen): their domain and input are checked. */
 const checkedBodies = new WeakSet<object>();
+
+declare const checkedBrand: unique symbol;
+/**
+ * A DecisionRequest core checked: only `parseDecisionRequest` makes one (the brand cannot be
+ * written outside core, and a cast is caught at runtime: an engine checks any request core did not
+ * hand out). Typed callers that decide many times on one request parse it once and pass this.
+ */
+export type CheckedDecisionRequest = DecisionRequest & { readonly [checkedBrand]: true };
+
+/** True when core checked `request` (and froze it): an engine reads it without checking it. */
+export function isCheckedDecisionRequest(request: unknown): request is CheckedDecisionRequest {
+  return typeof request === 'object' && request !== null && checkedRequests.has(request);
+}
 
 /**
  * A frozen deep copy of what zod produced. A copy, not the value itself: zod hands over the
@@ -105,14 +121,21 @@ const checkedBodies = new WeakSet<object>();
  */
 const frozenCopy = <T>(value: T): T => frozenClonePlain(value) as T;
 
+const checked = (request: DecisionRequest): CheckedDecisionRequest => {
+  const copy = frozenCopy(request);
+  checkedRequests.add(copy);
+  return copy as CheckedDecisionRequest;
+};
+
 /**
- * Checks a request at runtime (for callers that build it from untyped data, e.g. JSON): the
- * parsed request (frozen), or a ValidationError naming the field (an unknown domain names
- * `domain`). A request core already checked is answered as it is.
+ * Checks a request at runtime, once, at an untyped edge (JSON from HTTP, a CLI file, OPA input):
+ * the checked request (a frozen copy, branded), or a ValidationError naming the field (an unknown
+ * domain names `domain`). A request core already checked is answered as it is.
  */
-export function parseDecisionRequest(request: unknown): Result<DecisionRequest, ValidationError> {
-  if (typeof request === 'object' && request !== null && checkedRequests.has(request))
-    return ok(request as DecisionRequest);
+export function parseDecisionRequest(request: unknown): Result<CheckedDecisionRequest, ValidationError> {
+  if (isCheckedDecisionRequest(request)) return ok(request);
+  // Already exactly what the schema produces: copied without going through zod.
+  if (isExactDecisionRequest(request)) return ok(checked(request));
   const domain = (request as { domain?: unknown } | null)?.domain;
   if (typeof domain !== 'string' || !(DECISION_DOMAINS as readonly string[]).includes(domain)) {
     return err(
@@ -127,9 +150,19 @@ export function parseDecisionRequest(request: unknown): Result<DecisionRequest, 
   if (!parsed.success) return err(validationErrorFromZod(parsed.error, request));
   const level = decisionLevelError(parsed.data);
   if (level) return err(level);
-  const checked = frozenCopy(parsed.data as DecisionRequest);
-  checkedRequests.add(checked);
-  return ok(checked);
+  return ok(checked(parsed.data as DecisionRequest));
+}
+
+/**
+ * What an engine's `decide` does first, on its hot path: a request core checked is taken as it
+ * is; a request that is already exactly valid (`isExactDecisionRequest`: plain property reads) is
+ * taken as it is too — not copied, not frozen, not remembered (its caller may still change it, so
+ * the engine reads it before its next `await` or checks it again after); anything else goes
+ * through `parseDecisionRequest` (the ValidationError, or the cleaned, checked copy).
+ */
+export function checkDecisionRequest(request: unknown): Result<DecisionRequest, ValidationError> {
+  if (isCheckedDecisionRequest(request) || isExactDecisionRequest(request)) return ok(request);
+  return parseDecisionRequest(request);
 }
 
 /**
