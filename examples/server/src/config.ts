@@ -3,6 +3,7 @@
  * every variable of that table, parsed and checked in one place.
  */
 import path from 'node:path';
+import { DURATION_FORM, parseDurationSeconds } from '@agentgov/core';
 import { z } from 'zod';
 
 const Port = z
@@ -12,17 +13,9 @@ const Port = z
   .transform(Number)
   .refine((n) => n <= 65535, 'expected a port number from 0 to 65535 (0: any free port)');
 
-const DURATION_UNITS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600 };
-const DURATION_FORM = 'expected seconds (60) or a duration such as 500ms, 30s, 1m or 1h, at most 24h; 0: off';
-/** Seconds from `60`, `500ms`, `30s`, `1m`, `1.5h` (AGENTGOV_CHECKPOINT_INTERVAL). */
-function parseDurationSeconds(value: string): number | undefined {
-  const m = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(value.trim());
-  if (!m) return undefined;
-  return Number(m[1]) * (DURATION_UNITS[m[2] ?? 's'] as number);
-}
 const Duration = z.string().transform((value, ctx) => {
   const seconds = parseDurationSeconds(value);
-  if (seconds === undefined || seconds > 86_400) {
+  if (seconds === undefined) {
     ctx.addIssue({ code: 'custom', message: DURATION_FORM });
     return z.NEVER;
   }
@@ -63,6 +56,12 @@ const EnvSchema = z.object({
    */
   AGENTGOV_SECURE_COOKIES: z.enum(['0', '1']).default('0'),
 });
+
+/**
+ * The variables loadConfig reads; each is also a key of the configuration file (@agentgov/core's
+ * GOVERNANCE_SERVER_SETTINGS — a test checks both list the same).
+ */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(EnvSchema.shape);
 
 type Database = { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string } | { kind: 'memory' };
 

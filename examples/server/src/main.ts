@@ -1,10 +1,11 @@
 /**
- * `pnpm start`: the agentgov reference governance server. Configuration comes from the
- * environment (DESIGN.md's table; see examples/server/README.md). A failure to start is one line
+ * `pnpm start [--config FILE]`: the agentgov reference governance server. Configuration comes
+ * from the environment (DESIGN.md's table; see examples/server/README.md) over the configuration
+ * file (`--config`, `AGENTGOV_CONFIG` or `./agentgov.yaml`). A failure to start is one line
  * saying what is wrong and what to do (the stack with `--verbose` or `DEBUG=1`); SIGTERM and
  * SIGINT drain in-flight requests, close the stores and exit 0.
  */
-import { loadConfig } from './config';
+import { loadServerSettings } from './config-file';
 import { DEV_ACCOUNTS, DEV_ISSUER_NOTE } from './dev-issuer';
 import { explain } from './explain';
 import { type RunningServer, startServer } from './server';
@@ -12,12 +13,20 @@ import { type RunningServer, startServer } from './server';
 const verbose = process.argv.includes('--verbose') || /^(1|true|\*|agentgov)/.test(process.env.DEBUG ?? '');
 
 async function main(): Promise<void> {
-  // Relative paths (AGENTGOV_DATA_DIR) are relative to where `pnpm start` was typed, not to this package.
-  const config = loadConfig(process.env, process.env.INIT_CWD ?? process.cwd());
-  const log = process.env.AGENTGOV_REQUEST_LOG === 'off' ? undefined : (line: string) => console.log(line);
+  // Relative paths (AGENTGOV_DATA_DIR, --config) are relative to where `pnpm start` was typed,
+  // not to this package; those in a configuration file, to the file's directory.
+  const settings = loadServerSettings(
+    process.argv.slice(2),
+    process.env,
+    process.env.INIT_CWD ?? process.cwd(),
+  );
+  const { config } = settings;
+  env = settings.env;
+  const log = env.AGENTGOV_REQUEST_LOG === 'off' ? undefined : (line: string) => console.log(line);
   // Start-up can take a while (the embedded database's first start): say what it is doing.
   const progress = (step: string) => console.log(`agentgov: ${step}`);
-  const server: RunningServer = await startServer(config, log ? { log, progress } : { progress });
+  if (settings.file) progress(`configuration file ${settings.file} (environment variables override it)`);
+  const server: RunningServer = await startServer(config, log ? { env, log, progress } : { env, progress });
   running = server;
   const api = `${server.url}/api/v1`;
   const database =
@@ -71,6 +80,8 @@ async function main(): Promise<void> {
   if (stopRequested) shutdown(server, stopRequested);
 }
 
+/** The environment the server runs with: process.env over the configuration file's values. */
+let env: Record<string, string | undefined> = process.env;
 let running: RunningServer | undefined;
 let stopRequested: string | undefined;
 let stopping = false;
@@ -107,7 +118,7 @@ function shutdown(server: RunningServer, signal: string): void {
       process.exit(0);
     },
     (error: unknown) => {
-      console.error(`agentgov: shutdown failed: ${explain(error, process.env)}`);
+      console.error(`agentgov: shutdown failed: ${explain(error, env)}`);
       if (verbose) console.error(error);
       process.exit(1);
     },
@@ -118,7 +129,7 @@ process.on('SIGTERM', () => stop('SIGTERM'));
 process.on('SIGINT', () => stop('SIGINT'));
 
 main().catch((error: unknown) => {
-  console.error(`agentgov: ${explain(error, process.env)}`);
+  console.error(`agentgov: ${explain(error, env)}`);
   if (verbose) console.error(error);
   else console.error('  (details: run again with --verbose or DEBUG=1)');
   process.exit(1);
