@@ -1,9 +1,12 @@
 /**
  * The MCP server the assistant talks to: the SDK's low-level `Server`, one per session, whose
  * `tools/list` and `tools/call` go through the `ToolGovernor`. The session's identity is fixed
- * when the server is made (stdio: configuration; Streamable HTTP: the bearer token).
+ * when the server is made (stdio: configuration; Streamable HTTP: the bearer token). Once
+ * connected, well-formed `tools/call` requests are served from the transport (`serveToolCalls`);
+ * the SDK handler registered here answers the others (and any that arrive before).
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   type CallToolRequest,
   type ElicitRequestFormParams,
@@ -12,6 +15,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { SessionIdentity, ToolGovernor, ToolSession } from './governor';
+import { serveToolCalls } from './serve';
 
 /**
  * The schema `tools/call` is registered with: the method only. The SDK's `Server` validates every
@@ -36,6 +40,20 @@ export interface ProxyServer {
   session: ToolSession;
 }
 
+/** The SDK's Server, serving `tools/call` from its transport once connected. */
+class GovernedServer extends Server {
+  #serve: ((transport: Transport) => void) | undefined;
+
+  serveCallsWith(serve: (transport: Transport) => void): void {
+    this.#serve = serve;
+  }
+
+  override async connect(transport: Transport): Promise<void> {
+    await super.connect(transport);
+    this.#serve?.(transport);
+  }
+}
+
 /** A governed MCP server for one session (connect it to any server transport). */
 export function createProxyServer(governor: ToolGovernor, options: ProxyServerOptions): ProxyServer {
   const session: ToolSession = {
@@ -43,13 +61,22 @@ export function createProxyServer(governor: ToolGovernor, options: ProxyServerOp
     via: options.via,
     ...(options.sessionId ? { sessionId: options.sessionId } : {}),
   };
-  const server = new Server(
+  const server = new GovernedServer(
     { name: options.name ?? 'agentgov-mcp-proxy', version: options.version ?? '0.1.0' },
     {
       capabilities: { tools: { listChanged: true }, logging: {} },
       instructions:
         'Tools are governed by agentgov: each tool description starts with its autonomy; a call that needs approval answers with an approval id — call again with the same arguments once a human approved it.',
     },
+  );
+  const elicitationTimeoutMs = options.elicitationTimeoutMs ?? governor.limits.elicitationTimeoutMs;
+  server.serveCallsWith((transport) =>
+    serveToolCalls(
+      server,
+      transport,
+      (params, call) => governor.callTool(session, params.name, params.arguments, call),
+      elicitationTimeoutMs,
+    ),
   );
   const unsubscribe = governor.onToolsChanged(() => {
     void server.sendToolListChanged().catch(() => {});
@@ -74,7 +101,7 @@ export function createProxyServer(governor: ToolGovernor, options: ProxyServerOp
         ? {
             elicit: (params: ElicitRequestFormParams) =>
               extra.sendRequest({ method: 'elicitation/create', params }, ElicitResultSchema, {
-                timeout: options.elicitationTimeoutMs ?? governor.limits.elicitationTimeoutMs,
+                timeout: elicitationTimeoutMs,
               }),
           }
         : {}),

@@ -13,13 +13,13 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   type CallToolRequest,
   type CallToolResult,
-  CallToolResultSchema,
   McpError,
-  type Progress,
   type Tool,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { UpstreamConfig } from './config';
+import { CallForwarder, type ForwardOptions } from './forward';
+import type { CallSignal } from './session';
 
 export interface UpstreamSpec {
   namespace: string;
@@ -85,6 +85,7 @@ export class Upstream {
   #health: UpstreamHealth = 'down';
   #closed = false;
   #failures = 0;
+  readonly #forwarders = new WeakMap<Client, CallForwarder>();
   /** Called when the upstream says its tool list changed. */
   onToolsChanged: (() => void) | undefined;
 
@@ -174,7 +175,7 @@ export class Upstream {
   }
 
   /** A request on `client` failed with `error`: counted towards `unhealthyAfter` unless it is an answer. */
-  async #failed(error: unknown, client: Client | undefined, signal: AbortSignal | undefined): Promise<void> {
+  async #failed(error: unknown, client: Client | undefined, signal: CallSignal | undefined): Promise<void> {
     const threshold = this.spec.unhealthyAfter;
     if (threshold === undefined) return;
     const code = error instanceof McpError ? error.code : undefined;
@@ -225,21 +226,25 @@ export class Upstream {
     return { tools, truncated: true };
   }
 
-  /** One call, cut at `timeoutMs`, cancelled with `signal`, progress relayed to `onprogress`. */
-  async callTool(
-    params: CallToolRequest['params'],
-    options: { timeoutMs: number; signal?: AbortSignal; onprogress?: (p: Progress) => void },
-  ): Promise<CallToolResult> {
+  /**
+   * One call, cut at `timeoutMs`, cancelled with `signal`, progress relayed to `onprogress`:
+   * forwarded on the client's transport (`CallForwarder`), not through `Client.request`.
+   */
+  async callTool(params: CallToolRequest['params'], options: ForwardOptions): Promise<CallToolResult> {
     let client: Client | undefined;
     try {
-      client = await this.client();
-      const result = await client.request({ method: 'tools/call', params }, CallToolResultSchema, {
-        timeout: this.spec.timeoutMs ?? options.timeoutMs,
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.onprogress ? { onprogress: options.onprogress } : {}),
+      client = (!this.#closed && this.#client) || (await this.client());
+      let forwarder = this.#forwarders.get(client);
+      if (!forwarder) {
+        forwarder = new CallForwarder(client);
+        this.#forwarders.set(client, forwarder);
+      }
+      const result = await forwarder.call(params, {
+        ...options,
+        timeoutMs: this.spec.timeoutMs ?? options.timeoutMs,
       });
       this.#answered();
-      return result as CallToolResult;
+      return result;
     } catch (error) {
       await this.#failed(error, client, options.signal);
       throw error;

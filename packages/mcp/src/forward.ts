@@ -1,0 +1,178 @@
+/**
+ * Forwarding `tools/call` to an upstream at the SDK's Transport level. The SDK's `Client.request`
+ * costs more than the proxy's own work for a small call: it classifies each incoming message by
+ * trying zod schemas in turn, sets up a promise, a timer, an abort listener and progress handlers,
+ * and parses the result again. A `CallForwarder` sits on the connected Client's transport: it sends
+ * the proxy's requests itself (string ids, `agentgov-<n>`, which the Client's numeric ids never
+ * are), takes their responses and progress notifications before the Client sees them, and leaves
+ * every other message to the Client. The result is validated once, against the SDK's
+ * `CallToolResultSchema`; the timeout and the client's cancellation send the SDK's
+ * `notifications/cancelled` upstream, as `Client.request` does.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  type CallToolRequest,
+  type CallToolResult,
+  CallToolResultSchema,
+  ErrorCode,
+  type JSONRPCMessage,
+  McpError,
+  type Progress,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { CallSignal } from './session';
+
+export interface ForwardOptions {
+  timeoutMs: number;
+  signal?: CallSignal | undefined;
+  onprogress?: ((progress: Progress) => void) | undefined;
+}
+
+interface Pending {
+  resolve(result: CallToolResult): void;
+  reject(error: unknown): void;
+  timer: ReturnType<typeof setTimeout>;
+  timeoutMs: number;
+  onprogress: ((progress: Progress) => void) | undefined;
+  signal: CallSignal | undefined;
+  onabort: (() => void) | undefined;
+}
+
+const PREFIX = 'agentgov-';
+
+/** One per connected Client: forwards `tools/call` on its transport. */
+export class CallForwarder {
+  readonly #transport: Transport;
+  readonly #pending = new Map<string, Pending>();
+  #next = 0;
+  #closed = false;
+
+  constructor(client: Client) {
+    const transport = client.transport;
+    if (!transport) throw new Error('the upstream client is not connected');
+    this.#transport = transport;
+    const sdkMessage = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      if (!this.#take(message)) sdkMessage?.(message, extra);
+    };
+    const sdkClose = transport.onclose;
+    transport.onclose = () => {
+      sdkClose?.();
+      this.#closeAll();
+    };
+  }
+
+  /** One call, cut at `timeoutMs`, cancelled with `signal`, progress relayed to `onprogress`. */
+  call(params: CallToolRequest['params'], options: ForwardOptions): Promise<CallToolResult> {
+    if (this.#closed) return Promise.reject(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'));
+    const { signal, onprogress, timeoutMs } = options;
+    if (signal?.aborted) return Promise.reject(cancelled(signal.reason));
+    const id = `${PREFIX}${++this.#next}`;
+    const message: JSONRPCMessage = {
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: onprogress ? { ...params, _meta: { ...params._meta, progressToken: id } } : params,
+    };
+    return new Promise<CallToolResult>((resolve, reject) => {
+      const pending: Pending = {
+        resolve,
+        reject,
+        timer: setTimeout(onTimeout, timeoutMs, this, id),
+        timeoutMs,
+        onprogress,
+        signal,
+        onabort: undefined,
+      };
+      if (signal) {
+        pending.onabort = () => this.#cancel(id, cancelled(signal.reason), signal.reason);
+        signal.addEventListener('abort', pending.onabort, { once: true });
+      }
+      this.#pending.set(id, pending);
+      this.#transport.send(message).catch((error: unknown) => this.#settle(id)?.reject(error));
+    });
+  }
+
+  /** A timed-out call: cancelled upstream, rejected as the SDK's RequestTimeout. */
+  timedOut(id: string): void {
+    const p = this.#pending.get(id);
+    if (!p) return;
+    this.#cancel(
+      id,
+      new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: p.timeoutMs }),
+      'timeout',
+    );
+  }
+
+  /** Removes a pending call (its timer and abort listener); undefined when it is settled already. */
+  #settle(id: string): Pending | undefined {
+    const p = this.#pending.get(id);
+    if (!p) return undefined;
+    this.#pending.delete(id);
+    clearTimeout(p.timer);
+    if (p.onabort) p.signal?.removeEventListener('abort', p.onabort);
+    return p;
+  }
+
+  #cancel(id: string, error: Error, reason: unknown): void {
+    const p = this.#settle(id);
+    if (!p) return;
+    this.#transport
+      .send({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: id, reason: String(reason) },
+      })
+      .catch(() => {});
+    p.reject(error);
+  }
+
+  /** True when `message` answers (or reports progress on) one of this forwarder's calls. */
+  #take(message: JSONRPCMessage): boolean {
+    const m = message as {
+      id?: unknown;
+      method?: unknown;
+      params?: { progressToken?: unknown };
+      result?: unknown;
+      error?: { code: number; message: string; data?: unknown };
+    };
+    if (typeof m.id === 'string' && m.method === undefined) {
+      if (!m.id.startsWith(PREFIX)) return false;
+      const p = this.#settle(m.id);
+      if (!p) return true; // a late answer to a call already cut or cancelled
+      if (m.error !== undefined) {
+        p.reject(McpError.fromError(m.error.code, m.error.message, m.error.data));
+        return true;
+      }
+      const parsed = CallToolResultSchema.safeParse(m.result);
+      if (parsed.success) p.resolve(parsed.data);
+      else p.reject(new Error(`the upstream's tools/call result is malformed: ${parsed.error.message}`));
+      return true;
+    }
+    if (m.method === 'notifications/progress') {
+      const token = m.params?.progressToken;
+      if (typeof token !== 'string' || !token.startsWith(PREFIX)) return false;
+      const p = this.#pending.get(token);
+      if (p?.onprogress) {
+        const { progressToken: _, ...progress } = m.params as Progress & { progressToken: unknown };
+        p.onprogress(progress);
+      }
+      return true;
+    }
+    return false;
+  }
+
+  #closeAll(): void {
+    this.#closed = true;
+    for (const id of [...this.#pending.keys()])
+      this.#settle(id)?.reject(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'));
+  }
+}
+
+function onTimeout(forwarder: CallForwarder, id: string): void {
+  forwarder.timedOut(id);
+}
+
+function cancelled(reason: unknown): Error {
+  return new Error(`cancelled by the client: ${String(reason)}`);
+}

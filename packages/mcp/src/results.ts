@@ -1,0 +1,83 @@
+/**
+ * After the upstream answered: the result withheld when the assistant's model may not receive its
+ * classification (the `models` policy), and for `notify` tools the notice recorded and the user
+ * told (an MCP `notifications/message`).
+ */
+import type { Clock, DecisionEngine, ToolCallInbox } from '@agentgov/core';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallFacts } from './facts';
+import type { CallContext, ToolEntry, ToolSession } from './session';
+
+/** The result, or a withheld notice when the assistant's model may not receive its classification. */
+export async function filterResult(
+  options: { engine: DecisionEngine; model?: { provider: string; model: string } },
+  session: ToolSession,
+  entry: ToolEntry,
+  result: CallToolResult,
+  facts: CallFacts,
+): Promise<CallToolResult> {
+  const model = options.model;
+  if (!model) return result;
+  const r = await options.engine
+    .decide({
+      domain: 'models',
+      tenantId: session.identity.tenantId,
+      userId: session.identity.userId,
+      input: { provider: model.provider, model: model.model, classification_level: entry.classification },
+    })
+    .catch(() => undefined);
+  const allowed = r?.isOk() && r.value.allow;
+  if (allowed) return result;
+  const why = r?.isOk() ? r.value.reason : 'the decision engine cannot answer';
+  facts.withheld = `classification_exceeded: ${entry.classification} result for ${model.provider}/${model.model} (${why})`;
+  return {
+    content: [{ type: 'text', text: `Result withheld by governance: ${facts.withheld}` }],
+    isError: true,
+    _meta: {
+      'agentgov.dev/withheld': {
+        reason: 'classification_exceeded',
+        classification: entry.classification,
+        detail: why,
+      },
+    },
+  };
+}
+
+/** A `notify` tool ran: the notice is recorded and the assistant's user told. */
+export async function notifyCall(
+  inbox: ToolCallInbox,
+  clock: Clock,
+  session: ToolSession,
+  entry: ToolEntry,
+  facts: CallFacts,
+  ctx: CallContext,
+): Promise<void> {
+  const { identity } = session;
+  await inbox.notice(
+    {
+      tenantId: identity.tenantId,
+      userId: identity.userId,
+      tool: entry.exposed,
+      upstream: entry.upstream.namespace,
+      argumentsDigest: facts.digest as string,
+      outcome: facts.outcome === 'success' ? 'success' : 'error',
+    },
+    clock.now(),
+  );
+  await ctx
+    .sendNotification?.({
+      method: 'notifications/message',
+      params: {
+        level: 'notice',
+        logger: 'agentgov',
+        data: {
+          notice: 'tool_called',
+          tool: entry.exposed,
+          userId: identity.userId,
+          outcome: facts.outcome,
+          argumentsDigest: facts.digest,
+        },
+      },
+    })
+    .catch(() => {});
+}

@@ -1,0 +1,158 @@
+/**
+ * Serving `tools/call` at the SDK's Transport level. The SDK's `Server` costs more per call than
+ * the proxy's own work: it classifies each incoming message by trying zod schemas in turn (two
+ * failed parses for every request), makes an AbortController and a dozen closures per request,
+ * and validates the request and the result again around the handler. Once the proxy's server is
+ * connected, `serveToolCalls` takes each well-formed `tools/call` request from its transport —
+ * its params validated against the SDK's `CallToolRequestParamsSchema` — answers it itself and
+ * leaves every other message (initialize, tools/list, task-augmented or malformed calls, the
+ * answers to elicitation) to the SDK's Server. Notifications and elicitation of a call go through
+ * the Server (`notification`, `request` with the call as `relatedRequestId`), so Streamable HTTP
+ * routes them to the call's stream as before.
+ */
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  type CallToolRequest,
+  CallToolRequestParamsSchema,
+  type CallToolResult,
+  type ElicitRequestFormParams,
+  type ElicitResult,
+  ElicitResultSchema,
+  ErrorCode,
+  type JSONRPCMessage,
+  RELATED_TASK_META_KEY,
+  type ServerNotification,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { CallContext, CallSignal } from './session';
+
+export type ServeCall = (params: CallToolRequest['params'], call: WireCall) => Promise<CallToolResult>;
+
+/**
+ * One `tools/call` served from the wire: its context for the governor and its cancellation (one
+ * object per call, no AbortController or closure per call).
+ */
+export class WireCall implements CallContext, CallSignal {
+  readonly requestId: string | number;
+  readonly progressToken: string | number | undefined;
+  readonly argumentsOwned = true;
+  readonly elicit: CallContext['elicit'];
+  aborted = false;
+  reason: unknown;
+  #server: Server;
+  #elicitationTimeoutMs: number;
+  #onabort: (() => void) | undefined;
+
+  constructor(
+    server: Server,
+    requestId: string | number,
+    progressToken: string | number | undefined,
+    elicitation: { formSupported: boolean; timeoutMs: number },
+  ) {
+    this.#server = server;
+    this.requestId = requestId;
+    this.progressToken = progressToken;
+    this.#elicitationTimeoutMs = elicitation.timeoutMs;
+    this.elicit = elicitation.formSupported ? WireCall.prototype.elicitForm : undefined;
+  }
+
+  get signal(): CallSignal {
+    return this;
+  }
+
+  sendNotification(notification: ServerNotification): Promise<void> {
+    if (this.aborted) return Promise.resolve();
+    return this.#server.notification(notification, { relatedRequestId: this.requestId });
+  }
+
+  elicitForm(params: ElicitRequestFormParams): Promise<ElicitResult> {
+    return this.#server.request({ method: 'elicitation/create', params }, ElicitResultSchema, {
+      timeout: this.#elicitationTimeoutMs,
+      relatedRequestId: this.requestId,
+    });
+  }
+
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    const listener = this.#onabort;
+    this.#onabort = undefined;
+    listener?.();
+  }
+
+  /** One listener at a time (the forwarder's): all a call needs. */
+  addEventListener(_type: 'abort', listener: () => void): void {
+    this.#onabort = listener;
+  }
+
+  removeEventListener(_type: 'abort', listener: () => void): void {
+    if (this.#onabort === listener) this.#onabort = undefined;
+  }
+}
+
+/**
+ * Takes the well-formed `tools/call` requests of the server's (connected) transport and answers
+ * them with `serve`; the server's own handler still answers whatever arrives otherwise.
+ */
+export function serveToolCalls(
+  server: Server,
+  transport: Transport,
+  serve: ServeCall,
+  elicitationTimeoutMs: number,
+): void {
+  const inflight = new Map<string | number, WireCall>();
+  const sdkMessage = transport.onmessage;
+  const sdkClose = transport.onclose;
+  transport.onclose = () => {
+    sdkClose?.();
+    for (const call of inflight.values()) call.abort('the connection closed');
+    inflight.clear();
+  };
+  const answer = (call: WireCall, message: JSONRPCMessage) => {
+    if (inflight.get(call.requestId) === call) inflight.delete(call.requestId);
+    if (call.aborted) return; // cancelled: nothing is answered, as the SDK does
+    transport.send(message).catch((error: unknown) => {
+      server.onerror?.(new Error(`Failed to send response: ${String(error)}`));
+    });
+  };
+  transport.onmessage = (message, extra) => {
+    const m = message as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
+    if (m.method === 'tools/call' && (typeof m.id === 'string' || typeof m.id === 'number')) {
+      const parsed = CallToolRequestParamsSchema.safeParse(m.params);
+      if (
+        parsed.success &&
+        m.jsonrpc === '2.0' &&
+        parsed.data.task === undefined &&
+        parsed.data._meta?.[RELATED_TASK_META_KEY] === undefined
+      ) {
+        const elicitation = server.getClientCapabilities()?.elicitation;
+        const call = new WireCall(server, m.id, parsed.data._meta?.progressToken, {
+          formSupported:
+            elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined),
+          timeoutMs: elicitationTimeoutMs,
+        });
+        inflight.set(m.id, call);
+        const id = m.id;
+        serve(parsed.data as CallToolRequest['params'], call).then(
+          (result) => answer(call, { jsonrpc: '2.0', id, result }),
+          (error: { code?: unknown; message?: string; data?: unknown }) =>
+            answer(call, {
+              jsonrpc: '2.0',
+              id,
+              error: {
+                code: Number.isSafeInteger(error?.code) ? (error.code as number) : ErrorCode.InternalError,
+                message: error?.message ?? 'Internal error',
+                ...(error?.data !== undefined && { data: error.data }),
+              },
+            }),
+        );
+        return;
+      }
+    } else if (m.method === 'notifications/cancelled') {
+      const p = m.params as { requestId?: string | number; reason?: unknown } | undefined;
+      if (p?.requestId !== undefined) inflight.get(p.requestId)?.abort(p.reason);
+    }
+    sdkMessage?.(message, extra);
+  };
+}
