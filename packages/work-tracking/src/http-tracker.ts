@@ -18,11 +18,21 @@ import {
   type TrackerTransition,
 } from '@agentgov/core';
 
+/** Credentials of an HTTP API: `bearer` (personal access token) or `basic` (e-mail or login + API token). */
+export type HttpAuth = { type: 'bearer'; token: string } | { type: 'basic'; username: string; token: string };
+
+/** The `Authorization` header value of `auth`. */
+export function authorizationOf(auth: HttpAuth): string {
+  return auth.type === 'bearer'
+    ? `Bearer ${auth.token}`
+    : `Basic ${Buffer.from(`${auth.username}:${auth.token}`).toString('base64')}`;
+}
+
 export interface HttpTrackerClientOptions {
   /** Base URL of the tracker, e.g. `https://acme.atlassian.net`. */
   baseUrl: string;
   /** `bearer` (personal access token) or `basic` (e-mail + API token). */
-  auth?: { type: 'bearer'; token: string } | { type: 'basic'; username: string; token: string };
+  auth?: HttpAuth;
   fetch?: typeof fetch;
   /** Per-attempt timeout in ms (default 10 000). */
   timeoutMs?: number;
@@ -80,10 +90,7 @@ export class HttpTrackerClient implements TrackerClient {
   constructor(options: HttpTrackerClientOptions) {
     this.#base = options.baseUrl.replace(/\/+$/, '');
     this.#headers = { accept: 'application/json' };
-    const a = options.auth;
-    if (a?.type === 'bearer') this.#headers.authorization = `Bearer ${a.token}`;
-    if (a?.type === 'basic')
-      this.#headers.authorization = `Basic ${Buffer.from(`${a.username}:${a.token}`).toString('base64')}`;
+    if (options.auth) this.#headers.authorization = authorizationOf(options.auth);
     this.#fetch = options.fetch ?? globalThis.fetch;
     this.#timeoutMs = options.timeoutMs ?? 10_000;
     this.#retries = options.retries ?? 2;

@@ -12,8 +12,10 @@ const Users = z.record(z.string(), z.string().min(1).max(255)).default({});
 export const CodehostIntegrationSchema = z.object({
   /** Secret store reference of the current webhook secret. */
   webhookSecretRef: z.string().min(1),
-  /** During a rotation: the reference of the previous secret, still accepted until removed. */
+  /** During a rotation: the reference of the previous secret, still accepted until removed… */
   previousWebhookSecretRef: z.string().min(1).optional(),
+  /** …or until this instant (set by `PATCH /connectors/{id}` with `webhook_secret_ref`). */
+  webhookRotationEndsAt: z.iso.datetime({ offset: true }).optional(),
   /** Code-host login → agentgov user id (unmapped logins are used as they are). */
   users: Users,
 });
@@ -37,6 +39,7 @@ export const TrackerIntegrationSchema = z.object({
   /** Secret reference of the tracker's own webhooks (`POST /webhooks/tracker`). */
   webhookSecretRef: z.string().min(1).optional(),
   previousWebhookSecretRef: z.string().min(1).optional(),
+  webhookRotationEndsAt: z.iso.datetime({ offset: true }).optional(),
   /** Tracker account (accountId, name or e-mail) → agentgov user id. */
   users: Users,
 });
@@ -110,13 +113,25 @@ export function connectorIntegrations(
   };
 }
 
-/** The secrets currently valid for a webhook source (current first, then the previous one). */
+/**
+ * The secrets currently valid for a webhook source at `now`: the current one first, then the
+ * previous one of a rotation unless its `webhookRotationEndsAt` has passed.
+ */
 export async function webhookSecrets(
   secrets: SecretStore,
-  refs: { webhookSecretRef?: string | undefined; previousWebhookSecretRef?: string | undefined } | undefined,
+  refs:
+    | {
+        webhookSecretRef?: string | undefined;
+        previousWebhookSecretRef?: string | undefined;
+        webhookRotationEndsAt?: string | undefined;
+      }
+    | undefined,
+  now: Date = new Date(),
 ): Promise<string[]> {
   const out: string[] = [];
-  for (const ref of [refs?.webhookSecretRef, refs?.previousWebhookSecretRef]) {
+  const until = refs?.webhookRotationEndsAt;
+  const previousValid = until === undefined || Date.parse(until) > now.getTime();
+  for (const ref of [refs?.webhookSecretRef, previousValid ? refs?.previousWebhookSecretRef : undefined]) {
     if (!ref) continue;
     const value = await secrets.get(ref);
     if (value) out.push(value);

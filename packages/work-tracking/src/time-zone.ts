@@ -63,3 +63,13 @@ export function dayBounds(date: string, tz: string): { from: Date; to: Date } {
     to: new Date(localMidnight(next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate(), tz)),
   };
 }
+
+/** The local calendar date (YYYY-MM-DD) and time of day (hour, minute) of instant `ms` in `tz`. */
+export function localTime(ms: number, tz: string): { date: string; hour: number; minute: number } {
+  const local = new Date(ms + offsetAt(ms, tz));
+  return {
+    date: local.toISOString().slice(0, 10),
+    hour: local.getUTCHours(),
+    minute: local.getUTCMinutes(),
+  };
+}

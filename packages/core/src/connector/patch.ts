@@ -2,7 +2,7 @@
  * PATCH of a connector (an extension beyond the spec): change its `config` (a JSON merge patch,
  * RFC 7396), its credentials reference, its status, or rotate its webhook secret without
  * disable-and-recreate. A rotation makes the new reference current and keeps the previous one
- * valid for a window (`previousWebhookSecretRef` + `previousWebhookSecretValidUntil` in config), so
+ * valid for a window (`previousWebhookSecretRef` + `webhookRotationEndsAt` in config), so
  * senders still signing with the old secret are accepted until they switch.
  */
 import { z } from 'zod';
@@ -43,7 +43,7 @@ export const ConnectorPatchSchema = z
         message: 'applies only to a rotation (give webhook_secret_ref)',
       });
     if (p.webhook_secret_ref !== undefined && p.config) {
-      for (const key of ['webhookSecretRef', 'previousWebhookSecretRef', 'previousWebhookSecretValidUntil'])
+      for (const key of ['webhookSecretRef', 'previousWebhookSecretRef', 'webhookRotationEndsAt'])
         if (key in p.config)
           issue.addIssue({
             code: 'custom',
@@ -84,7 +84,7 @@ export function applyConnectorPatch(c: Connector, patch: ConnectorPatch, now: Da
     const keepPrevious = current !== undefined && current !== patch.webhook_secret_ref && windowS > 0;
     const {
       previousWebhookSecretRef: _ref,
-      previousWebhookSecretValidUntil: _until,
+      webhookRotationEndsAt: _until,
       ...rest
     } = config as Record<string, unknown>;
     config = {
@@ -93,7 +93,7 @@ export function applyConnectorPatch(c: Connector, patch: ConnectorPatch, now: Da
       ...(keepPrevious
         ? {
             previousWebhookSecretRef: current,
-            previousWebhookSecretValidUntil: new Date(now.getTime() + windowS * 1000).toISOString(),
+            webhookRotationEndsAt: new Date(now.getTime() + windowS * 1000).toISOString(),
           }
         : {}),
     };

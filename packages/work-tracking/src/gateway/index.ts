@@ -5,6 +5,7 @@ export {
   WORK_TRACKING_RATE_LIMITS,
   type WorkTrackingPlugin,
   type WorkTrackingRoutesOptions,
+  type WorkTrackingScheduleOptions,
   workTrackingRoutes,
 } from './plugin';
 export { StandupBodySchema, StandupSummarySchema } from './schemas';

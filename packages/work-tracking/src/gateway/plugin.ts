@@ -5,7 +5,18 @@
  * `modelCalls` to /metrics from the counters its services keep in the WorkTrackingStore, and
  * `workTracking` (store reachable) to /status.
  */
-import { type GatewayPlugin, guardPort, type OrgDirectory, type RateLimit } from '@agentgov/core';
+import {
+  type ConnectorStore,
+  type GatewayPlugin,
+  guardPort,
+  newId,
+  type OrgDirectory,
+  type RateLimit,
+  type ScheduledRunStore,
+} from '@agentgov/core';
+import { BriefingSchedule } from '../sync/briefing-schedule';
+import { ConnectorSync, type ConnectorSyncOptions } from '../sync/connector-sync';
+import { type SchedulerTimers, WorkScheduler } from '../sync/scheduler';
 import { createWorkTracking, type WorkTracking, type WorkTrackingOptions } from '../work-tracking';
 import { adminRoutes } from './admin-routes';
 import { toolRoutes } from './tool-routes';
@@ -30,11 +41,36 @@ export interface WorkTrackingRoutesOptions extends WorkTrackingOptions {
   outboxIntervalMs?: number;
   /** Retention sweeps: every `intervalMs` (default 1 h) over the tenants `tenants()` lists. */
   retention?: { tenants: () => Promise<string[]>; intervalMs?: number };
+  /** Scheduled connector pulls and daily briefings, run between `start` and `close` (see below). */
+  schedule?: WorkTrackingScheduleOptions;
+}
+
+/**
+ * The plugin's scheduler: every `intervalMs` (default 15 s) it pulls the tracker and code-host
+ * connectors that are due (ConnectorSync) and builds the daily briefings that are due
+ * (BriefingSchedule, in each user's `timeZoneOf` zone, at `briefings.at` local time).
+ */
+export interface WorkTrackingScheduleOptions {
+  connectors: Pick<ConnectorStore, 'claimSync' | 'finishSync'>;
+  runs: ScheduledRunStore;
+  tenants: () => Promise<string[]>;
+  /** Users who get a daily briefing (default: the directory's users of the tenant). */
+  users?: (tenantId: string) => Promise<string[]>;
+  /** Daily briefings: the local time `HH:MM` (default 07:00) and channel; `false`: none. */
+  briefings?: false | { at?: string; channel?: 'chat' | 'email' | 'web_ui' };
+  /** Backoff, error threshold, lease and HTTP settings of the pulls. */
+  sync?: Omit<ConnectorSyncOptions, 'connectors' | 'secrets' | 'tasks' | 'clock' | 'logger'>;
+  intervalMs?: number;
+  timers?: SchedulerTimers;
+  /** Who takes scheduled runs (default: a random id per plugin). */
+  instanceId?: string;
 }
 
 export interface WorkTrackingPlugin extends GatewayPlugin {
   /** The services the routes serve (for in-process use beside HTTP, and tests). */
   readonly services: WorkTracking;
+  /** The scheduler, when `schedule` was given (tests run its rounds with `tick()`). */
+  readonly scheduler: WorkScheduler | undefined;
 }
 
 export function workTrackingRoutes(options: WorkTrackingRoutesOptions): WorkTrackingPlugin {
@@ -49,6 +85,7 @@ export function workTrackingRoutes(options: WorkTrackingRoutesOptions): WorkTrac
     classifications: guardPort(options.classifications, 'classification store'),
     secrets: guardPort(options.secrets, 'secret store'),
   });
+  const scheduler = options.schedule && createScheduler(options, options.schedule, services, directory);
   let retentionTimer: ReturnType<typeof setInterval> | undefined;
   let sweeping: Promise<void> | undefined;
   const sweepAll = async () => {
@@ -60,6 +97,7 @@ export function workTrackingRoutes(options: WorkTrackingRoutesOptions): WorkTrac
   return {
     name: 'work-tracking',
     services,
+    scheduler,
     rateLimits: WORK_TRACKING_RATE_LIMITS,
     routes: [
       ...webhookRoutes({
@@ -71,6 +109,7 @@ export function workTrackingRoutes(options: WorkTrackingRoutesOptions): WorkTrac
       ...adminRoutes(services),
     ],
     async start() {
+      scheduler?.start();
       services.outbox.start(options.outboxIntervalMs ?? 5_000);
       services.outbox.kick();
       if (options.retention) {
@@ -89,6 +128,7 @@ export function workTrackingRoutes(options: WorkTrackingRoutesOptions): WorkTrac
       }
     },
     async close() {
+      await scheduler?.stop();
       if (retentionTimer) clearInterval(retentionTimer);
       retentionTimer = undefined;
       await sweeping;
@@ -106,4 +146,48 @@ export function workTrackingRoutes(options: WorkTrackingRoutesOptions): WorkTrac
       return { tasksDiscovered: c.tasksDiscovered ?? 0, modelCalls: c.modelCalls ?? 0 };
     },
   };
+}
+
+function createScheduler(
+  options: WorkTrackingRoutesOptions,
+  o: WorkTrackingScheduleOptions,
+  services: WorkTracking,
+  directory: OrgDirectory,
+): WorkScheduler {
+  const clock = options.clock ? { clock: options.clock } : {};
+  const logger = options.logger ? { logger: options.logger } : {};
+  const sync = new ConnectorSync({
+    ...o.sync,
+    ...clock,
+    ...logger,
+    connectors: o.connectors,
+    secrets: options.secrets,
+    tasks: services.tasks,
+  });
+  const briefings =
+    o.briefings === false
+      ? undefined
+      : new BriefingSchedule({
+          ...clock,
+          ...logger,
+          ...(o.briefings?.at ? { at: o.briefings.at } : {}),
+          ...(o.briefings?.channel ? { channel: o.briefings.channel } : {}),
+          briefings: services.briefings,
+          runs: o.runs,
+          tenants: o.tenants,
+          users: o.users ?? ((tenantId) => directory.users(tenantId)),
+          ...(options.timeZoneOf ? { timeZoneOf: options.timeZoneOf } : {}),
+          owner: o.instanceId ?? newId(),
+        });
+  return new WorkScheduler({
+    ...logger,
+    ...(o.intervalMs ? { intervalMs: o.intervalMs } : {}),
+    ...(o.timers ? { timers: o.timers } : {}),
+    jobs: [
+      { name: 'connector-sync', run: (signal) => sync.tick(signal) },
+      ...(briefings
+        ? [{ name: 'daily-briefings', run: (signal: AbortSignal) => briefings.tick(signal) }]
+        : []),
+    ],
+  });
 }

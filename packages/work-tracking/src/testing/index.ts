@@ -1,2 +1,3 @@
-/** `@agentgov/work-tracking/testing`: a loopback Jira-compatible tracker for tests and demos. */
+/** `@agentgov/work-tracking/testing`: loopback Jira-compatible tracker and GitHub-compatible code host for tests and demos. */
+export * from './loopback-codehost';
 export * from './loopback-tracker';

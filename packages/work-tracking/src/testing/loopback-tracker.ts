@@ -2,6 +2,8 @@
  * A loopback HTTP server speaking the Jira-compatible REST API HttpTrackerClient uses, for tests and
  * the demo: tickets follow DEFAULT_TRACKER_WORKFLOW; faults can be queued (`status` with an
  * optional `Retry-After`, or `hang` — the request is never answered until the server closes).
+ * `GET /rest/api/2/search` answers the `assignee = "<account>"` searches of the scheduled pull
+ * (JiraAssignedSource) from `issues`, paged by `startAt` / `maxResults`.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,15 +19,30 @@ export interface LoopbackTracker {
   readonly faults: TrackerFault[];
   /** Every request received: method, path, authorization header. */
   readonly requests: { method: string; path: string; authorization: string | undefined }[];
+  /** Issues the search finds (unresolved ones, by assignee). */
+  readonly issues: LoopbackIssue[];
+  /** The JQL of every search received. */
+  readonly searches: string[];
   /** Called when a `hang` fault has parked a request (a test times the attempt out then, not after a real delay). */
   onHang: (() => void) | undefined;
   close(): Promise<void>;
+}
+
+export interface LoopbackIssue {
+  key: string;
+  assignee: string;
+  summary: string;
+  description?: string;
+  duedate?: string;
+  resolved?: boolean;
 }
 
 export async function startLoopbackTracker(options: { token?: string } = {}): Promise<LoopbackTracker> {
   const tracker = new InMemoryTracker();
   const faults: TrackerFault[] = [];
   const requests: LoopbackTracker['requests'] = [];
+  const issues: LoopbackIssue[] = [];
+  const searches: string[] = [];
   const hung = new Set<http.ServerResponse>();
   const send = (res: http.ServerResponse, status: number, body?: unknown) => {
     res.writeHead(status, body === undefined ? {} : { 'content-type': 'application/json' });
@@ -35,7 +52,8 @@ export async function startLoopbackTracker(options: { token?: string } = {}): Pr
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      const url = new URL(req.url ?? '/', 'http://x');
+      const path = url.pathname;
       requests.push({ method: req.method ?? '', path, authorization: req.headers.authorization });
       const fault = faults.shift();
       if (fault && 'hang' in fault) {
@@ -57,6 +75,23 @@ export async function startLoopbackTracker(options: { token?: string } = {}): Pr
           : {};
       } catch {
         return send(res, 400, { errorMessages: ['invalid JSON'] });
+      }
+      if (path === '/rest/api/2/search' && req.method === 'GET') {
+        const jql = url.searchParams.get('jql') ?? '';
+        searches.push(jql);
+        const who = /^assignee = "((?:[^"\\]|\\.)*)"/.exec(jql)?.[1]?.replace(/\\(.)/g, '$1');
+        const found = issues.filter((i) => !i.resolved && i.assignee === who);
+        const startAt = Number(url.searchParams.get('startAt') ?? 0);
+        const max = Number(url.searchParams.get('maxResults') ?? 50);
+        return send(res, 200, {
+          startAt,
+          maxResults: max,
+          total: found.length,
+          issues: found.slice(startAt, startAt + max).map((i) => ({
+            key: i.key,
+            fields: { summary: i.summary, description: i.description ?? null, duedate: i.duedate ?? null },
+          })),
+        });
       }
       const m = /^\/rest\/api\/2\/issue\/([^/]+)(?:\/(comment|transitions))?$/.exec(path);
       const key = m ? decodeURIComponent(m[1] ?? '') : '';
@@ -97,6 +132,8 @@ export async function startLoopbackTracker(options: { token?: string } = {}): Pr
     tracker,
     faults,
     requests,
+    issues,
+    searches,
     onHang: undefined,
     close: async () => {
       for (const res of hung) res.destroy();
