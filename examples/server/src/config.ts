@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { DURATION_FORM, parseDurationSeconds } from '@agentgov/core';
 import { z } from 'zod';
+import { type TlsSettings, tlsSettings } from './tls-config';
 
 const Port = z
   .string()
@@ -55,6 +56,34 @@ const EnvSchema = z.object({
    * is then `__Host-session` instead of the spec's `session`. Opt-in, never derived from a URL.
    */
   AGENTGOV_SECURE_COOKIES: z.enum(['0', '1']).default('0'),
+  // --- TLS (not in DESIGN.md's table; spec: "internal service-to-service traffic uses mutual TLS,
+  // external protocol is HTTPS"). Each *_CERT, *_KEY and *_CA is a PEM file, read and checked at
+  // configuration time (./tls-config.ts); docs/deployment.md shows a set-up end to end.
+  /** The server's certificate chain and key: HTTPS instead of HTTP. */
+  AGENTGOV_TLS_CERT: z.string().min(1).optional(),
+  AGENTGOV_TLS_KEY: z.string().min(1).optional(),
+  /** The CA of the internal callers' client certificates (metrics scraper, other services). */
+  AGENTGOV_TLS_CLIENT_CA: z.string().min(1).optional(),
+  /** `off`; `optional` (default with a client CA: required on the internal paths only); `require` (every connection). */
+  AGENTGOV_TLS_CLIENT_AUTH: z.enum(['off', 'optional', 'require']).optional(),
+  /** Under `optional`: comma-separated paths that need a client certificate (default /api/v1/metrics/prometheus). */
+  AGENTGOV_TLS_INTERNAL_PATHS: z.string().min(1).optional(),
+  /** TLS to OPA (an https:// OPA_URL): CA, client certificate and key, the name to verify if not the URL's host. */
+  OPA_TLS_CA: z.string().min(1).optional(),
+  OPA_TLS_CERT: z.string().min(1).optional(),
+  OPA_TLS_KEY: z.string().min(1).optional(),
+  OPA_TLS_SERVERNAME: z.string().min(1).optional(),
+  /** TLS to PostgreSQL (a postgres:// DATABASE_URL without sslmode): the same four. */
+  DATABASE_TLS_CA: z.string().min(1).optional(),
+  DATABASE_TLS_CERT: z.string().min(1).optional(),
+  DATABASE_TLS_KEY: z.string().min(1).optional(),
+  DATABASE_TLS_SERVERNAME: z.string().min(1).optional(),
+  /** TLS to Redis (a rediss:// REDIS_URL): the same four. */
+  REDIS_TLS_CA: z.string().min(1).optional(),
+  REDIS_TLS_CERT: z.string().min(1).optional(),
+  REDIS_TLS_KEY: z.string().min(1).optional(),
+  REDIS_TLS_SERVERNAME: z.string().min(1).optional(),
+  // --- end of TLS
 });
 
 /**
@@ -97,6 +126,8 @@ export interface ServerConfig {
   forwardedHeader: 'x-forwarded-for' | 'forwarded';
   /** Session cookie named `__Host-session` (HTTPS only) instead of `session`. */
   secureCookies: boolean;
+  /** HTTPS and client certificates; TLS to OPA, PostgreSQL and Redis (PEM text, ./tls-config.ts). */
+  tls: TlsSettings;
 }
 
 /** Development values of the OIDC client, used with the in-process development issuer. */
@@ -140,6 +171,9 @@ export function loadConfig(
   if (e.OIDC_ISSUER && (!e.OIDC_CLIENT_ID || !e.OIDC_CLIENT_SECRET)) {
     throw new ConfigError('OIDC_ISSUER needs OIDC_CLIENT_ID and OIDC_CLIENT_SECRET');
   }
+  const tls = tlsSettings(e, { opaUrl: e.OPA_URL, databaseUrl: e.DATABASE_URL, redisUrl: e.REDIS_URL }, cwd);
+  if (!tls.settings) throw new ConfigError(`invalid configuration: ${tls.problems.join('; ')}`);
+  const scheme = tls.settings.listen ? 'https' : 'http';
   return {
     port: e.PORT,
     host: e.HOST,
@@ -153,7 +187,7 @@ export function loadConfig(
       clientSecret: e.OIDC_CLIENT_SECRET ?? DEV_OIDC_CLIENT.clientSecret,
       redirectUri:
         e.OIDC_REDIRECT_URI ??
-        (e.PORT === 0 ? undefined : `http://${browserHost(e.HOST)}:${e.PORT}/api/v1/auth/callback`),
+        (e.PORT === 0 ? undefined : `${scheme}://${browserHost(e.HOST)}:${e.PORT}/api/v1/auth/callback`),
       scope: e.OIDC_SCOPES,
     },
     secrets: e.AGENTGOV_SECRETS,
@@ -163,6 +197,7 @@ export function loadConfig(
     trustProxy: trustProxyOf(e.AGENTGOV_TRUST_PROXY),
     forwardedHeader: e.AGENTGOV_FORWARDED_HEADER,
     secureCookies: e.AGENTGOV_SECURE_COOKIES === '1',
+    tls: tls.settings,
   };
 }
 

@@ -10,7 +10,7 @@
  */
 
 import { mkdir } from 'node:fs/promises';
-import http from 'node:http';
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { mount as mountExpress } from '@agentgov/adapter-express';
@@ -46,6 +46,7 @@ import {
 } from '@agentgov/core';
 import {
   createGovernance,
+  createNodeServer,
   type Governance,
   type KernelStores,
   MemoryRateLimiter,
@@ -56,7 +57,12 @@ import { prometheusMetrics } from '@agentgov/gateway/observability';
 import { interchangeRoutes } from '@agentgov/interchange/gateway';
 import { createMcpProxy, loadMcpConfig } from '@agentgov/mcp';
 import { mcpRoutes } from '@agentgov/mcp/gateway';
-import { BuiltinDecisionEngine, EffectivePolicyResolver, OpaDecisionEngine } from '@agentgov/policy';
+import {
+  BuiltinDecisionEngine,
+  EffectivePolicyResolver,
+  OpaDecisionEngine,
+  tlsFetch,
+} from '@agentgov/policy';
 import { policyRoutes } from '@agentgov/policy/gateway';
 import { openStore, type SqlStores } from '@agentgov/store-kysely';
 import { createRedisStores, type RedisStores } from '@agentgov/store-redis';
@@ -111,7 +117,9 @@ export async function startServer(
     let ready: http.RequestListener = startupResponder(() => phase, logger, {
       plugins: config.opaUrl ? ['policyEngine', 'opa', 'workTracking'] : ['policyEngine', 'workTracking'],
     });
-    const server = http.createServer((req, res) => ready(req, res));
+    // HTTPS with AGENTGOV_TLS_CERT/KEY; client certificates per AGENTGOV_TLS_CLIENT_AUTH (./tls-config.ts).
+    const listenTls = config.tls.listen;
+    const server = createNodeServer((req, res) => ready(req, res), listenTls);
     server.listen(config.port, config.host);
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);
@@ -119,7 +127,7 @@ export async function startServer(
     });
     cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
     const { port } = server.address() as AddressInfo;
-    const url = `http://${browserHost(config.host)}:${port}`;
+    const url = `${listenTls ? 'https' : 'http'}://${browserHost(config.host)}:${port}`;
     progress(`port ${port} on ${config.host} bound (requests get 503 until the start-up completes)`);
     const redirectUri = config.oidc.redirectUri ?? `${url}/api/v1/auth/callback`;
 
@@ -133,7 +141,11 @@ export async function startServer(
       sqlStores = await openStore({ database: config.database.dataDir, migrate: false });
     } else if (config.database.kind === 'postgres') {
       progress('connecting to PostgreSQL…');
-      sqlStores = await openStore({ database: config.database.url, migrate: false });
+      sqlStores = await openStore({
+        database: config.database.url,
+        migrate: false,
+        ...(config.tls.database ? { tls: config.tls.database } : {}),
+      });
     }
     if (sqlStores) {
       cleanups.push(() => (sqlStores as SqlStores).close());
@@ -170,7 +182,7 @@ export async function startServer(
     let redis: RedisStores | undefined;
     if (config.redisUrl) {
       progress('connecting to Redis…');
-      const shared = createRedisStores(config.redisUrl);
+      const shared = createRedisStores(config.redisUrl, config.tls.redis ? { tls: config.tls.redis } : {});
       redis = shared;
       cleanups.push(() => shared.close());
       await shared.redis.ping();
@@ -228,7 +240,10 @@ export async function startServer(
     const decisionEngine: DecisionEngine = prometheus.observeDecisionEngine(
       resolver
         ? new BuiltinDecisionEngine(resolver)
-        : new OpaDecisionEngine({ url: config.opaUrl as string }),
+        : new OpaDecisionEngine({
+            url: config.opaUrl as string,
+            ...(config.tls.opa ? { fetch: tlsFetch(config.tls.opa) } : {}),
+          }),
     );
 
     // --- the service: the gateway kernel and the domains it serves, listed explicitly

@@ -25,7 +25,7 @@ import { KyselyBriefingStore } from './briefing-store';
 import { KyselyClassificationStore } from './classification-store';
 import { KyselyConnectorStore } from './connector-store';
 import { createPGliteKysely, createPostgresKysely } from './create-kysely';
-import { openPGlite, openPostgresPool } from './drivers';
+import { openPGlite, openPostgresPool, type PostgresTlsOptions } from './drivers';
 import { KyselyExchangeStore } from './exchange-store';
 import { KyselyIdempotencyStore } from './idempotency-store';
 import { KyselyInstanceRegistry } from './instance-registry';
@@ -139,6 +139,12 @@ export interface OpenStoreOptions {
   migrate?: boolean;
   /** PostgreSQL pool size (default 10) and connection timeout in ms (default 10,000). */
   pool?: { max?: number; connectionTimeoutMillis?: number };
+  /**
+   * PostgreSQL over TLS: CA, client certificate and key, and the name to verify (see
+   * `PostgresTlsOptions`); the server's certificate and name are always verified. Not with TLS
+   * parameters in the URL (`sslmode`, `sslrootcert` …): one or the other.
+   */
+  tls?: PostgresTlsOptions;
   /** Rows per `scan` round trip (default 500). */
   scanBatchSize?: number;
 }
@@ -161,7 +167,13 @@ export async function openStore(options: OpenStoreOptions): Promise<SqlStores> {
   const kind = databaseKind(options.database);
   const db =
     kind === 'postgres'
-      ? createPostgresKysely({ pool: await openPostgresPool(options.database, options.pool), schema })
+      ? createPostgresKysely({
+          pool: await openPostgresPool(options.database, {
+            ...options.pool,
+            ...(options.tls ? { tls: options.tls } : {}),
+          }),
+          schema,
+        })
       : createPGliteKysely({
           client: await openPGlite(kind === 'pglite-memory' ? undefined : options.database),
           schema,

@@ -4,6 +4,7 @@
  * database — so a PostgreSQL user never installs PGlite and the other way round. A driver that is
  * not installed fails with an error naming the package to install.
  */
+import { checkServerIdentity, type PeerCertificate } from 'node:tls';
 import type { PgPoolLike } from './create-kysely';
 import type { PGliteLike } from './pglite-dialect';
 
@@ -44,12 +45,62 @@ export async function loadDriver<T>(pkg: DriverPackage, importer: () => Promise<
   }
 }
 
+/**
+ * TLS to PostgreSQL with a CA of your own and a client certificate. The server's certificate is
+ * always verified, and so is its name: the URL's host, or `servername` when the certificate names
+ * the server otherwise (an IP address in the URL, a load balancer's name).
+ */
+export interface PostgresTlsOptions {
+  /** CA certificate(s), PEM, the server's certificate must chain to (default: Node's root CAs). */
+  ca?: string | Buffer;
+  /** Client certificate chain, PEM, with its `key`. */
+  cert?: string | Buffer;
+  key?: string | Buffer;
+  /** The name the server's certificate must carry, when it is not the URL's host. */
+  servername?: string;
+}
+
+/** The URL parameters through which pg would configure TLS itself (and override `ssl`). */
+const URL_TLS_PARAMETERS = ['sslmode', 'sslcert', 'sslkey', 'sslrootcert', 'ssl', 'sslnegotiation'];
+
+/** pg's `ssl` option for `tls` (verification on); refuses a URL that configures TLS as well. */
+export function postgresSsl(url: string, tls: PostgresTlsOptions): Record<string, unknown> {
+  let params: URLSearchParams;
+  try {
+    params = new URL(url).searchParams;
+  } catch {
+    params = new URLSearchParams();
+  }
+  const inUrl = URL_TLS_PARAMETERS.filter((p) => params.has(p));
+  if (inUrl.length > 0)
+    throw new Error(
+      `TLS is configured twice: the database URL has ${inUrl.join(', ')} and TLS options were given; use one or the other`,
+    );
+  if ((tls.cert === undefined) !== (tls.key === undefined))
+    throw new Error('a client certificate for PostgreSQL needs its key (cert and key together)');
+  const { servername } = tls;
+  return {
+    rejectUnauthorized: true,
+    ...(tls.ca === undefined ? {} : { ca: tls.ca }),
+    ...(tls.cert === undefined ? {} : { cert: tls.cert, key: tls.key }),
+    // pg sets `servername` to the URL's host itself; the identity check is what makes another name hold.
+    ...(servername === undefined
+      ? {}
+      : {
+          servername,
+          checkServerIdentity: (_host: string, cert: PeerCertificate) =>
+            checkServerIdentity(servername, cert),
+        }),
+  };
+}
+
 /** A pg `Pool` on `url`; idle-client errors are absorbed (the next query reconnects). */
 export async function openPostgresPool(
   url: string,
-  options: { max?: number; connectionTimeoutMillis?: number } = {},
+  options: { max?: number; connectionTimeoutMillis?: number; tls?: PostgresTlsOptions } = {},
   importer: () => Promise<PgModule> = () => import('pg'),
 ): Promise<PgPoolLike> {
+  const ssl = options.tls ? postgresSsl(url, options.tls) : undefined;
   const pg = await loadDriver('pg', importer);
   // ESM import of the CommonJS package: the namespace's `default`, or the module itself (bundlers).
   const Pool = (pg.default?.Pool ??
@@ -58,6 +109,7 @@ export async function openPostgresPool(
     connectionString: url,
     max: options.max ?? 10,
     connectionTimeoutMillis: options.connectionTimeoutMillis ?? 10_000,
+    ...(ssl ? { ssl } : {}),
   });
   // An idle client dropped by the server must not crash the process; the next query reconnects.
   // (`createPostgresKysely` also covers checked-out clients: `schemaPool`.)

@@ -19,6 +19,7 @@ export {
 } from './connect';
 export { KyselyConnectorStore } from './connector-store';
 export { createPGliteKysely, createPostgresKysely, type PgPoolLike } from './create-kysely';
+export type { PostgresTlsOptions } from './drivers';
 export { KyselyExchangeStore } from './exchange-store';
 export { KyselyIdempotencyStore } from './idempotency-store';
 export { KyselyInstanceRegistry } from './instance-registry';

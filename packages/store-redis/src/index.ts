@@ -7,7 +7,13 @@
 export * from './activity-tracker';
 export * from './instance-registry';
 export * from './rate-limiter';
-export type { RedisConnection, RedisLike, RedisMultiLike, RedisRateLimiterClient } from './redis';
+export type {
+  RedisConnection,
+  RedisLike,
+  RedisMultiLike,
+  RedisRateLimiterClient,
+  RedisTlsOptions,
+} from './redis';
 export { openRedis } from './redis';
 export * from './session-store';
 export * from './stores';

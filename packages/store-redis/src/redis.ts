@@ -4,6 +4,7 @@
  * takes such a client or a `redis://` URL; given a URL it opens (and on `close()` quits) its own
  * client.
  */
+import { type ConnectionOptions, checkServerIdentity } from 'node:tls';
 import { Redis } from 'ioredis';
 
 /** The commands queued in one `multi()` (MULTI/EXEC: one round trip, applied atomically). */
@@ -57,17 +58,57 @@ export interface RedisRateLimiterClient {
 export type RedisConnection<C = RedisLike> = C | string;
 
 /**
- * Opens an ioredis client for a URL. Commands issued while the connection is down fail after two
- * reconnection attempts instead of ioredis' default twenty, so a request does not hang for long on
- * a missing Redis. Callers that want other settings pass their own client.
+ * TLS to Redis (a `rediss://` URL) with a CA of your own and a client certificate. The server's
+ * certificate is always verified, and so is its name: the URL's host, or `servername` when the
+ * certificate names the server otherwise.
  */
-export function openRedis(url: string): Redis {
-  return new Redis(url, { maxRetriesPerRequest: 2 });
+export interface RedisTlsOptions {
+  /** CA certificate(s), PEM, the server's certificate must chain to (default: Node's root CAs). */
+  ca?: string | Buffer;
+  /** Client certificate chain, PEM, with its `key`. */
+  cert?: string | Buffer;
+  key?: string | Buffer;
+  /** The name the server's certificate must carry, when it is not the URL's host (also sent as SNI). */
+  servername?: string;
+}
+
+/** ioredis' `tls` option for `tls` (verification on); refuses a `redis://` URL (it would be sent in clear). */
+function redisTls(url: string, tls: RedisTlsOptions): ConnectionOptions {
+  if (!/^rediss:\/\//i.test(url))
+    throw new Error('TLS options for Redis need a rediss:// URL (redis:// is not encrypted)');
+  if ((tls.cert === undefined) !== (tls.key === undefined))
+    throw new Error('a client certificate for Redis needs its key (cert and key together)');
+  const { servername } = tls;
+  return {
+    rejectUnauthorized: true,
+    ...(tls.ca === undefined ? {} : { ca: tls.ca }),
+    ...(tls.cert === undefined ? {} : { cert: tls.cert, key: tls.key }),
+    ...(servername === undefined
+      ? {}
+      : { servername, checkServerIdentity: (_host, cert) => checkServerIdentity(servername, cert) }),
+  };
+}
+
+/**
+ * Opens an ioredis client for a URL (`rediss://` for TLS; `tls` for a CA of your own and a client
+ * certificate). Commands issued while the connection is down fail after two reconnection attempts
+ * instead of ioredis' default twenty, so a request does not hang for long on a missing Redis.
+ * Callers that want other settings pass their own client.
+ */
+export function openRedis(url: string, options: { tls?: RedisTlsOptions } = {}): Redis {
+  return new Redis(url, {
+    maxRetriesPerRequest: 2,
+    ...(options.tls ? { tls: redisTls(url, options.tls) } : {}),
+  });
 }
 
 /** The client for `connection`, and whether this package opened it (and so must quit it). */
-export function resolveConnection<C>(connection: RedisConnection<C>): { client: C; owned: boolean } {
-  if (typeof connection === 'string') return { client: openRedis(connection) as unknown as C, owned: true };
+export function resolveConnection<C>(
+  connection: RedisConnection<C>,
+  tls?: RedisTlsOptions,
+): { client: C; owned: boolean } {
+  if (typeof connection === 'string')
+    return { client: openRedis(connection, tls ? { tls } : {}) as unknown as C, owned: true };
   return { client: connection, owned: false };
 }
 

@@ -6,6 +6,7 @@ import {
   type RedisConnection,
   type RedisLike,
   type RedisRateLimiterClient,
+  type RedisTlsOptions,
   resolveConnection,
 } from './redis';
 import { RedisSessionStore, type RedisSessionStoreOptions } from './session-store';
@@ -20,6 +21,8 @@ export interface RedisStoresOptions {
    * prefixes.
    */
   keyPrefix?: string;
+  /** With a `rediss://` URL: CA, client certificate and key, the name to verify (`RedisTlsOptions`). */
+  tls?: RedisTlsOptions;
   sessions?: Omit<RedisSessionStoreOptions, 'keyPrefix'>;
   activity?: Omit<RedisActivityTrackerOptions, 'keyPrefix'>;
   rateLimiter?: Omit<RedisRateLimiterOptions, 'keyPrefix'>;
@@ -50,7 +53,7 @@ export function createRedisStores<C extends RedisClientLike>(
   connection: RedisConnection<C>,
   options: RedisStoresOptions = {},
 ): RedisStores<C> {
-  const { client, owned } = resolveConnection(connection);
+  const { client, owned } = resolveConnection(connection, options.tls);
   const prefix = options.keyPrefix ?? 'agentgov';
   const activity = new RedisActivityTracker(client, { ...options.activity, keyPrefix: prefix });
   return {
