@@ -15,6 +15,7 @@ import { sessionActivity } from './0005-session-activity';
 import { auditAppendLookups } from './0006-audit-append-lookups';
 import { toolCallInbox } from './0007-tool-call-inbox';
 import { connectorSync } from './0008-connector-sync';
+import { auditLeaf } from './0009-audit-leaf';
 
 /** Migration names, in order. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -26,6 +27,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0006_audit_append_lookups': auditAppendLookups,
   '0007_tool_call_inbox': toolCallInbox,
   '0008_connector_sync': connectorSync,
+  '0009_audit_leaf': auditLeaf,
 };
 
 /** The migrations as a kysely `MigrationProvider` (code objects, no files). */
