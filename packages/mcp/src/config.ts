@@ -5,7 +5,12 @@
  * filtering) and the limits.
  */
 import { readFile } from 'node:fs/promises';
-import { ClassificationLevelSchema } from '@agentgov/core';
+import {
+  ClassificationLevelSchema,
+  deploymentIssueMessage,
+  isDeploymentEnvelope,
+  parseDeployment,
+} from '@agentgov/core';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 
@@ -138,8 +143,23 @@ export class McpConfigError extends Error {
   }
 }
 
-/** Validates a configuration object (already parsed from YAML or JSON). */
+/** The kind of the proxy's configuration file in the agentgov.dev/v1 envelope. */
+export const MCP_PROXY_KIND = 'McpProxy';
+
+/**
+ * Validates a configuration object (already parsed from YAML or JSON): the envelope
+ * (`apiVersion: agentgov.dev/v1`, `kind: McpProxy`, `spec:` these settings), or the legacy bare form
+ * (these settings at the top level).
+ */
 export function parseMcpConfig(value: unknown, source?: string): McpConfig {
+  if (isDeploymentEnvelope(value)) {
+    const doc = parseDeployment(value, { [MCP_PROXY_KIND]: McpConfigSchema });
+    if (doc.isOk()) return doc.value.spec;
+    throw new McpConfigError(
+      doc.error.map((i) => ({ path: i.path, message: deploymentIssueMessage(i) })),
+      source,
+    );
+  }
   const parsed = McpConfigSchema.safeParse(value);
   if (!parsed.success) {
     throw new McpConfigError(

@@ -16,6 +16,7 @@ export {
   HttpUpstreamSchema,
   LimitsSchema,
   loadMcpConfig,
+  MCP_PROXY_KIND,
   type McpConfig,
   McpConfigError,
   type McpConfigInput,

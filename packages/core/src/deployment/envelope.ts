@@ -51,10 +51,16 @@ export function deploymentSchema<K extends string, S extends z.ZodType>(kind: K,
   });
 }
 
+/** The issue's message with its suggestion: `unknown key; did you mean spec.port?`. */
+export function deploymentIssueMessage(issue: DeploymentIssue): string {
+  return issue.suggestion === undefined
+    ? issue.message
+    : `${issue.message}; did you mean ${issue.suggestion}?`;
+}
+
 /** The issue as one line: `spec.prot: unknown key; did you mean spec.port?`. */
 export function formatDeploymentIssue(issue: DeploymentIssue): string {
-  const hint = issue.suggestion === undefined ? '' : `; did you mean ${issue.suggestion}?`;
-  return `${issue.path || '(document)'}: ${issue.message}${hint}`;
+  return `${issue.path || '(document)'}: ${deploymentIssueMessage(issue)}`;
 }
 
 /** Whether a parsed document is in the envelope form (it names an apiVersion or a kind). */
@@ -73,7 +79,7 @@ export function parseDeployment<Kinds extends Record<string, z.ZodType>>(
   const known = Object.keys(kinds);
   if (!isPlainObject(value)) {
     return err([
-      { path: '', message: `expected a mapping with apiVersion, kind and spec (${describe(value)})` },
+      { path: '', message: `expected a mapping with apiVersion, kind and spec (got ${describe(value)})` },
     ]);
   }
   const issues: DeploymentIssue[] = [];
