@@ -5,7 +5,7 @@
  * - authenticated `GET /api/v1/policies/{id}`;
  * - authenticated `POST /api/v1/decisions` (an agent-to-agent decision: body parsed and validated,
  *   the built-in engine, the audited `policy_decision` appended to the in-memory chain) against
- *   the bare framework parsing the same JSON body and answering the same decision.
+ *   the bare framework parsing the same JSON body and calling the same engine (issue 26).
  *
  * Every server runs in its own process (this file, re-run as a child with
  * `AGENTGOV_BENCH_SERVER=<kind>`), so the load generator and the server under test do not share
@@ -24,6 +24,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import type { DecisionRequest } from '@agentgov/core';
 import autocannon from 'autocannon';
 import type { BenchRow, BenchSuite } from './lib';
 
@@ -96,11 +97,58 @@ const DECISION_BODY = JSON.stringify({
   },
 });
 
+/** The one policy both the gateway and the POST baseline decide on (enterprise scope of acme). */
+const BENCH_POLICY = {
+  domain: 'agent-to-agent',
+  name: 'bench',
+  version: '1.0.0',
+  changeReason: 'bench',
+  content: 'enabled: true\nmax_rounds:\n  information_query: 3\n',
+} as const;
+
 /** A workspace package's entry: its built dist file, or (BENCH_GATEWAY_FROM=src) its source. */
 function workspace<T>(pkg: string, entry = 'index'): Promise<T> {
   const file =
     FROM === 'dist' ? `dist/${entry}.js` : `src/${entry === 'index' ? 'index' : `${entry}/index`}.ts`;
   return import(new URL(`../packages/${pkg}/${file}`, import.meta.url).href) as Promise<T>;
+}
+
+/**
+ * The POST baseline's decision (issue 26: "the bare framework parsing the same body and calling the
+ * same engine"): the built-in engine of the same build on the same policy, for the same user, its
+ * decision as JSON — no authentication, rate limit, validation beyond the engine's or audit. It
+ * must answer what the gateway answered (`expected`, its policy ids aside).
+ */
+async function bareDecider(expected: string): Promise<(body: unknown) => Promise<string>> {
+  const [core, policy] = await Promise.all([
+    workspace<typeof import('@agentgov/core')>('core'),
+    workspace<typeof import('@agentgov/policy')>('policy'),
+  ]);
+  const store = new core.InMemoryPolicyStore();
+  const directory = core.InMemoryOrgDirectory.fromDefinitions({
+    tenant: 'acme',
+    orgs: { eng: { teams: { platform: ['alice'] } } },
+  });
+  const resolver = new policy.EffectivePolicyResolver({ store, directory });
+  const service = new policy.PolicyService({
+    store,
+    directory,
+    audit: new core.InMemoryAuditSink(),
+    onChange: (t) => resolver.invalidate(t),
+  });
+  const admin = { userId: 'root', tenantId: 'acme', roles: ['enterprise_admin'] as const };
+  (await service.create(admin, { ...BENCH_POLICY, scope: 'enterprise', scopeId: 'acme' }))._unsafeUnwrap();
+  const engine = new policy.BuiltinDecisionEngine(resolver);
+  const decide = async (body: unknown): Promise<string> => {
+    const { domain, input } = body as Pick<DecisionRequest, 'domain' | 'input'>;
+    const r = await engine.decide({ domain, tenantId: 'acme', userId: 'alice', input } as DecisionRequest);
+    return JSON.stringify(r.isOk() ? r.value : { error: r.error.message });
+  };
+  const { policyIds: _, ...ours } = JSON.parse(await decide(JSON.parse(DECISION_BODY)));
+  const { policyIds: __, ...theirs } = JSON.parse(expected);
+  if (JSON.stringify(ours) !== JSON.stringify(theirs))
+    throw new Error(`the baseline's engine answers ${JSON.stringify(ours)}, the gateway ${expected}`);
+  return decide;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -117,16 +165,16 @@ async function serve(kind: Kind): Promise<void> {
   const info: Omit<ServerInfo, 'port'> = {};
   if (kind.startsWith('bare-')) {
     const policyJson = env.policyJson ?? '{}';
-    const decisionJson = env.decisionJson ?? '{}';
+    const decide = await bareDecider(env.decisionJson ?? '{}');
     if (kind === 'bare-express') {
       const { default: express } = await import('express');
       const app = express();
       app.get('/api/v1/policies/:id', (_req, res) => {
         res.type('application/json').send(policyJson);
       });
-      app.post('/api/v1/decisions', express.json(), (req, res) => {
+      app.post('/api/v1/decisions', express.json(), async (req, res) => {
         if (typeof req.body !== 'object' || req.body === null) res.status(400);
-        res.type('application/json').send(decisionJson);
+        res.type('application/json').send(await decide(req.body));
       });
       listener = app;
     } else {
@@ -140,7 +188,7 @@ async function serve(kind: Kind): Promise<void> {
           for await (const chunk of ctx.req) chunks.push(chunk as Buffer);
           const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
           if (typeof parsed !== 'object' || parsed === null) ctx.status = 400;
-          ctx.body = decisionJson;
+          ctx.body = await decide(parsed);
         } else if (ctx.method === 'GET' && ctx.path.startsWith('/api/v1/policies/')) {
           ctx.body = policyJson;
         }
@@ -167,15 +215,7 @@ async function serve(kind: Kind): Promise<void> {
       new Request('http://bench/api/v1/policies', {
         method: 'POST',
         headers: auth,
-        body: JSON.stringify({
-          scope: 'enterprise',
-          scopeId: 'acme',
-          domain: 'agent-to-agent',
-          name: 'bench',
-          version: '1.0.0',
-          changeReason: 'bench',
-          content: 'enabled: true\nmax_rounds:\n  information_query: 3\n',
-        }),
+        body: JSON.stringify({ ...BENCH_POLICY, scope: 'enterprise', scopeId: 'acme' }),
       }),
     );
     if (created.status !== 201) throw new Error(`creating the policy: ${created.status}`);

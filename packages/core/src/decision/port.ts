@@ -218,8 +218,8 @@ export const DecisionBodySchema = z
   });
 export type DecisionBody = z.infer<typeof DecisionBodySchema>;
 
-/** The caller's part of a request (`tenantId`, `userId`), as `DecisionRequestSchema` checks it. */
-const CallerSchema = DecisionRequestSchema.options[0].pick({ tenantId: true, userId: true });
+/** The caller's ids as `DecisionRequestSchema` checks them: 1 to 255 characters. */
+const isId = (id: string): boolean => typeof id === 'string' && id.length >= 1 && id.length <= 255;
 
 /**
  * The DecisionRequest of a body for `tenantId` (and `userId`). When `DecisionBodySchema` produced
@@ -234,7 +234,7 @@ export function decisionRequestOf(body: DecisionBody, tenantId: string, userId?:
       : { domain: body.domain, tenantId, userId, input: body.input }
   ) as DecisionRequest;
   // Only a request for a user is marked checked: one without is refused by the engine.
-  if (userId !== undefined && checkedBodies.has(body) && CallerSchema.safeParse(request).success)
+  if (userId !== undefined && checkedBodies.has(body) && isId(tenantId) && isId(userId))
     checkedRequests.add(Object.freeze(request));
   return request;
 }
