@@ -1,36 +1,41 @@
 /**
  * What `bench/mcp.bench.ts` measures: one tools/call of the same upstream tool, direct (an SDK
- * Client on the upstream) and through the governing proxy (an SDK Client on the proxy, linked in
- * memory, the proxy's Client on the upstream) with three governance set-ups, plus the decision and
- * the audit append alone. Upstreams over stdio run `examples/mcp/src/upstream.ts` as children
- * (one per case: a stdio server has one client); in memory, the harness's notes server.
+ * Client on the upstream), through the governing proxy (an SDK Client on the proxy, linked in
+ * memory, the proxy forwarding to the upstream) and in-process (`governTools`, no MCP hop in
+ * front), with the governance split in three: a constant decision and a no-op audit (the proxy
+ * itself), the built-in engine's decision, then also the hash-chained audit append — plus the
+ * decision and the append alone. Upstreams over stdio run `examples/mcp/src/upstream.ts` as
+ * children (one per case: a stdio server has one client); in memory, the harness's notes server.
  */
 import { fileURLToPath } from 'node:url';
-import { type AuditSink, type DecisionEngine, InMemoryAuditSink, ok } from '@agentgov/core';
+import { type AuditSink, type DecisionEngine, ok } from '@agentgov/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { createMcpProxy, type McpProxy } from '../src/index';
+import { createMcpProxy, governTools } from '../src/index';
 import { linked, makeProxyWorld, newNotesState, notesServer } from './harness';
 
 export const DIRECT = 'direct tools/call (SDK client → upstream)';
-const PROXIED_NOOP = 'proxied, constant decision, no-op audit (the proxy itself)';
-const PROXIED_BUILTIN = 'proxied, built-in engine, in-memory audit sink';
-const PROXIED_FULL = 'proxied, built-in engine, hash-chained AuditLog';
+export const PROXIED_NOOP = 'proxied: constant decision, no-op audit (the proxy itself)';
+export const PROXIED_DECISION = 'proxied: + built-in decision';
+export const PROXIED_FULL = 'proxied: + built-in decision + hash-chained audit append';
+export const INPROCESS_NOOP = 'governTools in-process: constant decision, no-op audit';
+export const INPROCESS_FULL = 'governTools in-process: + built-in decision + audit append';
+export const DECIDE = 'actions decide() alone (built-in engine)';
+export const APPEND = 'AuditLog.append alone (hash chain, in memory)';
 
 const upstreamFile = fileURLToPath(new URL('../../../examples/mcp/src/upstream.ts', import.meta.url));
 const CALL = { name: 'search_notes', arguments: { query: 'plan' } };
+const IDENTITY = { tenantId: 'acme', userId: 'alice' };
 
 export interface BenchWorld {
+  /** One call per case; the decision and the append alone under DECIDE and APPEND. */
   cases: Record<string, () => Promise<unknown>>;
-  /** The decision of one call alone, and one audit append alone (the split). */
-  decide: () => Promise<unknown>;
-  append: () => Promise<unknown>;
   close(): Promise<void>;
 }
 
-/** `log`: the hash-chained audit log (an `@agentgov/audit` AuditLog) of the full case. */
+/** `log`: the hash-chained audit log (an `@agentgov/audit` AuditLog) of the full cases. */
 export async function benchWorld(kind: 'memory' | 'stdio', log: AuditSink): Promise<BenchWorld> {
   const world = await makeProxyWorld();
   const upstream = (): Transport =>
@@ -42,11 +47,14 @@ export async function benchWorld(kind: 'memory' | 'stdio', log: AuditSink): Prom
         })
       : linked(() => notesServer(newNotesState({ 'plan.md': 'plan' })))();
   const closers: (() => Promise<void>)[] = [];
+  const connected = async () => {
+    const client = new Client({ name: 'bench', version: '1' });
+    await client.connect(upstream());
+    closers.push(() => client.close());
+    return client;
+  };
 
-  const direct = new Client({ name: 'bench', version: '1' });
-  await direct.connect(upstream());
-  closers.push(() => direct.close());
-
+  const direct = await connected();
   const constant: DecisionEngine = {
     name: 'constant',
     health: async () => true,
@@ -58,7 +66,7 @@ export async function benchWorld(kind: 'memory' | 'stdio', log: AuditSink): Prom
   };
 
   const proxied = async (engine: DecisionEngine, audit: AuditSink) => {
-    const proxy: McpProxy = createMcpProxy(
+    const proxy = createMcpProxy(
       {
         upstreams: [{ namespace: 'notes', transport: 'stdio', command: 'unused' }],
         limits: { callsPerWindow: 1e9 },
@@ -66,7 +74,7 @@ export async function benchWorld(kind: 'memory' | 'stdio', log: AuditSink): Prom
       { engine, audit, connect: { notes: upstream } },
     );
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await proxy.connect(serverSide, { tenantId: 'acme', userId: 'alice' });
+    await proxy.connect(serverSide, IDENTITY);
     const client = new Client({ name: 'bench', version: '1' });
     await client.connect(clientSide);
     await client.listTools();
@@ -74,19 +82,21 @@ export async function benchWorld(kind: 'memory' | 'stdio', log: AuditSink): Prom
       await client.close();
       await proxy.close();
     });
-    return () => client.callTool({ ...CALL, name: `notes__${CALL.name}` });
+    const call = { ...CALL, name: `notes__${CALL.name}` };
+    return () => client.callTool(call);
   };
 
-  const memorySink = new InMemoryAuditSink();
-  const cases = {
-    [DIRECT]: () => direct.callTool(CALL),
-    [PROXIED_NOOP]: await proxied(constant, noop),
-    [PROXIED_BUILTIN]: await proxied(world.engine, memorySink),
-    [PROXIED_FULL]: await proxied(world.engine, log),
+  const inProcess = async (engine: DecisionEngine, audit: AuditSink) => {
+    const target = kind === 'stdio' ? await connected() : notesServer(newNotesState({ 'plan.md': 'plan' }));
+    const governed = governTools(target, { namespace: 'notes', identity: IDENTITY, engine, audit });
+    await governed.listTools();
+    closers.push(() => governed.close());
+    const name = `notes__${CALL.name}`;
+    return () => governed.callTool(name, CALL.arguments);
   };
+
   const entry = {
-    tenantId: 'acme',
-    userId: 'alice',
+    ...IDENTITY,
     actionType: 'tool_invocation' as const,
     actionDetail: {
       tool: 'notes__search_notes',
@@ -98,18 +108,24 @@ export async function benchWorld(kind: 'memory' | 'stdio', log: AuditSink): Prom
     outcome: 'success' as const,
     requestId: 'bench',
   };
-  return {
-    cases,
-    decide: () =>
+  const cases: Record<string, () => Promise<unknown>> = {
+    [DIRECT]: () => direct.callTool(CALL),
+    [PROXIED_NOOP]: await proxied(constant, noop),
+    [PROXIED_DECISION]: await proxied(world.engine, noop),
+    [PROXIED_FULL]: await proxied(world.engine, log),
+    [INPROCESS_NOOP]: await inProcess(constant, noop),
+    [INPROCESS_FULL]: await inProcess(world.engine, log),
+    [DECIDE]: () =>
       world.engine.decide({
         domain: 'actions',
-        tenantId: 'acme',
-        userId: 'alice',
+        ...IDENTITY,
         input: { tool: 'notes__search_notes', classification_level: 'internal' },
       }),
-    append: () => log.append(entry),
+    [APPEND]: () => log.append(entry),
+  };
+  return {
+    cases,
     async close() {
-      memorySink.entries.length = 0;
       await Promise.all(closers.map((c) => c().catch(() => {})));
       await world.close();
     },
