@@ -16,6 +16,8 @@ import type { TestKeyPair } from '@agentgov/gateway/testing';
 
 export interface TlsProxy {
   port: number;
+  /** Connections that completed the handshake (client certificate verified) and were passed on. */
+  readonly forwarded: number;
   close(): Promise<void>;
 }
 
@@ -34,7 +36,13 @@ function secureContext(o: ProxyOptions): tls.TlsOptions {
   };
 }
 
-function pipeTo(secure: tls.TLSSocket, target: Target, sockets: Set<net.Socket>): void {
+function pipeTo(
+  secure: tls.TLSSocket,
+  target: Target,
+  sockets: Set<net.Socket>,
+  counter: { forwarded: number },
+): void {
+  counter.forwarded++;
   const upstream = net.connect(target.port, target.host);
   sockets.add(upstream);
   const drop = () => {
@@ -46,7 +54,11 @@ function pipeTo(secure: tls.TLSSocket, target: Target, sockets: Set<net.Socket>)
   secure.pipe(upstream).pipe(secure);
 }
 
-async function listening(server: net.Server, sockets: Set<net.Socket>): Promise<TlsProxy> {
+async function listening(
+  server: net.Server,
+  sockets: Set<net.Socket>,
+  counter: { forwarded: number },
+): Promise<TlsProxy> {
   server.on('connection', (s: net.Socket) => {
     sockets.add(s);
     s.once('close', () => sockets.delete(s));
@@ -54,6 +66,9 @@ async function listening(server: net.Server, sockets: Set<net.Socket>): Promise<
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as net.AddressInfo).port,
+    get forwarded() {
+      return counter.forwarded;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();
@@ -77,9 +92,10 @@ export function targetOf(url: string, defaultPort: number): Target {
 /** TLS in front of Redis at `target`. */
 export function startRedisTlsProxy(o: ProxyOptions, target: Target): Promise<TlsProxy> {
   const sockets = new Set<net.Socket>();
-  const server = tls.createServer(secureContext(o), (secure) => pipeTo(secure, target, sockets));
+  const counter = { forwarded: 0 };
+  const server = tls.createServer(secureContext(o), (secure) => pipeTo(secure, target, sockets, counter));
   server.on('tlsClientError', () => {});
-  return listening(server, sockets);
+  return listening(server, sockets, counter);
 }
 
 /** PostgreSQL's SSLRequest answered `S`, then TLS, in front of PostgreSQL at `target`. */
@@ -87,7 +103,8 @@ export function startPostgresTlsProxy(o: ProxyOptions, target: Target): Promise<
   const sockets = new Set<net.Socket>();
   // The handshake (and the client certificate's verification) is a tls.Server's, handed the
   // socket once the SSLRequest was answered.
-  const secure = tls.createServer(secureContext(o), (s) => pipeTo(s, target, sockets));
+  const counter = { forwarded: 0 };
+  const secure = tls.createServer(secureContext(o), (s) => pipeTo(s, target, sockets, counter));
   secure.on('tlsClientError', () => {});
   const server = net.createServer((socket) => {
     socket.on('error', () => socket.destroy());
@@ -106,7 +123,7 @@ export function startPostgresTlsProxy(o: ProxyOptions, target: Target): Promise<
       secure.emit('connection', socket);
     });
   });
-  return listening(server, sockets);
+  return listening(server, sockets, counter);
 }
 
 export interface HttpsAnswer {
