@@ -68,6 +68,8 @@ describe('reference server configuration', () => {
       trustProxy: 1,
       forwardedHeader: 'forwarded',
       secureCookies: true,
+      // No TLS variables: plain HTTP, no TLS to the services (tls.test.ts has them).
+      tls: { listen: undefined, opa: undefined, database: undefined, redis: undefined },
     });
   });
 
