@@ -2,6 +2,7 @@
  * Audit keys: the commitment master key (HMAC, per-tenant keys derived with HKDF) and the
  * checkpoint signing key (Ed25519 by default, ES256 accepted), both read from a SecretStore.
  */
+import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import {
@@ -12,9 +13,9 @@ import {
   type SecretStore,
   type WritableSecretStore,
 } from '@agentgov/core';
-// jose 5 (not 6): it ships a CommonJS build, so this package's CJS entry loads under Jest and
-// other require()-only runtimes; jose 6 is ESM-only.
-import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK, type KeyLike } from 'jose';
+// jose 6 is ESM-only: the CJS build bundles it (tsup.base.ts), so that entry loads under Jest and
+// other require()-only runtimes too.
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jose';
 import { deriveTenantKey, hmacHex } from './crypto';
 
 /** Secret ref of the commitment master key (env store: `AGENTGOV_SECRET_AUDIT_COMMITMENT_KEY`). */
@@ -102,8 +103,8 @@ export class TenantKeys {
 export interface SigningKey {
   alg: CheckpointAlg;
   kid: string;
-  /** The private key (a node:crypto KeyObject), as jose's KeyLike. */
-  privateKey: KeyLike;
+  /** The private key, a node:crypto KeyObject (signs synchronously, for JWS and signed notes). */
+  privateKey: KeyObject;
   publicJwk: JWK;
 }
 
@@ -135,7 +136,7 @@ export async function parseSigningKey(text: string, ref = DEFAULT_SIGNING_KEY_RE
   if (!alg) throw new AuditKeyError(ref, 'invalid', 'an Ed25519 (OKP) or P-256 (EC) private JWK is required');
   if (typeof jwk.d !== 'string') throw new AuditKeyError(ref, 'invalid', 'the JWK has no private part (d)');
   try {
-    const privateKey = (await importJWK(jwk, alg)) as KeyLike;
+    const privateKey = createPrivateKey({ key: { ...jwk }, format: 'jwk' });
     const publicJwk = publicJwkOf(jwk);
     const kid = jwk.kid ?? (await jwkThumbprintOf(publicJwk));
     publicJwk.kid = kid;

@@ -1,0 +1,275 @@
+#!/usr/bin/env node
+/**
+ * The workspace build: `pnpm build` (and `pnpm install`, through the root `prepare` script).
+ *
+ *   node scripts/build.mjs            every package under packages/ that has a `build:js` script
+ *   node scripts/build.mjs DIR…       only those packages (a package's own `pnpm build` passes `.`)
+ *   node scripts/build.mjs --force    ignore what was built before
+ *
+ * 1. Declarations for the whole workspace in ONE TypeScript pass (`tsc -b tsconfig.dts.json`,
+ *    incremental: an unchanged workspace costs a few seconds), instead of one full program per
+ *    package as `tsup --dts` did; then each entry point's declarations are bundled from that output
+ *    (rollup-plugin-dts over .d.ts files, no type-checking) into `dist/<entry>.d.ts` and, for the
+ *    `require` condition, `dist/<entry>.d.cts`.
+ * 2. JavaScript with the package's `build:js` script (tsup: ESM + CJS, see tsup.base.ts; the console
+ *    also builds its app with Vite).
+ * 3. A package whose inputs did not change is not rebuilt: a SHA-256 over its files (not `test/`,
+ *    `dist/`, `node_modules/`, Markdown), its emitted declarations, the shared build configuration,
+ *    the lockfile and the stamps of the workspace packages it bundles, kept in
+ *    node_modules/.cache/agentgov-build/. Content, not timestamps: a checkout or a copy that changes
+ *    times but not bytes rebuilds nothing, an edit always rebuilds. A missing output file rebuilds.
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { delimiter, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CACHE = join(ROOT, 'node_modules', '.cache', 'agentgov-build');
+const DTS_OUT = join(CACHE, 'dts');
+/** Files every package's output depends on. */
+const SHARED_INPUTS = [
+  'scripts/build.mjs',
+  'tsup.base.ts',
+  'tsconfig.base.json',
+  'tsconfig.build.json',
+  'tsconfig.dts.json',
+  'tsconfig.json',
+  'pnpm-lock.yaml',
+];
+const SKIP_DIRS = new Set(['node_modules', 'dist', 'test', '.turbo']);
+
+const args = process.argv.slice(2);
+const force = args.includes('--force');
+const only = args.filter((a) => !a.startsWith('--')).map((a) => resolve(process.cwd(), a));
+
+const started = performance.now();
+const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
+
+/** Workspace packages with a `build:js` script, keyed by package name. */
+function workspacePackages() {
+  const out = new Map();
+  for (const folder of readdirSync(join(ROOT, 'packages')).sort()) {
+    const dir = join(ROOT, 'packages', folder);
+    const file = join(dir, 'package.json');
+    if (!existsSync(file)) continue;
+    const manifest = JSON.parse(readFileSync(file, 'utf8'));
+    if (!manifest.scripts?.['build:js']) continue;
+    out.set(manifest.name, { name: manifest.name, folder, dir, manifest });
+  }
+  return out;
+}
+
+/** Workspace packages this one needs built first (any dependency field: devDependencies are bundled). */
+function workspaceDeps(pkg, all) {
+  const { dependencies = {}, devDependencies = {}, peerDependencies = {} } = pkg.manifest;
+  return [
+    ...new Set([
+      ...Object.keys(dependencies),
+      ...Object.keys(devDependencies),
+      ...Object.keys(peerDependencies),
+    ]),
+  ].filter((name) => all.has(name) && name !== pkg.name);
+}
+
+function run(command, cwd) {
+  return new Promise((resolvePromise, reject) => {
+    const bins = [join(cwd, 'node_modules', '.bin'), join(ROOT, 'node_modules', '.bin')];
+    const child = spawn(command, {
+      cwd,
+      shell: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, PATH: [...bins, process.env.PATH].join(delimiter) },
+    });
+    let output = '';
+    child.stdout.on('data', (d) => {
+      output += d;
+    });
+    child.stderr.on('data', (d) => {
+      output += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code === 0) resolvePromise(output);
+      else reject(new Error(`${command} (in ${relative(ROOT, cwd) || '.'}) failed with ${code}:\n${output}`));
+    });
+  });
+}
+
+function filesUnder(dir, skip = SKIP_DIRS) {
+  const out = [];
+  const walk = (d) => {
+    for (const entry of readdirSync(d, { withFileTypes: true })) {
+      if (entry.isDirectory()) {
+        if (!skip.has(entry.name)) walk(join(d, entry.name));
+      } else if (entry.isFile() && !entry.name.endsWith('.md')) {
+        out.push(join(d, entry.name));
+      }
+    }
+  };
+  if (existsSync(dir)) walk(dir);
+  return out.sort();
+}
+
+function inputHash(pkg, depStamps) {
+  const hash = createHash('sha256');
+  const add = (file) => {
+    hash.update(relative(ROOT, file));
+    hash.update('\0');
+    hash.update(readFileSync(file));
+    hash.update('\0');
+  };
+  for (const f of SHARED_INPUTS) if (existsSync(join(ROOT, f))) add(join(ROOT, f));
+  for (const f of filesUnder(pkg.dir)) add(f);
+  for (const f of filesUnder(join(DTS_OUT, pkg.folder), new Set())) add(f);
+  for (const stamp of depStamps) hash.update(stamp);
+  return hash.digest('hex');
+}
+
+/** Every file the package's `exports` promise. */
+function promisedFiles(pkg) {
+  const files = [];
+  const collect = (v) => {
+    if (typeof v === 'string') {
+      if (v.startsWith('./dist/')) files.push(join(pkg.dir, v));
+    } else if (v && typeof v === 'object') {
+      for (const x of Object.values(v)) collect(x);
+    }
+  };
+  collect(pkg.manifest.exports);
+  return files;
+}
+
+/** Entry name → emitted declaration file: `index` is src/index.ts, any other `x` is src/x/index.ts. */
+function dtsEntries(pkg) {
+  const entries = {};
+  for (const [subpath, conditions] of Object.entries(pkg.manifest.exports ?? {})) {
+    const types = conditions?.import?.types;
+    if (typeof types !== 'string') continue;
+    const name = /^\.\/dist\/(.+)\.d\.ts$/.exec(types)?.[1];
+    if (!name) throw new Error(`${pkg.name}: exports["${subpath}"].import.types must be ./dist/<entry>.d.ts`);
+    const file = join(DTS_OUT, pkg.folder, 'src', name === 'index' ? 'index.d.ts' : `${name}/index.d.ts`);
+    if (!existsSync(file))
+      throw new Error(`${pkg.name}: no declarations emitted for entry ${name} (${file})`);
+    entries[name] = file;
+  }
+  return entries;
+}
+
+/** A relative import in a package's declarations must stay inside that package (else it would be inlined). */
+function checkContained(pkg) {
+  const root = join(DTS_OUT, pkg.folder);
+  const escaping = [];
+  for (const file of filesUnder(root, new Set())) {
+    for (const m of readFileSync(file, 'utf8').matchAll(/(?:from |import\()\s*['"](\.{1,2}\/[^'"]*)['"]/g)) {
+      const target = resolve(dirname(file), m[1]);
+      if (relative(root, target).startsWith('..') || isAbsolute(relative(root, target))) {
+        escaping.push(`${relative(DTS_OUT, file)}: ${m[1]}`);
+      }
+    }
+  }
+  if (escaping.length > 0) {
+    throw new Error(
+      `${pkg.name}: declarations reach into another package by a relative path (export the type from that package's entry instead):\n  ${escaping.join('\n  ')}`,
+    );
+  }
+}
+
+async function bundleDeclarations(pkg) {
+  const { rollup } = await import('rollup');
+  const { dts } = await import('rollup-plugin-dts');
+  const bundle = await rollup({
+    input: dtsEntries(pkg),
+    plugins: [dts({ respectExternal: true })],
+    external: (id) => !id.startsWith('.') && !isAbsolute(id),
+    onwarn: (warning, warn) => {
+      if (warning.code !== 'EMPTY_BUNDLE') warn(warning);
+    },
+  });
+  try {
+    const dir = join(pkg.dir, 'dist');
+    for (const ext of ['d.ts', 'd.cts']) {
+      // A shared chunk is named after its first module (`kernel.d.ts` → `kernel-<hash>.d.ts`).
+      const chunkFileNames = (chunk) => `${chunk.name.replace(/\.d$/, '')}-[hash].${ext}`;
+      await bundle.write({ dir, format: 'es', entryFileNames: `[name].${ext}`, chunkFileNames });
+    }
+  } finally {
+    await bundle.close();
+  }
+}
+
+const stampFileOf = (pkg) => join(CACHE, 'stamps', `${pkg.folder}.txt`);
+/** The stamp of a package built earlier (not part of this run), or '' (never built). */
+const readStamp = (pkg) => (existsSync(stampFileOf(pkg)) ? readFileSync(stampFileOf(pkg), 'utf8') : '');
+
+async function buildPackage(pkg, hash) {
+  const stampFile = stampFileOf(pkg);
+  const upToDate =
+    !force &&
+    existsSync(stampFile) &&
+    readFileSync(stampFile, 'utf8') === hash &&
+    promisedFiles(pkg).every((f) => existsSync(f));
+  if (upToDate) return 'up to date';
+  const t = performance.now();
+  rmSync(stampFile, { force: true });
+  rmSync(join(pkg.dir, 'dist'), { recursive: true, force: true });
+  await run(pkg.manifest.scripts['build:js'], pkg.dir);
+  await bundleDeclarations(pkg);
+  const missing = promisedFiles(pkg).filter((f) => !existsSync(f));
+  if (missing.length > 0)
+    throw new Error(`${pkg.name}: exports name files the build did not write: ${missing.join(', ')}`);
+  mkdirSync(dirname(stampFile), { recursive: true });
+  writeFileSync(stampFile, hash);
+  return `built in ${seconds(t)}`;
+}
+
+async function main() {
+  const all = workspacePackages();
+  const selected =
+    only.length === 0 ? [...all.values()] : [...all.values()].filter((p) => only.includes(p.dir));
+  if (selected.length === 0) throw new Error(`no package with a build:js script in ${only.join(', ')}`);
+
+  let t = performance.now();
+  await run(`tsc -b ${join(ROOT, 'tsconfig.dts.json')}${force ? ' --force' : ''}`, ROOT);
+  console.log(`declarations (tsc -b, whole workspace): ${seconds(t)}`);
+  for (const pkg of selected) checkContained(pkg);
+
+  // Packages start once the workspace packages they need are done, up to one per core.
+  t = performance.now();
+  const stamps = new Map();
+  const pending = new Map(selected.map((p) => [p.name, p]));
+  const running = new Map();
+  const limit = Math.max(2, availableParallelism());
+  const counts = { built: 0, 'up to date': 0 };
+  while (pending.size > 0 || running.size > 0) {
+    for (const pkg of [...pending.values()]) {
+      if (running.size >= limit) break;
+      const deps = workspaceDeps(pkg, all);
+      if (deps.some((d) => pending.has(d) || running.has(d))) continue;
+      pending.delete(pkg.name);
+      const depStamps = deps.map((d) => stamps.get(d) ?? readStamp(all.get(d))).sort();
+      const hash = inputHash(pkg, depStamps);
+      running.set(
+        pkg.name,
+        buildPackage(pkg, hash).then((outcome) => {
+          stamps.set(pkg.name, hash);
+          running.delete(pkg.name);
+          counts[outcome === 'up to date' ? 'up to date' : 'built']++;
+          console.log(`${pkg.name}: ${outcome}`);
+        }),
+      );
+    }
+    if (running.size === 0) throw new Error(`dependency cycle among ${[...pending.keys()].join(', ')}`);
+    await Promise.race(running.values());
+  }
+  console.log(
+    `packages: ${counts.built} built, ${counts['up to date']} up to date in ${seconds(t)} — total ${seconds(started)}`,
+  );
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
