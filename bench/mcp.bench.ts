@@ -9,7 +9,9 @@
  * (default 15) interleaved rounds of `BENCH_MCP_CALLS` (default 300) sequential calls after a
  * warm-up, so load that moves during the run weighs on all alike; a row is the median round.
  * Notes: each governed row's µs over direct, and for the full rows what is left beyond the
- * decision and the append measured alone, as a % of direct (the issue's "≤ 10%").
+ * decision and the append measured alone, as a % of direct (the issue's "≤ 10%"); wall-clock
+ * medians, and in brackets this process's CPU time per call (steadier on a loaded machine; over
+ * stdio it leaves out the upstream child's CPU).
  */
 import { createAuditLog, generateAuditKeys } from '@agentgov/audit';
 import { InMemoryAuditStore, InMemorySecretStore } from '@agentgov/core';
@@ -29,18 +31,29 @@ import type { BenchRow, BenchSuite } from './lib';
 const ROUNDS = Number(process.env.BENCH_MCP_ROUNDS ?? 15);
 const CALLS = Number(process.env.BENCH_MCP_CALLS ?? 300);
 
+interface Rounds {
+  /** Wall-clock µs per call, one figure per round. */
+  wall: number[];
+  /** This process's CPU µs per call (user + system), one figure per round. */
+  cpu: number[];
+}
+
 /** µs per call of each case in each round, the cases interleaved (rotating which goes first). */
-async function interleaved(cases: Record<string, () => Promise<unknown>>): Promise<Map<string, number[]>> {
+async function interleaved(cases: Record<string, () => Promise<unknown>>): Promise<Map<string, Rounds>> {
   const names = Object.keys(cases);
-  const rounds = new Map(names.map((n) => [n, [] as number[]]));
+  const rounds = new Map(names.map((n) => [n, { wall: [], cpu: [] } as Rounds]));
   for (const fn of Object.values(cases)) for (let i = 0; i < CALLS; i++) await fn();
   for (let r = 0; r < ROUNDS; r++) {
     for (let k = 0; k < names.length; k++) {
       const name = names[(k + r) % names.length] as string;
       const fn = cases[name] as () => Promise<unknown>;
+      const cpu = process.cpuUsage();
       const start = performance.now();
       for (let i = 0; i < CALLS; i++) await fn();
-      rounds.get(name)?.push(((performance.now() - start) * 1000) / CALLS);
+      const wall = ((performance.now() - start) * 1000) / CALLS;
+      const used = process.cpuUsage(cpu);
+      rounds.get(name)?.wall.push(wall);
+      rounds.get(name)?.cpu.push((used.user + used.system) / CALLS);
     }
   }
   return rounds;
@@ -53,34 +66,29 @@ const median = (xs: number[]): number => {
 };
 const us = (n: number) => `${n.toFixed(1)} µs`;
 const pct = (n: number, of: number) => `${((100 * n) / of).toFixed(0)}%`;
+const signed = (n: number) => `${n >= 0 ? '+' : ''}${us(n)}`;
 
-/** The rows, with the split in the notes. */
-function rowsOf(rounds: Map<string, number[]>): BenchRow[] {
-  const at = (name: string) => median(rounds.get(name) ?? []);
-  const direct = at(DIRECT);
-  const decide = at(DECIDE);
-  const append = at(APPEND);
-  const over = (name: string) => `+${us(at(name) - direct)} over direct (${pct(at(name) - direct, direct)})`;
-  const beyond = (name: string) => {
-    const left = at(name) - direct - decide - append;
-    return `beyond decide ${us(decide)} + append ${us(append)} alone: ${left >= 0 ? '+' : ''}${us(left)} = ${pct(left, direct)} of direct`;
-  };
+/** The rows, with the split in the notes (wall-clock medians; this process's CPU in brackets). */
+function rowsOf(rounds: Map<string, Rounds>): BenchRow[] {
+  const at = (name: string, of: keyof Rounds = 'wall') => median(rounds.get(name)?.[of] ?? []);
+  const over = (name: string, of: keyof Rounds = 'wall') => at(name, of) - at(DIRECT, of);
+  const beyond = (name: string, of: keyof Rounds = 'wall') =>
+    over(name, of) - at(DECIDE, of) - at(APPEND, of);
+  const both = (f: (of: keyof Rounds) => number, ofDirect: boolean) =>
+    `${signed(f('wall'))}${ofDirect ? ` = ${pct(f('wall'), at(DIRECT))} of direct` : ''} [CPU ${signed(f('cpu'))}${ofDirect ? ` = ${pct(f('cpu'), at(DIRECT, 'cpu'))}` : ''}]`;
   const notes: Record<string, string> = {
-    [DIRECT]: us(direct),
-    [PROXIED_NOOP]: over(PROXIED_NOOP),
-    [PROXIED_DECISION]: `${over(PROXIED_DECISION)}; decision +${us(at(PROXIED_DECISION) - at(PROXIED_NOOP))} over the proxy itself`,
-    [PROXIED_FULL]: `${over(PROXIED_FULL)}; ${beyond(PROXIED_FULL)}`,
-    [INPROCESS_NOOP]: over(INPROCESS_NOOP),
-    [INPROCESS_FULL]: `${over(INPROCESS_FULL)}; ${beyond(INPROCESS_FULL)}`,
-    [DECIDE]: us(decide),
-    [APPEND]: us(append),
+    [PROXIED_NOOP]: `over direct ${both((of) => over(PROXIED_NOOP, of), true)}`,
+    [PROXIED_DECISION]: `over the proxy itself ${both((of) => at(PROXIED_DECISION, of) - at(PROXIED_NOOP, of), false)}`,
+    [PROXIED_FULL]: `over direct ${both((of) => over(PROXIED_FULL, of), true)}; beyond decide + append alone ${both((of) => beyond(PROXIED_FULL, of), true)}`,
+    [INPROCESS_NOOP]: `over direct ${both((of) => over(INPROCESS_NOOP, of), true)}`,
+    [INPROCESS_FULL]: `over direct ${both((of) => over(INPROCESS_FULL, of), true)}; beyond decide + append alone ${both((of) => beyond(INPROCESS_FULL, of), true)}`,
   };
-  return [...rounds].map(([name, xs]) => ({
+  return [...rounds].map(([name, r]) => ({
     name,
-    opsPerSec: 1e6 / median(xs),
-    p50Ms: median(xs) / 1000,
+    opsPerSec: 1e6 / median(r.wall),
+    p50Ms: median(r.wall) / 1000,
     unit: name === DECIDE || name === APPEND ? 'op' : 'call',
-    note: `${notes[name] ?? ''} (median of ${xs.length} rounds of ${CALLS}; fastest ${us(Math.min(...xs))})`,
+    note: `${us(median(r.wall))} [CPU ${us(median(r.cpu))}]${notes[name] ? `; ${notes[name]}` : ''} (median of ${r.wall.length} rounds of ${CALLS}; fastest ${us(Math.min(...r.wall))})`,
   }));
 }
 

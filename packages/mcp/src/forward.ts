@@ -31,7 +31,8 @@ export interface ForwardOptions {
 interface Pending {
   resolve(result: CallToolResult): void;
   reject(error: unknown): void;
-  timer: ReturnType<typeof setTimeout>;
+  /** `performance.now()` at which the call is cut. */
+  deadline: number;
   timeoutMs: number;
   onprogress: ((progress: Progress) => void) | undefined;
   signal: CallSignal | undefined;
@@ -40,12 +41,19 @@ interface Pending {
 
 const PREFIX = 'agentgov-';
 
-/** One per connected Client: forwards `tools/call` on its transport. */
+/**
+ * One per connected Client: forwards `tools/call` on its transport. One timer for all its calls
+ * (armed for the earliest deadline, holding the process open only while a call is pending), not
+ * one per call.
+ */
 export class CallForwarder {
   readonly #transport: Transport;
   readonly #pending = new Map<string, Pending>();
   #next = 0;
   #closed = false;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timerAt = Number.POSITIVE_INFINITY;
+  #timerRef = false;
 
   constructor(client: Client) {
     const transport = client.transport;
@@ -75,10 +83,11 @@ export class CallForwarder {
       params: onprogress ? { ...params, _meta: { ...params._meta, progressToken: id } } : params,
     };
     return new Promise<CallToolResult>((resolve, reject) => {
+      const deadline = performance.now() + timeoutMs;
       const pending: Pending = {
         resolve,
         reject,
-        timer: setTimeout(onTimeout, timeoutMs, this, id),
+        deadline,
         timeoutMs,
         onprogress,
         signal,
@@ -89,27 +98,54 @@ export class CallForwarder {
         signal.addEventListener('abort', pending.onabort, { once: true });
       }
       this.#pending.set(id, pending);
+      this.#arm(deadline);
       this.#transport.send(message).catch((error: unknown) => this.#settle(id)?.reject(error));
     });
   }
 
-  /** A timed-out call: cancelled upstream, rejected as the SDK's RequestTimeout. */
-  timedOut(id: string): void {
-    const p = this.#pending.get(id);
-    if (!p) return;
-    this.#cancel(
-      id,
-      new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: p.timeoutMs }),
-      'timeout',
-    );
+  /** Cuts every call past its deadline (the shared timer fired); arms the timer for the next. */
+  sweep(): void {
+    this.#timer = undefined;
+    this.#timerAt = Number.POSITIVE_INFINITY;
+    // A timer may fire a little before `performance.now()` reaches its deadline: 1 ms of slack.
+    const now = performance.now() + 1;
+    let next = Number.POSITIVE_INFINITY;
+    for (const [id, p] of [...this.#pending]) {
+      if (p.deadline <= now)
+        this.#cancel(
+          id,
+          new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: p.timeoutMs }),
+          'timeout',
+        );
+      else if (p.deadline < next) next = p.deadline;
+    }
+    if (next !== Number.POSITIVE_INFINITY) this.#arm(next);
   }
 
-  /** Removes a pending call (its timer and abort listener); undefined when it is settled already. */
+  /** The shared timer fires by `deadline`, and holds the process open while calls are pending. */
+  #arm(deadline: number): void {
+    if (this.#timer !== undefined && this.#timerAt <= deadline) {
+      if (!this.#timerRef) {
+        this.#timer.ref();
+        this.#timerRef = true;
+      }
+      return;
+    }
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timerAt = deadline;
+    this.#timer = setTimeout(onTimer, Math.max(0, deadline - performance.now()), this);
+    this.#timerRef = true;
+  }
+
+  /** Removes a pending call (and its abort listener); undefined when it is settled already. */
   #settle(id: string): Pending | undefined {
     const p = this.#pending.get(id);
     if (!p) return undefined;
     this.#pending.delete(id);
-    clearTimeout(p.timer);
+    if (this.#pending.size === 0 && this.#timerRef) {
+      this.#timer?.unref();
+      this.#timerRef = false;
+    }
     if (p.onabort) p.signal?.removeEventListener('abort', p.onabort);
     return p;
   }
@@ -164,13 +200,15 @@ export class CallForwarder {
 
   #closeAll(): void {
     this.#closed = true;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
     for (const id of [...this.#pending.keys()])
       this.#settle(id)?.reject(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'));
   }
 }
 
-function onTimeout(forwarder: CallForwarder, id: string): void {
-  forwarder.timedOut(id);
+function onTimer(forwarder: CallForwarder): void {
+  forwarder.sweep();
 }
 
 function cancelled(reason: unknown): Error {

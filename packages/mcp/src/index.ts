@@ -34,6 +34,7 @@ export { argumentsDigest, canonicalArguments } from './digest';
 export { REFUSAL_CODES, type RefusalData, type RefusalKind, refusalOf, ToolCallRefused } from './errors';
 export {
   type CallContext,
+  type CallSignal,
   type GovernorWarning,
   META_AUTONOMY,
   META_CLASSIFICATION,

@@ -186,7 +186,7 @@ describe('what the upstream answers', () => {
     const answered = gate();
     let calls = 0;
     world = await makeProxyWorld({
-      config: { limits: { callTimeoutMs: 50 } },
+      config: { limits: { callTimeoutMs: 1000 } },
       extraTools: (s) =>
         s.registerTool('late', {}, async () => {
           if (++calls === 1) {
@@ -206,6 +206,38 @@ describe('what the upstream answers', () => {
     await answered.opened;
     const next = await client.callTool({ name: 'notes__late', arguments: {} });
     expect(next.content).toEqual([{ type: 'text', text: 'answer 2' }]);
+  });
+});
+
+describe('one timer for the calls of an upstream', () => {
+  it('calls started one after the other are each cut at their own timeout, and so is a later one', async () => {
+    const started: (() => void)[] = [];
+    world = await makeProxyWorld({
+      config: { limits: { callTimeoutMs: 50 } },
+      extraTools: (s) => {
+        s.registerTool('hang', {}, () => {
+          started.shift()?.();
+          return new Promise(() => {});
+        });
+      },
+    });
+    const client = await world.client();
+    const first = gate();
+    started.push(first.open);
+    const a = refusal(client.callTool({ name: 'notes__hang', arguments: {} }));
+    await first.opened;
+    const second = gate();
+    started.push(second.open);
+    const b = refusal(client.callTool({ name: 'notes__hang', arguments: {} }));
+    await second.opened;
+    expect((await a).refusal?.refusal).toBe('upstream_timeout');
+    expect((await b).refusal?.refusal).toBe('upstream_timeout');
+    // And after both were cut, the timer is armed again for the next call.
+    const third = gate();
+    started.push(third.open);
+    const c = refusal(client.callTool({ name: 'notes__hang', arguments: {} }));
+    await third.opened;
+    expect((await c).refusal?.refusal).toBe('upstream_timeout');
   });
 });
 
