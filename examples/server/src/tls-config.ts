@@ -17,9 +17,9 @@ import { createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-export type ClientAuth = 'off' | 'optional' | 'require';
+type ClientAuth = 'off' | 'optional' | 'require';
 
-export interface ListenTls {
+interface ListenTls {
   /** PEM text of the server's certificate chain and key. */
   cert: string;
   key: string;
@@ -31,7 +31,7 @@ export interface ListenTls {
 }
 
 /** TLS to a backing service: PEM text, and the name to verify when it is not the URL's host. */
-export interface ClientTls {
+interface ClientTls {
   ca?: string;
   cert?: string;
   key?: string;
@@ -47,7 +47,7 @@ export interface TlsSettings {
 }
 
 /** The Prometheus scrape path: what needs a client certificate under `optional` by default. */
-export const DEFAULT_INTERNAL_PATHS = ['/api/v1/metrics/prometheus'];
+const DEFAULT_INTERNAL_PATHS = ['/api/v1/metrics/prometheus'];
 
 /** The values of the TLS block (config.ts's EnvSchema), as parsed there. */
 export interface TlsVariables {

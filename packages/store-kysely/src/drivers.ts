@@ -64,7 +64,7 @@ export interface PostgresTlsOptions {
 const URL_TLS_PARAMETERS = ['sslmode', 'sslcert', 'sslkey', 'sslrootcert', 'ssl', 'sslnegotiation'];
 
 /** pg's `ssl` option for `tls` (verification on); refuses a URL that configures TLS as well. */
-export function postgresSsl(url: string, tls: PostgresTlsOptions): Record<string, unknown> {
+function postgresSsl(url: string, tls: PostgresTlsOptions): Record<string, unknown> {
   let params: URLSearchParams;
   try {
     params = new URL(url).searchParams;
