@@ -16,7 +16,7 @@
  * in its own schema and drops it afterwards.
  */
 import { randomBytes } from 'node:crypto';
-import { createAuditLog, ensureAuditKeys } from '@agentgov/audit';
+import { createAuditLog, ensureAuditKeysOrThrow } from '@agentgov/audit';
 import { type AuditEntryInput, type AuditRecord, InMemorySecretStore } from '@agentgov/core';
 import { openStore, type SqlStores, sql } from '@agentgov/store-kysely';
 import { type BenchRow, type BenchSuite, benchDatabaseUrl } from './lib';
@@ -141,7 +141,7 @@ function appendSuite(kind: 'postgres' | 'pglite', mode: 'batched' | 'single'): B
       const s = await openStore({ database: kind === 'postgres' ? DATABASE_URL : 'memory://', schema });
       try {
         const secrets = new InMemorySecretStore();
-        await ensureAuditKeys(secrets);
+        await ensureAuditKeysOrThrow(secrets);
         const log = createAuditLog({ store: s.audit, secrets });
         let logged = 0;
         const cases = [

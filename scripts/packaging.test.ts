@@ -39,7 +39,7 @@ describe('packaging', () => {
         const cp = await log.checkpoint('t');
         if (cp.isErr()) throw cp.error;
         const v = await a.verifyCheckpoint(cp.value.jws, keys.publicJwk);
-        if (v.isErr()) throw new Error(v.error.reason);
+        if (v.isErr()) throw v.error;
         console.log('ok');
       })().catch((e) => { console.error(e); process.exit(1); });`;
     // Node ≥ 20.19 can require() ES modules; Jest cannot. Turn it off to see what Jest sees.

@@ -158,7 +158,7 @@ export async function runScenario(log: (line: string) => void = console.log): Pr
       head.treeSize,
       proof.proof,
       head.rootHash,
-    );
+    ).isOk();
     log(
       `inclusion proof of the last entry in checkpoint ${head.treeSize}: ${proofVerified ? 'verified' : 'FAILED'}`,
     );

@@ -5,7 +5,7 @@
  * in the database (PGlite or PostgreSQL: every process sharing it gets the same keys, race-free)
  * or in memory for `DATABASE_URL=memory:` — and says so at start-up.
  */
-import { ensureAuditKeys } from '@agentgov/audit';
+import { ensureAuditKeysOrThrow } from '@agentgov/audit';
 import { InMemorySecretStore, type SecretStore, type WritableSecretStore } from '@agentgov/core';
 import { sql } from '@agentgov/store-kysely';
 
@@ -69,7 +69,7 @@ export async function serverSecrets(
   }
   const secrets = new LayeredSecretStore(env, dev);
   const missing = new LayeredWritable(secrets, dev);
-  const { created } = await ensureAuditKeys(missing);
+  const { created } = await ensureAuditKeysOrThrow(missing);
   return { secrets, generated: created };
 }
 

@@ -5,7 +5,7 @@
  * active and unaudited, behind a 503. Also a GDPR erasure and a connector stay all-or-nothing.
  */
 import { randomBytes } from 'node:crypto';
-import { createAuditLog, createAuditService, ensureAuditKeys, verifyTenant } from '@agentgov/audit';
+import { createAuditLog, createAuditService, ensureAuditKeysOrThrow, verifyTenant } from '@agentgov/audit';
 import { auditedTransactions, InMemorySecretStore } from '@agentgov/core';
 import { PolicyService } from '@agentgov/policy';
 import { openStore, type SqlStores, sql } from '@agentgov/store-kysely';
@@ -20,7 +20,7 @@ describe.each(backends)('audited writes commit with their entry on $name', ({ op
     const stores = await open();
     try {
       const secrets = new InMemorySecretStore();
-      await ensureAuditKeys(secrets);
+      await ensureAuditKeysOrThrow(secrets);
       const audit = createAuditLog({ store: stores.audit, secrets });
       const service = new PolicyService({
         store: stores.policies,
@@ -99,7 +99,7 @@ describe.skipIf(!databaseUrl)('policy writes of two processes are serialised in 
     const b = await openStore({ database: databaseUrl as string, schema, migrate: false });
     try {
       const secrets = new InMemorySecretStore();
-      await ensureAuditKeys(secrets);
+      await ensureAuditKeysOrThrow(secrets);
       const serviceOf = (stores: SqlStores) =>
         new PolicyService({
           store: stores.policies,

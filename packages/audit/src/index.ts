@@ -20,13 +20,25 @@ export {
   type CheckpointAlg,
   DEFAULT_COMMITMENT_KEY_REF,
   DEFAULT_SIGNING_KEY_REF,
-  ensureAuditKeys,
   fileKeyStore,
   generateAuditKeys,
   MIN_COMMITMENT_KEY_LENGTH,
   parseSigningKey,
   publicJwkOf,
 } from './keys';
+
+import { ensureAuditKeys as ensureAuditKeysOrThrow } from './keys';
+
+/**
+ * Generates and stores whichever audit key is missing; throws `AuditKeyError` when the log already
+ * holds records (see `ensureAuditKeys` in ./keys.ts for the contract).
+ */
+export { ensureAuditKeysOrThrow };
+/**
+ * @deprecated Renamed `ensureAuditKeysOrThrow` (it throws `AuditKeyError`: the one error convention
+ * names throwing helpers `…OrThrow`); this alias goes in the next minor release.
+ */
+export const ensureAuditKeys: typeof ensureAuditKeysOrThrow = ensureAuditKeysOrThrow;
 export {
   type AuditLog,
   type AuditLogOptions,
@@ -92,6 +104,7 @@ export {
   type VerifiedCheckpointNote,
   verifyCheckpointNote,
 } from './signed-note';
+export { type PublicJwk, VerificationError, type VerificationReason } from './verification';
 export {
   type BreakReason,
   type ChainBreak,

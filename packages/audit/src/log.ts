@@ -80,7 +80,13 @@ export interface AuditLog {
     size1: number,
     size2: number,
   ): Promise<Result<ConsistencyProof, GovernanceError>>;
-  /** The public JWK that verifies this log's checkpoints. */
+  /**
+   * Reads the public JWK that verifies this log's checkpoints (from the signing key in `secrets`):
+   * a Result, since the key may be missing. Not to be confused with `generateAuditKeys().publicJwk`,
+   * which is the JWK itself.
+   */
+  loadPublicJwk(): Promise<Result<JWK, GovernanceError>>;
+  /** @deprecated Renamed `loadPublicJwk()` (it reads the key and returns a Result, not a JWK); goes in the next minor. */
   publicJwk(): Promise<Result<JWK, GovernanceError>>;
   /** The commitment of a clear identifier in a tenant (used for erasure placeholders). */
   commitment(tenantId: string, clearValue: string): Promise<Result<string, GovernanceError>>;
@@ -88,6 +94,7 @@ export interface AuditLog {
 
 export function createAuditLog(options: AuditLogOptions): AuditLog {
   const ctx = createLogContext(options);
+  const loadPublicJwk = () => guardResult(async () => ok((await ctx.signingKey()).publicJwk));
   return {
     append: (input, callOptions) => guardResult(() => appendOne(ctx, input, callOptions)),
     appendBatch: (inputs, callOptions) => guardResult(() => appendMany(ctx, inputs, callOptions)),
@@ -97,7 +104,8 @@ export function createAuditLog(options: AuditLogOptions): AuditLog {
       guardResult(() => proveInclusion(ctx.store, tenantId, entryId, treeSize)),
     proveConsistency: (tenantId, size1, size2) =>
       guardResult(() => proveConsistency(ctx.store, tenantId, size1, size2)),
-    publicJwk: () => guardResult(async () => ok((await ctx.signingKey()).publicJwk)),
+    loadPublicJwk,
+    publicJwk: loadPublicJwk,
     commitment: (tenantId, clearValue) =>
       guardResult(async () => ok(commitmentOf((await ctx.tenantKeys()).get(tenantId), clearValue))),
   };

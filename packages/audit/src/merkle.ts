@@ -7,10 +7,13 @@
  * - MTH, PATH (inclusion) and PROOF/SUBPROOF (consistency) exactly as in RFC 9162 §2.1.1–2.1.4,
  *   so trees of any size (not only powers of two) are covered.
  *
- * Hashes cross the API as lowercase hex strings; the verifiers never throw and return false for
- * anything malformed.
+ * Hashes cross the API as lowercase hex strings; the verifiers never throw: they return
+ * `Result<void, VerificationError>` (`malformed_proof` for anything malformed, `proof_mismatch`
+ * for a proof that does not lead to the root).
  */
+import { err, ok, type Result } from 'neverthrow';
 import { bytesToHex, hexToBytes, isHash, sha256Bytes, sha256Latin1 } from './crypto';
+import { VerificationError } from './verification';
 
 function leafBytes(data: Uint8Array): Uint8Array {
   const input = new Uint8Array(1 + data.byteLength);
@@ -151,9 +154,12 @@ export function consistencyProof(recordHashes: readonly string[], size1: number,
 const validProof = (proof: unknown): proof is string[] => Array.isArray(proof) && proof.every(isHash);
 const validSize = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
 
+const malformed = (message: string) => err(new VerificationError('malformed_proof', message));
+
 /**
  * Verifies an inclusion proof without the log (RFC 9162 §2.1.3.2). `leafHash` is the Merkle leaf
- * hash (`merkleLeafHash(record.hash)`), `index` is 0-based (seq − 1).
+ * hash (`merkleLeafHash(record.hash)`), `index` is 0-based (seq − 1). `ok` when the proof leads
+ * from the leaf to `root`; else a `VerificationError` (`malformed_proof`, `proof_mismatch`).
  */
 export function verifyInclusion(
   leafHash: string,
@@ -161,9 +167,29 @@ export function verifyInclusion(
   treeSize: number,
   proof: readonly string[],
   root: string,
+): Result<void, VerificationError> {
+  if (!isHash(leafHash) || !isHash(root)) return malformed('the leaf hash and the root must be SHA-256 hex');
+  if (!validProof(proof)) return malformed('the proof must be a list of SHA-256 hex hashes');
+  if (!validSize(index) || !validSize(treeSize) || index >= treeSize) {
+    return malformed('the index must be an integer from 0 to the tree size − 1');
+  }
+  return inclusionHolds(leafHash, index, treeSize, proof, root)
+    ? ok(undefined)
+    : err(
+        new VerificationError(
+          'proof_mismatch',
+          `the proof does not lead from the leaf to the root of ${treeSize}`,
+        ),
+      );
+}
+
+function inclusionHolds(
+  leafHash: string,
+  index: number,
+  treeSize: number,
+  proof: readonly string[],
+  root: string,
 ): boolean {
-  if (!isHash(leafHash) || !isHash(root) || !validProof(proof)) return false;
-  if (!validSize(index) || !validSize(treeSize) || index >= treeSize) return false;
   let fn = index;
   let sn = treeSize - 1;
   let r = hexToBytes(leafHash);
@@ -196,6 +222,7 @@ function isPowerOfTwo(n: number): boolean {
 /**
  * Verifies a consistency proof between two tree heads without the log (RFC 9162 §2.1.4.2):
  * the tree of `size1` leaves with root `root1` is a prefix of the tree of `size2` with `root2`.
+ * `ok` when it is; else a `VerificationError` (`malformed_proof`, `proof_mismatch`).
  */
 export function verifyConsistency(
   size1: number,
@@ -203,9 +230,29 @@ export function verifyConsistency(
   proof: readonly string[],
   root1: string,
   root2: string,
+): Result<void, VerificationError> {
+  if (!isHash(root1) || !isHash(root2)) return malformed('the roots must be SHA-256 hex');
+  if (!validProof(proof)) return malformed('the proof must be a list of SHA-256 hex hashes');
+  if (!validSize(size1) || !validSize(size2) || size1 < 1 || size1 > size2) {
+    return malformed('the sizes must be integers with 1 ≤ size1 ≤ size2');
+  }
+  return consistencyHolds(size1, size2, proof, root1, root2)
+    ? ok(undefined)
+    : err(
+        new VerificationError(
+          'proof_mismatch',
+          `the proof does not show the tree of ${size1} to be a prefix of the tree of ${size2}`,
+        ),
+      );
+}
+
+function consistencyHolds(
+  size1: number,
+  size2: number,
+  proof: readonly string[],
+  root1: string,
+  root2: string,
 ): boolean {
-  if (!isHash(root1) || !isHash(root2) || !validProof(proof)) return false;
-  if (!validSize(size1) || !validSize(size2) || size1 < 1 || size1 > size2) return false;
   if (size1 === size2) return proof.length === 0 && root1 === root2;
   if (proof.length === 0) return false;
   const path = isPowerOfTwo(size1) ? [root1, ...proof] : [...proof];

@@ -16,6 +16,7 @@
 import { createHash, createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
 import type { JWK } from 'jose';
 import { err, ok, type Result } from 'neverthrow';
+import { VerificationError } from './verification';
 
 const ED25519 = 0x01;
 const EM_DASH = '\u2014';
@@ -29,9 +30,10 @@ export interface CheckpointBody {
   rootHash: string;
 }
 
-export interface NoteVerificationError {
-  reason: string;
-}
+/** @deprecated The error of `openNote` / `verifyCheckpointNote` is a `VerificationError` (`reason` is now a code). */
+export type NoteVerificationError = VerificationError;
+
+const invalidKey = (message: string) => err(new VerificationError('invalid_key', message));
 
 function rawPublicKey(publicJwk: JWK): Buffer {
   if (publicJwk.kty !== 'OKP' || publicJwk.crv !== 'Ed25519' || typeof publicJwk.x !== 'string') {
@@ -99,19 +101,21 @@ export interface VerifiedCheckpointNote {
  * key id must verify over the note text, which is returned. Signatures by other keys (witnesses,
  * cosigners) are ignored.
  */
-export function openNote(note: string, verifierKey: string): Result<string, NoteVerificationError> {
+export function openNote(note: string, verifierKey: string): Result<string, VerificationError> {
   // The key is standard base64, which may itself contain '+': split at the first two only.
   const first = verifierKey.indexOf('+');
   const second = first < 0 ? -1 : verifierKey.indexOf('+', first + 1);
-  if (first <= 0 || second < 0) return err({ reason: 'the verifier key is not <name>+<id>+<key>' });
+  if (first <= 0 || second < 0) return invalidKey('the verifier key is not <name>+<id>+<key>');
   const name = verifierKey.slice(0, first);
   const idHex = verifierKey.slice(first + 1, second);
   const keyB64 = verifierKey.slice(second + 1);
   const keyBytes = Buffer.from(keyB64, 'base64');
   if (keyBytes.length !== 33 || keyBytes[0] !== ED25519)
-    return err({ reason: 'the verifier key is not an Ed25519 note key' });
+    return invalidKey('the verifier key is not an Ed25519 note key');
   const split = note.lastIndexOf('\n\n');
-  if (split < 0 || !note.endsWith('\n')) return err({ reason: 'not a signed note' });
+  if (split < 0 || !note.endsWith('\n')) {
+    return err(new VerificationError('invalid_signature', 'not a signed note'));
+  }
   const text = note.slice(0, split + 1);
   const signatures = note.slice(split + 2, -1).split('\n');
   const publicJwk: JWK = { kty: 'OKP', crv: 'Ed25519', x: keyBytes.subarray(1).toString('base64url') };
@@ -119,10 +123,10 @@ export function openNote(note: string, verifierKey: string): Result<string, Note
   try {
     publicKey = createPublicKey({ key: publicJwk as never, format: 'jwk' });
   } catch {
-    return err({ reason: 'the verifier key is not an Ed25519 public key' });
+    return invalidKey('the verifier key is not an Ed25519 public key');
   }
   if (noteKeyId(name, publicJwk).toString('hex') !== idHex)
-    return err({ reason: 'the verifier key id does not match its key' });
+    return invalidKey('the verifier key id does not match its key');
   const prefix = `${EM_DASH} ${name} `;
   const verified = signatures.some((line) => {
     if (!line.startsWith(prefix)) return false;
@@ -130,19 +134,21 @@ export function openNote(note: string, verifierKey: string): Result<string, Note
     if (blob.length !== 68 || blob.subarray(0, 4).toString('hex') !== idHex) return false;
     return verify(null, Buffer.from(text, 'utf8'), publicKey, blob.subarray(4));
   });
-  return verified ? ok(text) : err({ reason: `no valid signature by ${name}` });
+  return verified
+    ? ok(text)
+    : err(new VerificationError('invalid_signature', `no valid signature by ${name}`));
 }
 
 /** Opens a checkpoint note (see `openNote`) and parses its tlog-checkpoint body. */
 export function verifyCheckpointNote(
   note: string,
   verifierKey: string,
-): Result<VerifiedCheckpointNote, NoteVerificationError> {
+): Result<VerifiedCheckpointNote, VerificationError> {
   return openNote(note, verifierKey).andThen((text) => {
     const [origin, size, root, ...extensions] = text.slice(0, -1).split('\n');
     const rootBytes = Buffer.from(root ?? '', 'base64');
     if (!origin || !/^(0|[1-9][0-9]*)$/.test(size ?? '') || rootBytes.length !== 32) {
-      return err({ reason: 'the note is not a tlog checkpoint' });
+      return err(new VerificationError('unexpected_type', 'the note is not a tlog checkpoint'));
     }
     return ok({ origin, treeSize: Number(size), rootHash: rootBytes.toString('hex'), extensions });
   });

@@ -29,7 +29,7 @@ async function checkSignature(
   if (verified.isErr()) {
     check.signature = 'invalid';
     check.ok = false;
-    check.reason = verified.error.reason;
+    check.reason = verified.error.message;
   } else {
     check.signature = 'valid';
     const p = verified.value;

@@ -2,7 +2,7 @@ import type { AuditRecord } from '@agentgov/core';
 import { InMemorySecretStore } from '@agentgov/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { computeRecordHash, createAuditLog, verifyTenant } from '../src/index';
+import { computeRecordHash, createAuditLog, recordHashInput, verifyTenant } from '../src/index';
 import { entryInput, PagedRowsStore, RowsStore, secrets, setup } from './helpers';
 
 /** Appends n varied entries (some with exchange identifiers) and checkpoints at the end. */
@@ -107,7 +107,13 @@ const TAMPERS: Record<string, Tamper> = {
     const paths = Object.keys(r.commitments);
     delete r.commitments[paths.at(-1) as string];
   },
+  leaf: (r) => {
+    r.leaf = (r.leaf as string).replace('"entry":{', '"entry":{"extra":true,');
+  },
 };
+
+/** The tampers the leaf check finds (the others change columns only the deep check re-derives). */
+const LEAF_TAMPERS = new Set(['hash', 'prevHash', 'seq', 'leaf']);
 
 describe('hash chain', () => {
   it('a chain of N entries verifies, identifiers and checkpoint included', async () => {
@@ -165,11 +171,28 @@ describe('hash chain', () => {
             (TAMPERS[kind] as Tamper)(target);
             const report = await verifyTenant(new Store(rows, base.rows.cps), 't1', {
               secrets: base.secrets,
+              deep: true,
             });
             expect(report.ok).toBe(false);
+            expect(report.depth).toBe('deep');
             expect(report.firstBreak?.entryId).toBe(target.entry.id);
             expect(report.firstBreak?.seq).toBe(target.seq);
             expect(report.checked).toBe(pos + 1); // nothing after the break is read
+
+            // Over the leaves alone: a changed leaf, hash, link or seq is found at that record; a
+            // changed column is not looked at (the report says so: depth leaf, nothing derived).
+            const leafOnly = await verifyTenant(new Store(rows, base.rows.cps), 't1', {
+              secrets: base.secrets,
+            });
+            expect(leafOnly).toMatchObject({ depth: 'leaf', derived: 0 });
+            if (LEAF_TAMPERS.has(kind)) {
+              expect(leafOnly.ok).toBe(false);
+              expect(leafOnly.firstBreak).toMatchObject({ entryId: target.entry.id, seq: target.seq });
+              expect(leafOnly.checked).toBe(pos + 1);
+            } else {
+              expect(leafOnly.ok).toBe(true);
+              expect(leafOnly.checked).toBe(n);
+            }
           },
         ),
         { numRuns: 300 },
@@ -229,13 +252,49 @@ describe('hash chain', () => {
     let prev = '0'.repeat(64);
     for (const r of rows) {
       r.prevHash = prev;
+      r.leaf = recordHashInput(r);
       r.hash = computeRecordHash(r);
       prev = r.hash;
     }
+    for (const deep of [false, true]) {
+      const report = await verifyTenant(new RowsStore(rows, base.rows.cps), 't1', {
+        secrets: base.secrets,
+        deep,
+      });
+      expect(report.ok).toBe(false);
+      expect(report.firstBreak).toMatchObject({ reason: 'checkpoint_mismatch', seq: 12 });
+      expect(report.checkpoints[0]).toMatchObject({ ok: false, rootMatches: false, signature: 'valid' });
+    }
+  });
+
+  it("a leaf and hash moved from another record do not name this record's place (leaf_mismatch)", async () => {
+    const base = await chain(12);
+    const rows = structuredClone(base.rows.rows);
+    const [target, other] = [rows[5] as AuditRecord, rows[8] as AuditRecord];
+    target.leaf = other.leaf;
+    target.hash = other.hash;
     const report = await verifyTenant(new RowsStore(rows, base.rows.cps), 't1', { secrets: base.secrets });
-    expect(report.ok).toBe(false);
-    expect(report.firstBreak).toMatchObject({ reason: 'checkpoint_mismatch', seq: 12 });
-    expect(report.checkpoints[0]).toMatchObject({ ok: false, rootMatches: false, signature: 'valid' });
+    expect(report.firstBreak).toMatchObject({ reason: 'leaf_mismatch', field: 'leaf', seq: 6 });
+  });
+
+  it('records stored without a leaf are re-derived from their columns, a changed column found', async () => {
+    const base = await chain(12);
+    const rows = structuredClone(base.rows.rows);
+    for (const r of rows.slice(4)) delete r.leaf; // as rows stored before the leaf was kept
+    const report = await verifyTenant(new PagedRowsStore(rows, base.rows.cps), 't1', {
+      secrets: base.secrets,
+    });
+    expect(report).toMatchObject({
+      ok: true,
+      checked: 12,
+      depth: 'leaf',
+      derived: 8,
+      identifiers: 'checked',
+    });
+    expect(report.checkpoints[0]).toMatchObject({ ok: true, rootMatches: true });
+    (rows[7] as AuditRecord).entry.outcome = 'denied';
+    const broken = await verifyTenant(new RowsStore(rows, base.rows.cps), 't1', { secrets: base.secrets });
+    expect(broken.firstBreak).toMatchObject({ reason: 'hash_mismatch', seq: 8 });
   });
 
   it('a forged checkpoint (root replaced, JWS kept) or a JWS from another key fails', async () => {
@@ -248,7 +307,7 @@ describe('hash chain', () => {
 
     const other = await chain(6);
     const r2 = await verifyTenant(new RowsStore(base.rows.rows, other.rows.cps), 't1', {
-      publicJwk: (await base.log.publicJwk())._unsafeUnwrap(),
+      publicJwk: (await base.log.loadPublicJwk())._unsafeUnwrap(),
     });
     expect(r2.ok).toBe(false);
   });
@@ -257,14 +316,17 @@ describe('hash chain', () => {
     const base = await chain(8);
     const rows = structuredClone(base.rows.rows);
     (rows[2] as AuditRecord).entry.userId = 'mallory';
+    // Clear identifiers are columns: the deep check re-derives them.
+    const deep = true;
     const store = new RowsStore(rows, base.rows.cps);
     const noKey = await verifyTenant(store, 't1', {
       secrets: new InMemorySecretStore(),
       allowUnchecked: true,
+      deep,
     });
     expect(noKey).toMatchObject({ ok: true, identifiers: 'unchecked', allowUnchecked: true });
     expect(noKey.checkpoints[0]?.signature).toBe('unchecked');
-    const withKey = await verifyTenant(store, 't1', { secrets: base.secrets });
+    const withKey = await verifyTenant(store, 't1', { secrets: base.secrets, deep });
     expect(withKey.firstBreak).toMatchObject({ reason: 'commitment_mismatch', entryId: rows[2]?.entry.id });
   });
 
@@ -300,7 +362,7 @@ describe('hash chain', () => {
       secrets: new InMemorySecretStore({ 'audit-commitment-key': 'x'.repeat(40) }),
     });
     expect((await foreign.append(entryInput())).isOk()).toBe(true);
-    const report = await verifyTenant(base.store, 't1', { secrets: secrets() });
+    const report = await verifyTenant(base.store, 't1', { secrets: secrets(), deep: true });
     expect(report.firstBreak).toMatchObject({ reason: 'commitment_mismatch', seq: 4 });
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Keys live with the data they protect: `ensureAuditKeys` creates keys only for an empty log (a
+ * Keys live with the data they protect: `ensureAuditKeysOrThrow` creates keys only for an empty log (a
  * missing key of a log with records is an AuditKeyError, never a silent new key), and
  * `fileKeyStore` keeps them across restarts so a second run verifies what the first wrote.
  */
@@ -8,7 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InMemoryAuditStore, InMemorySecretStore } from '@agentgov/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuditKeyError, createAuditLog, ensureAuditKeys, fileKeyStore, verifyTenant } from '../src/index';
+import {
+  AuditKeyError,
+  createAuditLog,
+  ensureAuditKeys,
+  ensureAuditKeysOrThrow,
+  fileKeyStore,
+  verifyTenant,
+} from '../src/index';
 
 const dirs: string[] = [];
 const tmp = () => {
@@ -30,28 +37,32 @@ const entry = {
   requestId: 'r-1',
 } as const;
 
-describe('ensureAuditKeys with the store it protects', () => {
+describe('ensureAuditKeysOrThrow with the store it protects', () => {
   it('creates both keys for an empty log, and nothing once they exist', async () => {
     const secrets = new InMemorySecretStore();
     const store = new InMemoryAuditStore();
-    expect((await ensureAuditKeys(secrets, { store })).created).toEqual([
+    expect((await ensureAuditKeysOrThrow(secrets, { store })).created).toEqual([
       'audit-commitment-key',
       'audit-signing-key',
     ]);
-    expect((await ensureAuditKeys(secrets, { store })).created).toEqual([]);
+    expect((await ensureAuditKeysOrThrow(secrets, { store })).created).toEqual([]);
+  });
+
+  it('ensureAuditKeys is the deprecated name of ensureAuditKeysOrThrow (one release)', () => {
+    expect(ensureAuditKeys).toBe(ensureAuditKeysOrThrow);
   });
 
   it('refuses to make a new key for a log that already has records', async () => {
     const secrets = new InMemorySecretStore();
     const store = new InMemoryAuditStore();
-    await ensureAuditKeys(secrets, { store });
+    await ensureAuditKeysOrThrow(secrets, { store });
     (await createAuditLog({ store, secrets }).append(entry))._unsafeUnwrap();
     const lost = new InMemorySecretStore({
       'audit-signing-key': (await secrets.get('audit-signing-key')) ?? '',
     });
-    const refused = ensureAuditKeys(lost, { store });
+    const refused = ensureAuditKeysOrThrow(lost, { store });
     await expect(refused).rejects.toBeInstanceOf(AuditKeyError);
-    await expect(ensureAuditKeys(lost, { store })).rejects.toThrow(
+    await expect(ensureAuditKeysOrThrow(lost, { store })).rejects.toThrow(
       /audit-commitment-key.*already holds 1 record/,
     );
     expect(await lost.get('audit-commitment-key')).toBeUndefined();
@@ -64,7 +75,7 @@ describe('fileKeyStore', () => {
     const store = new InMemoryAuditStore();
     for (let run = 0; run < 2; run++) {
       const secrets = fileKeyStore(join(dir, 'keys'));
-      await ensureAuditKeys(secrets, { store });
+      await ensureAuditKeysOrThrow(secrets, { store });
       (await createAuditLog({ store, secrets }).append({ ...entry, requestId: `r-${run}` }))._unsafeUnwrap();
       const report = await verifyTenant(store, 'acme', { secrets });
       expect(report.ok).toBe(true);

@@ -1,11 +1,19 @@
-import { InMemoryAuditStore, InMemorySecretStore, ValidationError } from '@agentgov/core';
-import { describe, expect, it } from 'vitest';
+import {
+  type GovernanceError,
+  InMemoryAuditStore,
+  InMemorySecretStore,
+  type Result,
+  ValidationError,
+} from '@agentgov/core';
+import type { JWK } from 'jose';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   AuditKeyError,
   createAuditLog,
-  ensureAuditKeys,
+  ensureAuditKeysOrThrow,
   generateAuditKeys,
   merkleLeafHash,
+  VerificationError,
   verifyCheckpoint,
   verifyConsistency,
   verifyInclusion,
@@ -118,7 +126,7 @@ describe('AuditLog.append', () => {
     const secrets = new InMemorySecretStore();
     const late = createAuditLog({ store, secrets });
     expect((await late.append(entryInput())).isErr()).toBe(true);
-    await ensureAuditKeys(secrets);
+    await ensureAuditKeysOrThrow(secrets);
     expect((await late.append(entryInput())).isOk()).toBe(true);
   });
 
@@ -164,18 +172,18 @@ describe('checkpoints and proofs', () => {
     const target = entries[6];
     const inc = (await log.proveInclusion('t1', target?.id as string))._unsafeUnwrap();
     expect(inc).toMatchObject({ seq: 7, leafIndex: 6, treeSize: 21, rootHash: cp2.rootHash });
-    expect(verifyInclusion(inc.leafHash, inc.leafIndex, inc.treeSize, inc.proof, payload.rootHash)).toBe(
-      true,
-    );
+    expect(
+      verifyInclusion(inc.leafHash, inc.leafIndex, inc.treeSize, inc.proof, payload.rootHash).isOk(),
+    ).toBe(true);
     expect(inc.checkpoint?.jws).toBe(cp2.jws);
     const inc13 = (await log.proveInclusion('t1', target?.id as string, 13))._unsafeUnwrap();
-    expect(verifyInclusion(inc13.leafHash, 6, 13, inc13.proof, cp1.rootHash)).toBe(true);
+    expect(verifyInclusion(inc13.leafHash, 6, 13, inc13.proof, cp1.rootHash).isOk()).toBe(true);
     expect(inc13.leafHash).toBe(inc.leafHash);
     expect(merkleLeafHash('0'.repeat(64))).not.toBe(inc.leafHash);
 
     const con = (await log.proveConsistency('t1', 13, 21))._unsafeUnwrap();
     expect(con.root1).toBe(cp1.rootHash);
-    expect(verifyConsistency(13, 21, con.proof, cp1.rootHash, cp2.rootHash)).toBe(true);
+    expect(verifyConsistency(13, 21, con.proof, cp1.rootHash, cp2.rootHash).isOk()).toBe(true);
 
     expect((await log.proveInclusion('t1', 'nope'))._unsafeUnwrapErr()).toMatchObject({ code: 'NOT_FOUND' });
     expect((await log.proveConsistency('t1', 5, 99))._unsafeUnwrapErr()).toMatchObject({ field: 'size2' });
@@ -194,15 +202,42 @@ describe('checkpoints and proofs', () => {
     const cp = (await log.checkpoint('t1'))._unsafeUnwrap();
     expect((await verifyCheckpoint(cp.jws, es.publicJwk)).isOk()).toBe(true);
     expect((await verifyCheckpoint(cp.jws, JSON.stringify(es.publicJwk))).isOk()).toBe(true);
-    expect((await verifyCheckpoint(cp.jws, KEYS.publicJwk)).isErr()).toBe(true);
+    const reasonOf = async (r: ReturnType<typeof verifyCheckpoint>) => {
+      const e = (await r)._unsafeUnwrapErr();
+      expect(e).toBeInstanceOf(VerificationError);
+      expect(e).toMatchObject({ code: 'invalid_type', status: 400, detail: { reason: e.reason } });
+      return e.reason;
+    };
+    expect(await reasonOf(verifyCheckpoint(cp.jws, KEYS.publicJwk))).toBe('invalid_signature');
     const [h, p, s] = cp.jws.split('.') as [string, string, string];
     const forged = Buffer.from(
       JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), treeSize: 99 }),
     ).toString('base64url');
-    expect((await verifyCheckpoint(`${h}.${forged}.${s}`, es.publicJwk)).isErr()).toBe(true);
-    expect((await verifyCheckpoint('not.a.jws', es.publicJwk)).isErr()).toBe(true);
-    expect((await verifyCheckpoint(cp.jws, { kty: 'RSA' })).isErr()).toBe(true);
+    expect(await reasonOf(verifyCheckpoint(`${h}.${forged}.${s}`, es.publicJwk))).toBe('invalid_signature');
+    expect(await reasonOf(verifyCheckpoint('not.a.jws', es.publicJwk))).toBe('invalid_signature');
+    expect(await reasonOf(verifyCheckpoint(cp.jws, { kty: 'RSA' }))).toBe('invalid_key');
+    expect(await reasonOf(verifyCheckpoint(cp.jws, '{not json'))).toBe('invalid_key');
     expect(await verifyTenant(store, 't1', { secrets })).toMatchObject({ ok: true });
+  });
+
+  it('same name, same shape: keys.publicJwk is the JWK, log.loadPublicJwk() a Result — which verifyCheckpoint refuses at compile time', async () => {
+    const { log } = setup();
+    await log.append(entryInput());
+    const cp = (await log.checkpoint('t1'))._unsafeUnwrap();
+    const loaded = await log.loadPublicJwk();
+    expectTypeOf(KEYS.publicJwk).toEqualTypeOf<JWK>();
+    expectTypeOf(loaded).toEqualTypeOf<Result<JWK, GovernanceError>>();
+    expect(loaded._unsafeUnwrap()).toEqual(KEYS.publicJwk);
+    expect((await verifyCheckpoint(cp.jws, loaded._unsafeUnwrap())).isOk()).toBe(true);
+    // @ts-expect-error a Result is not a public JWK (the types used to let this through)
+    const mistaken = await verifyCheckpoint(cp.jws, loaded);
+    expect(mistaken._unsafeUnwrapErr().reason).toBe('invalid_key');
+    // @ts-expect-error nor is a promise of one
+    expect((await verifyCheckpoint(cp.jws, log.loadPublicJwk()))._unsafeUnwrapErr().reason).toBe(
+      'invalid_key',
+    );
+    // the deprecated name still answers the same Result for one release
+    expect((await log.publicJwk())._unsafeUnwrap()).toEqual(KEYS.publicJwk);
   });
 
   it('generateAuditKeys returns both secret values and the public key', async () => {

@@ -8,9 +8,16 @@ import {
   MerkleAccumulator,
   merkleLeafHash,
   merkleRoot,
-  verifyConsistency,
-  verifyInclusion,
+  VerificationError,
+  verifyConsistency as verifyConsistencyResult,
+  verifyInclusion as verifyInclusionResult,
 } from '../src/index';
+
+// The verifiers answer Result<void, VerificationError>; the properties below read `isOk()`.
+const verifyInclusion = (...a: Parameters<typeof verifyInclusionResult>) =>
+  verifyInclusionResult(...a).isOk();
+const verifyConsistency = (...a: Parameters<typeof verifyConsistencyResult>) =>
+  verifyConsistencyResult(...a).isOk();
 
 // ---- an independent reference: RFC 9162 §2.1.1 MTH written naively over Buffers ----
 const sha = (...parts: Buffer[]) => createHash('sha256').update(Buffer.concat(parts)).digest();
@@ -192,6 +199,22 @@ describe('Merkle tree (RFC 9162)', () => {
     expect(verifyInclusion('zz', 0, 5, [], r)).toBe(false);
     expect(verifyInclusion(r, 0.5, 5, [], r)).toBe(false);
     expect(verifyInclusion(r, 0, 5, ['nothex'], r)).toBe(false);
+    // the reason says which: a malformed proof, or one that does not lead to the root
+    const reason = (r: ReturnType<typeof verifyInclusionResult>) =>
+      r.match(
+        () => 'ok',
+        (e) =>
+          e instanceof VerificationError && e.code === 'invalid_type' ? e.reason : 'not a VerificationError',
+      );
+    expect(reason(verifyInclusionResult('zz', 0, 5, [], r))).toBe('malformed_proof');
+    expect(reason(verifyInclusionResult(r, 5, 5, [], r))).toBe('malformed_proof');
+    expect(reason(verifyConsistencyResult(5, 5, [r], r, r))).toBe('proof_mismatch');
+    expect(reason(verifyConsistencyResult(6, 5, [], r, r))).toBe('malformed_proof');
+    const proof = inclusionProof(leaves, 2, 5);
+    expect(reason(verifyInclusionResult(merkleLeafHash(leaves[2] as string), 2, 5, proof, r))).toBe('ok');
+    expect(reason(verifyInclusionResult(merkleLeafHash(leaves[3] as string), 2, 5, proof, r))).toBe(
+      'proof_mismatch',
+    );
     expect(() => inclusionProof(leaves, 5, 5)).toThrow(RangeError);
     expect(() => consistencyProof(leaves, 0, 5)).toThrow(RangeError);
   });

@@ -35,7 +35,11 @@ describe('C2SP signed notes', () => {
   });
 
   it('refuses a changed text, a changed signature, another key, and malformed verifier keys', () => {
-    expect(openNote(GO_NOTE.replace('cryptography', 'cryptographi'), VKEY).isErr()).toBe(true);
+    expect(openNote(GO_NOTE.replace('cryptography', 'cryptographi'), VKEY)._unsafeUnwrapErr()).toMatchObject({
+      code: 'invalid_type',
+      reason: 'invalid_signature',
+    });
+    expect(openNote(GO_NOTE, 'a+b+c')._unsafeUnwrapErr().reason).toBe('invalid_key');
     expect(openNote(GO_NOTE.replace('x08go', 'x08gp'), VKEY).isErr()).toBe(true);
     const other = generateKeyPairSync('ed25519');
     const otherJwk = other.publicKey.export({ format: 'jwk' }) as JWK;
@@ -64,7 +68,12 @@ describe('C2SP signed notes', () => {
       rootHash,
       extensions: [],
     });
-    expect(verifyCheckpointNote(note.replace('\n42\n', '\n43\n'), vkey).isErr()).toBe(true);
+    expect(verifyCheckpointNote(note.replace('\n42\n', '\n43\n'), vkey)._unsafeUnwrapErr().reason).toBe(
+      'invalid_signature',
+    );
+    expect(
+      verifyCheckpointNote(signNote('just text\n', 'agentgov/acme', key), vkey)._unsafeUnwrapErr().reason,
+    ).toBe('unexpected_type');
     expect(() => checkpointBody({ origin: 'two words', treeSize: 1, rootHash })).toThrow();
   });
 });

@@ -8,7 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InMemoryAuditStore, InMemorySecretStore } from '@agentgov/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createAuditLog, ensureAuditKeys, fileKeyStore, generateAuditKeys, verifyTenant } from '../src/index';
+import {
+  createAuditLog,
+  ensureAuditKeysOrThrow,
+  fileKeyStore,
+  generateAuditKeys,
+  verifyTenant,
+} from '../src/index';
 import { entryInput } from './helpers';
 
 const dirs: string[] = [];
@@ -22,12 +28,12 @@ async function keptLog() {
   dirs.push(dir);
   const keys = fileKeyStore(join(dir, 'keys'));
   const store = new InMemoryAuditStore();
-  await ensureAuditKeys(keys, { store });
+  await ensureAuditKeysOrThrow(keys, { store });
   const log = createAuditLog({ store, secrets: keys });
   for (let i = 0; i < 5; i++)
     (await log.append(entryInput({ userId: `u${i}`, requestId: `r${i}` })))._unsafeUnwrap();
   (await log.checkpoint('t1'))._unsafeUnwrap();
-  return { store, keys, dir, publicJwk: (await log.publicJwk())._unsafeUnwrap() };
+  return { store, keys, dir, publicJwk: (await log.loadPublicJwk())._unsafeUnwrap() };
 }
 
 describe('verifyTenant: unchecked is not intact', () => {

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAuditLog, ensureAuditKeys, fileKeyStore, generateAuditKeys } from '@agentgov/audit';
+import { createAuditLog, ensureAuditKeysOrThrow, fileKeyStore, generateAuditKeys } from '@agentgov/audit';
 import { InMemorySecretStore } from '@agentgov/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type CliIo, run } from '../src/index';
@@ -75,7 +75,7 @@ describe('agentgov audit verify on the server data directory', () => {
     dirs.push(dir);
     const stores = await openStore({ database: join(dir, 'db') });
     const secrets = fileKeyStore(join(dir, 'keys'));
-    await ensureAuditKeys(secrets, { store: stores.audit });
+    await ensureAuditKeysOrThrow(secrets, { store: stores.audit });
     const log = createAuditLog({ store: stores.audit, secrets });
     (
       await log.append({

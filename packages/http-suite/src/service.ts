@@ -3,7 +3,7 @@
  * plugins, on in-memory stores, trusting the loopback test issuer. The same composition as the
  * reference server's (examples/server), minus the database.
  */
-import { createAuditLog, ensureAuditKeys } from '@agentgov/audit';
+import { createAuditLog, ensureAuditKeysOrThrow } from '@agentgov/audit';
 import { auditRoutes } from '@agentgov/audit/gateway';
 import {
   auditedTransactions,
@@ -57,7 +57,7 @@ export async function createTestService(
 ): Promise<Governance> {
   const clock = over.clock ?? systemClock;
   const secrets = new InMemorySecretStore();
-  await ensureAuditKeys(secrets);
+  await ensureAuditKeysOrThrow(secrets);
   const directory = new InMemoryOrgDirectory();
   const auditStore = new InMemoryAuditStore();
   const ids = createUlidFactory(clock);

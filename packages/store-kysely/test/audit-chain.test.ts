@@ -5,7 +5,7 @@
  * the hashes-only scan reads back exactly what is stored.
  * Runs on PGlite and on PostgreSQL.
  */
-import { createAuditLog, createAuditService, ensureAuditKeys, verifyTenant } from '@agentgov/audit';
+import { createAuditLog, createAuditService, ensureAuditKeysOrThrow, verifyTenant } from '@agentgov/audit';
 import { type AuditEntry, type AuditEntryInput, InMemorySecretStore } from '@agentgov/core';
 import { type RawBuilder, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,7 +68,7 @@ function chainSuite(name: string, open: () => Promise<Stores>): void {
     const secrets = new InMemorySecretStore();
     beforeAll(async () => {
       s = await open();
-      await ensureAuditKeys(secrets);
+      await ensureAuditKeysOrThrow(secrets);
     });
     afterAll(async () => {
       await s?.cleanup();

@@ -30,7 +30,7 @@ import { type AuditService, type AuditVisibility, createAuditService } from '../
 
 export interface AuditRoutesOptions {
   store: AuditStore;
-  /** Holds the commitment and checkpoint keys (see `ensureAuditKeys`). */
+  /** Holds the commitment and checkpoint keys (see `ensureAuditKeysOrThrow`). */
   secrets: SecretStore;
   /** The org tree: an org_admin reads the entries of the users of their org. */
   directory: OrgDirectory;

@@ -75,7 +75,8 @@ function signed(checkpoint: SavedCheckpoint, key: (origin: string) => string): S
     return { ok: false, reason: (error as Error).message, ...pick(checkpoint) };
   }
   const v = verifyCheckpointNote(checkpoint.note, verifierKey);
-  if (v.isErr()) return { ok: false, reason: `checkpoint signature: ${v.error.reason}`, ...pick(checkpoint) };
+  if (v.isErr())
+    return { ok: false, reason: `checkpoint signature: ${v.error.message}`, ...pick(checkpoint) };
   return { ok: true, origin: v.value.origin, treeSize: v.value.treeSize, rootHash: v.value.rootHash };
 }
 const pick = (c: SavedCheckpoint) => ({ origin: c.origin, treeSize: c.treeSize, rootHash: c.rootHash });
@@ -105,7 +106,7 @@ export default async function auditVerifyProof(args: string[], io: CliIo): Promi
     else if (i.treeSize !== head.treeSize)
       reason = `the proof is for tree size ${i.treeSize}, the checkpoint signs ${head.treeSize}`;
     else if (i.leafIndex !== i.seq - 1) reason = `leaf index ${i.leafIndex} is not seq ${i.seq} - 1`;
-    else if (!verifyInclusion(i.leafHash, i.leafIndex, head.treeSize, i.proof, head.rootHash))
+    else if (verifyInclusion(i.leafHash, i.leafIndex, head.treeSize, i.proof, head.rootHash).isErr())
       reason = 'the inclusion proof does not lead to the signed root';
     report.inclusion = { ...base, ok: reason === undefined, ...(reason ? { reason } : {}) };
   }
@@ -129,7 +130,7 @@ export default async function auditVerifyProof(args: string[], io: CliIo): Promi
       reason = `the proof is ${c.size1} -> ${c.size2}, the signed trees are ${from.treeSize} -> ${head.treeSize}`;
     else if (c.root1 !== from.rootHash || c.root2 !== head.rootHash)
       reason = 'the proof names roots the checkpoints do not sign';
-    else if (!verifyConsistency(c.size1, c.size2, c.proof, from.rootHash, head.rootHash))
+    else if (verifyConsistency(c.size1, c.size2, c.proof, from.rootHash, head.rootHash).isErr())
       reason = 'the consistency proof does not hold: the later tree does not extend the earlier one';
     report.consistency = {
       size1: c?.size1 ?? saved?.treeSize ?? 0,

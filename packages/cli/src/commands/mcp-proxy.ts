@@ -12,7 +12,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { createAuditLog, ensureAuditKeys, generateAuditKeys } from '@agentgov/audit';
+import { createAuditLog, ensureAuditKeysOrThrow, generateAuditKeys } from '@agentgov/audit';
 import {
   type AuditEntryInput,
   type AuditStore,
@@ -65,7 +65,7 @@ async function databaseSecrets(
     get: async (ref) => (await fromEnv.get(ref)) ?? (await kept.get(ref)),
     set: (ref, value) => kept.set(ref, value),
   };
-  await ensureAuditKeys(layered, { store: stores.audit });
+  await ensureAuditKeysOrThrow(layered, { store: stores.audit });
   return layered;
 }
 

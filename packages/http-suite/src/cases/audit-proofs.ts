@@ -15,7 +15,7 @@ export function auditProofCases(h: Harness): void {
       const r = await h.call('/audit/checkpoint', { as: 'enterpriseAdmin' });
       expect(r.status, r.text).toBe(200);
       expect(r.body).toMatchObject({ tenantId: 'acme', origin: 'agentgov/acme' });
-      const jwk = (await audit.service.log.publicJwk())._unsafeUnwrap();
+      const jwk = (await audit.service.log.loadPublicJwk())._unsafeUnwrap();
       expect((await verifyCheckpoint(r.body.jws, jwk))._unsafeUnwrap()).toMatchObject({
         treeSize: r.body.treeSize,
         rootHash: r.body.rootHash,
@@ -50,12 +50,14 @@ export function auditProofCases(h: Harness): void {
           inc.body.treeSize,
           inc.body.proof,
           cp.rootHash,
-        ),
+        ).isOk(),
       ).toBe(true);
       const con = await h.call(`/audit/consistency?from=1&to=${cp.treeSize}`, { as: 'enterpriseAdmin' });
       expect(con.status, con.text).toBe(200);
       expect(con.body.root2).toBe(cp.rootHash);
-      expect(verifyConsistency(1, cp.treeSize, con.body.proof, con.body.root1, con.body.root2)).toBe(true);
+      expect(verifyConsistency(1, cp.treeSize, con.body.proof, con.body.root1, con.body.root2).isOk()).toBe(
+        true,
+      );
       h.expectError(
         await h.call('/audit/consistency?from=0&to=1', { as: 'enterpriseAdmin' }),
         400,
