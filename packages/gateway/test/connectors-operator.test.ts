@@ -24,10 +24,10 @@ const call = (gov: Governance, path: string, init: RequestInit = {}) =>
       headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
     }),
   );
-const create = (gov: Governance, config: Record<string, unknown>, ref = 'tracker-token') =>
+const create = (gov: Governance, config: Record<string, unknown>, ref = 'tracker-token', type = 'tracker') =>
   call(gov, '/connectors', {
     method: 'POST',
-    body: JSON.stringify({ type: 'tracker', credentials_secret_ref: ref, config }),
+    body: JSON.stringify({ type, credentials_secret_ref: ref, config }),
   });
 
 describe('/status connectors', () => {
@@ -37,7 +37,7 @@ describe('/status connectors', () => {
     const gov = createTestGovernance(idp, { secrets, clock });
     try {
       expect((await create(gov, { name: 'jira-prod' })).status).toBe(201);
-      expect((await create(gov, { name: 'jira-sandbox' }, 'missing-ref')).status).toBe(201);
+      expect((await create(gov, { name: 'jira-sandbox' }, 'missing-ref', 'mail')).status).toBe(201);
       const body = (await (await call(gov, '/status')).json()) as {
         components: {
           connectors: Record<string, { status: string; lastFailure?: { reason: string; at: string } }>;

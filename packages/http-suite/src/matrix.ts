@@ -80,6 +80,7 @@ function concretePath(path: string, r: MatrixResources): { path: string; resourc
 function bodyFor(method: string, path: string): unknown {
   if (method === 'PUT' && path === '/policies/{id}')
     return { content: 'enabled: true\nmax_classification_shared: internal\n', changeReason: 'matrix' };
+  if (method === 'PATCH' && path === '/connectors/{id}') return { config: { matrix: true } };
   return {};
 }
 

@@ -172,7 +172,7 @@ describe('WorkScheduler', () => {
     await s.tick(); // the round start() began
     expect(ran).toEqual(['a', 'b']);
     expect([...pending.values()].map((p) => p.ms)).toEqual([15_000]);
-    const [[id, timer]] = [...pending.entries()] as [[number, { run: () => void }]];
+    const [id, timer] = [...pending.entries()][0] ?? expect.unreachable('a timer is pending');
     pending.delete(id);
     timer.run();
     await s.tick();

@@ -1,5 +1,6 @@
 /**
- * The connectors of `/status`: the caller's tenant's active connectors by name (`config.name`
+ * The connectors of `/status`: the caller's tenant's configured connectors (active, and those in
+ * `error` — a disabled connector is not configured any more) by name (`config.name`
  * when it is a string, else the type, or `<type>-<first 8 of the id>` when the type repeats), each `{status}` as the spec has it,
  * plus — once a probe of it has failed — `lastFailure: {reason, at}`: why, in words, and when it
  * was seen (kept by this process since it started).
@@ -51,7 +52,9 @@ export function connectorReporter(ctx: KernelServices) {
   return async (tenantId: string | undefined): Promise<Record<string, ConnectorHealth>> => {
     const out: Record<string, ConnectorHealth> = {};
     if (tenantId === undefined) return out;
-    const connectors = await ctx.stores.connectors.list(tenantId, { status: 'active' }).catch(() => []);
+    const connectors = (await ctx.stores.connectors.list(tenantId).catch(() => [])).filter(
+      (c) => c.status !== 'disabled',
+    );
     const perType = new Map<string, number>();
     for (const c of connectors) perType.set(c.type, (perType.get(c.type) ?? 0) + 1);
     await Promise.all(

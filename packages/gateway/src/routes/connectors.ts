@@ -1,14 +1,21 @@
 /**
  * Kernel routes of connectors (spec: Endpoints, Connectors): list, register (a reference to the
- * credentials only) and disable. Writes are audited as `tool_invocation`.
+ * credentials only) and disable; and, beyond the spec, `PATCH /connectors/{id}`: change the config
+ * (JSON merge patch), the credentials reference or the status, or rotate the webhook secret (the
+ * previous one stays valid for a window). A tenant has at most one active `tracker` and one active
+ * `codehost` connector (CONNECTOR_SINGLE_ACTIVE_TYPES): a second is refused with 409
+ * CONNECTOR_ALREADY_ACTIVE. Writes are audited as `tool_invocation`.
  */
 import {
   type AnyRoute,
   type AuditSink,
   type AuthenticatedContext,
+  applyConnectorPatch,
   CONNECTOR_DEFAULT_CLASSIFICATION,
+  CONNECTOR_SINGLE_ACTIVE_TYPES,
   type Connector,
   ConnectorCreateSchema,
+  ConnectorPatchSchema,
   type ConnectorStore,
   defineRoute,
   errorSpec as err,
@@ -32,11 +39,35 @@ const ConnectorOut = z
     status: z.string(),
     createdAt: z.string(),
     defaultClassification: z.string(),
+    lastSyncAt: z.string().nullable(),
+    errorDetails: z.string().nullable(),
   })
   .meta({ id: 'Connector' });
 
 function connectorView(c: Connector) {
-  return { ...toConnectorView(c), defaultClassification: c.defaultClassification };
+  return {
+    ...toConnectorView(c),
+    defaultClassification: c.defaultClassification,
+    lastSyncAt: c.lastSyncAt,
+    errorDetails: c.errorDetails,
+  };
+}
+
+/**
+ * Refuses a second active connector of a type that allows one (`active` or `error`: a connector
+ * in error is still the configured one). Run inside the write, under the tenant's connector lock.
+ */
+async function assertSingleActive(connectors: ConnectorStore, c: Connector): Promise<void> {
+  if (!CONNECTOR_SINGLE_ACTIVE_TYPES.includes(c.type)) return;
+  const other = (await connectors.list(c.tenantId, { type: c.type })).find(
+    (x) => x.id !== c.id && x.status !== 'disabled',
+  );
+  if (other)
+    throw errorOf(
+      'CONNECTOR_ALREADY_ACTIVE',
+      `The tenant already has an active ${c.type} connector (${other.id}); a tenant has at most one. Change it with PATCH /connectors/${other.id}, or disable it first`,
+      { type: c.type, activeConnectorId: other.id },
+    );
 }
 
 /**
@@ -105,6 +136,7 @@ export function connectorRoutes(ctx: KernelServices): AnyRoute[] {
       responses: {
         201: { description: 'The connector', schema: ConnectorOut },
         400: err('missing_type / invalid_type'),
+        409: err('CONNECTOR_ALREADY_ACTIVE: a second active tracker or codehost connector'),
       },
       async handler({ body }, rc) {
         const connector: Connector = {
@@ -125,7 +157,10 @@ export function connectorRoutes(ctx: KernelServices): AnyRoute[] {
           ctx,
           rc,
           { tool: 'connector.create', connectorId: connector.id, type: connector.type },
-          (connectors) => connectors.insert(connector),
+          async (connectors) => {
+            await assertSingleActive(connectors, connector);
+            await connectors.insert(connector);
+          },
         );
         return { status: 201, body: connectorView(connector) };
       },
@@ -158,6 +193,50 @@ export function connectorRoutes(ctx: KernelServices): AnyRoute[] {
           );
         }
         return { status: 200, body: { id: c.id, status: 'disabled' } };
+      },
+    }),
+    defineRoute({
+      method: 'PATCH',
+      path: '/connectors/{id}',
+      operationId: 'updateConnector',
+      summary:
+        'Change a connector (extension): config as a JSON merge patch, credentials_secret_ref, status (active or disabled), or rotate the webhook secret (webhook_secret_ref; the previous one stays valid for rotation_window_seconds, default 86400)',
+      auth: 'required',
+      roles: CONNECTOR_ADMINS,
+      rateLimit: 'admin',
+      params: IdParams,
+      body: ConnectorPatchSchema,
+      responses: {
+        200: { description: 'The connector after the change', schema: ConnectorOut },
+        400: err('missing_type / invalid_type'),
+        404: err('NOT_FOUND'),
+        409: err('CONNECTOR_ALREADY_ACTIVE: re-activating a second tracker or codehost connector'),
+      },
+      async handler({ params, body }, rc) {
+        const changed = await audited(
+          ctx,
+          rc,
+          {
+            tool: 'connector.update',
+            connectorId: params.id,
+            fields: Object.keys(body).sort(),
+            ...(body.webhook_secret_ref !== undefined ? { rotation: true } : {}),
+          },
+          async (connectors) => {
+            const c = await connectors.get(rc.tenantId, params.id);
+            if (!c) throw errorOf('NOT_FOUND', `Connector ${params.id} not found`);
+            const next = applyConnectorPatch(c, body, rc.clock.now());
+            if (body.status === 'disabled') next.status = 'disabled';
+            if (body.status === 'active' && c.status === 'disabled') {
+              next.status = 'active';
+              next.errorDetails = null;
+            }
+            if (next.status !== 'disabled') await assertSingleActive(connectors, next);
+            await connectors.update(next);
+            return next;
+          },
+        );
+        return { status: 200, body: connectorView(changed) };
       },
     }),
   ];

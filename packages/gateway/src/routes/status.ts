@@ -2,7 +2,9 @@
  * Kernel routes of operations (spec: status, metrics). `/status` is the gateway and the database,
  * plus the components each plugin reports (the policy plugin: `policyEngine`, and `opa` only when
  * an OPA is configured — a component that is not configured is absent), plus the
- * connectors; any unhealthy component but a connector makes it `degraded` (503). `/metrics`
+ * connectors of the caller's tenant (none for an anonymous caller); any unhealthy component —
+ * a connector listed in the body too, e.g. one in status `error` after failed pulls — makes it
+ * `degraded` (503), with the same body. `/metrics`
  * counts the tenant's active users itself and takes every other counter from the plugins.
  *
  * Extensions for orchestrators (not in the spec; public, tiny, never rate-limited): `/livez` is
@@ -114,7 +116,10 @@ export function statusRoutes(ctx: KernelServices): AnyRoute[] {
           callerTenant(ctx, request),
         ]);
         const connectors = database ? await within(() => connectorHealth(tenantId), {}, 5000) : {};
-        const healthy = database && Object.values(plugins).every(Boolean);
+        const healthy =
+          database &&
+          Object.values(plugins).every(Boolean) &&
+          Object.values(connectors).every((c) => c.status === 'healthy');
         const components: Record<string, unknown> = { gateway: s(true) };
         for (const [name, ok] of Object.entries(plugins)) components[name] = s(ok);
         components.database = s(database);
