@@ -55,7 +55,7 @@ export function parseConfigFile(
   options: { baseDir: string; env: Env },
 ): Result<Record<string, string>, DeploymentIssue[]> {
   const value = parseYaml(text, '');
-  if (value.isErr()) return err([{ path: '', message: value.error.message.replace(/^: /, '') }]);
+  if (value.isErr()) return err(value.error.detail.map((i) => ({ path: i.field, message: i.message })));
   const doc = parseDeployment(value.value, { [GOVERNANCE_SERVER_KIND]: GovernanceServerSpecSchema });
   if (doc.isErr()) return err(doc.error);
   const values = fileSettings(GOVERNANCE_SERVER_TABLE, doc.value.spec, options);

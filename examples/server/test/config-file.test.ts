@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GOVERNANCE_SERVER_TABLE } from '@agentgov/core';
+import { createTestPki } from '@agentgov/gateway/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../src/config';
@@ -178,6 +179,44 @@ describe('agentgov.yaml (kind GovernanceServer)', () => {
     expect(configFilePath([], {}, dir)).toBe(path.join(dir, 'agentgov.yaml'));
     expect(loadServerSettings([], {}, dir).config.port).toBe(9001);
     expect(() => configFilePath(['--config'], {}, '/srv')).toThrow(ConfigError);
+  });
+
+  it('takes the TLS settings, PEM paths relative to the file', async () => {
+    const pki = createTestPki();
+    try {
+      const rel = (f: string) => path.relative(pki.dir, f);
+      const f = path.join(pki.dir, 'agentgov.yaml');
+      await writeFile(
+        f,
+        `${HEAD}spec:
+  port: 8443
+  tls:
+    cert: ${rel(pki.ca.server.certFile)}
+    key: ${rel(pki.ca.server.keyFile)}
+    clientCa: ${rel(pki.ca.certFile)}
+    clientAuth: optional
+    internalPaths: [/api/v1/metrics/prometheus, /api/v1/status]
+  opa:
+    url: https://opa.internal:8181
+    tls: {ca: ${rel(pki.ca.certFile)}, serverName: localhost}
+`,
+      );
+      const { config } = load(f);
+      expect(config.tls.listen).toMatchObject({
+        clientAuth: 'optional',
+        internalPaths: ['/api/v1/metrics/prometheus', '/api/v1/status'],
+      });
+      expect(config.tls.listen?.cert).toContain('BEGIN CERTIFICATE');
+      expect(config.tls.opa).toMatchObject({ servername: 'localhost' });
+      expect(config.oidc.redirectUri).toBe('https://127.0.0.1:8443/api/v1/auth/callback');
+      // The environment overrides a key (a list: comma-separated).
+      expect(
+        load(f, { AGENTGOV_TLS_INTERNAL_PATHS: '/api/v1/metrics/prometheus' }).config.tls.listen
+          ?.internalPaths,
+      ).toEqual(['/api/v1/metrics/prometheus']);
+    } finally {
+      pki.remove();
+    }
   });
 
   it('never throws on any text or document: only issues with a path and a message (property)', () => {

@@ -175,6 +175,35 @@ const COMMANDS: Spec[] = [
     after: '\nstdout is the MCP channel: nothing else is written to it. Runs until stdin closes.',
   },
   {
+    group: 'config',
+    verb: 'validate',
+    summary:
+      'check a configuration file (kind GovernanceServer or McpProxy): every problem with its key path',
+    args: '[file]',
+    options: [opt('--json', 'machine-readable report')],
+    load: async () => (await import('./commands/config-validate')).default,
+    after:
+      '\nFILE defaults to AGENTGOV_CONFIG, else ./agentgov.yaml. Exit codes: 0 valid, 1 problems, 2 no or unreadable file.',
+  },
+  {
+    group: 'config',
+    verb: 'print',
+    summary:
+      'print the effective configuration (environment variables over the file, defaults), secrets masked',
+    args: '[file]',
+    options: [],
+    load: async () => (await import('./commands/config-print')).default,
+    after:
+      '\nFILE defaults to AGENTGOV_CONFIG, else ./agentgov.yaml; without one, what the environment gives.\nExit codes: 0 printed, 1 problems, 2 unreadable file.',
+  },
+  {
+    group: 'config',
+    verb: 'schema',
+    summary: 'print the JSON Schema of the configuration files (both kinds)',
+    options: [],
+    load: async () => (await import('./commands/config-schema')).default,
+  },
+  {
     group: 'db',
     verb: 'migrate',
     summary: 'apply the migrations and prepare the monthly audit partitions',
@@ -192,6 +221,7 @@ const GROUPS: Record<string, string> = {
   audit: 'audit log: verify it offline; fetch and check proofs',
   db: 'database: migrations and audit partitions',
   mcp: 'governed MCP tool calls: the proxy for desktop assistants',
+  config: 'configuration files (agentgov.dev/v1): validate, print the effective settings, JSON Schema',
 };
 
 /** The command tree; `chosen` receives the command to run and its own arguments. */

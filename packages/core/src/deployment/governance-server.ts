@@ -34,6 +34,29 @@ const DatabaseUrl = z
 const TrustProxy = z.union([z.boolean(), z.number().int().min(0), z.string().regex(/^[0-9A-Za-z.:/,\s]+$/)], {
   error: 'expected true, false, a hop count or addresses and CIDR ranges',
 });
+/** TLS to a backing service: `<SERVICE>_TLS_CA`, `_CERT`, `_KEY` (PEM files) and `_SERVERNAME`. */
+const outgoingTls = (service: string, what: string) => ({
+  ca: setting(`${service}_TLS_CA`, Text, `PEM file of the CA that signs ${what}'s certificate.`, {
+    path: true,
+  }),
+  cert: setting(`${service}_TLS_CERT`, Text, `PEM file of the client certificate shown to ${what}.`, {
+    path: true,
+  }),
+  key: setting(`${service}_TLS_KEY`, Text, "PEM file of that certificate's private key.", { path: true }),
+  serverName: setting(
+    `${service}_TLS_SERVERNAME`,
+    Text,
+    `The name to verify in ${what}'s certificate, if not the URL's host.`,
+  ),
+});
+const list = {
+  toEnv: (v: string[]) => v.join(','),
+  fromEnv: (t: string) =>
+    t
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean),
+};
 const flag = (on: string, off: string) => ({
   toEnv: (v: boolean) => (v ? on : off),
   fromEnv: (t: string) => (t === on ? true : t === off ? false : t),
@@ -56,6 +79,7 @@ export const GOVERNANCE_SERVER_SETTINGS = {
       default: './.agentgov',
       path: true,
     }),
+    tls: outgoingTls('DATABASE', 'PostgreSQL'),
   },
   redis: {
     url: setting(
@@ -64,8 +88,12 @@ export const GOVERNANCE_SERVER_SETTINGS = {
       'Redis for rate limits and sessions shared across processes; unset: in-process.',
       { secret: 'url' },
     ),
+    tls: outgoingTls('REDIS', 'Redis'),
   },
-  opa: { url: setting('OPA_URL', Url, 'OPA REST API of a decision engine sidecar; unset: built-in engine.') },
+  opa: {
+    url: setting('OPA_URL', Url, 'OPA REST API of a decision engine sidecar; unset: built-in engine.'),
+    tls: outgoingTls('OPA', 'OPA'),
+  },
   oidc: {
     issuer: setting('OIDC_ISSUER', Url, 'Issuer URL (discovery and JWKS); unset: the development issuer.'),
     clientId: setting('OIDC_CLIENT_ID', Text, 'Client id of the code exchange at /auth/callback.'),
@@ -126,6 +154,32 @@ export const GOVERNANCE_SERVER_SETTINGS = {
       z.boolean(),
       'Session cookie __Host-session (HTTPS only) instead of session.',
       { default: false, ...flag('1', '0') },
+    ),
+  },
+  tls: {
+    cert: setting(
+      'AGENTGOV_TLS_CERT',
+      Text,
+      "PEM file of the server's certificate chain: HTTPS instead of HTTP.",
+      { path: true },
+    ),
+    key: setting('AGENTGOV_TLS_KEY', Text, 'PEM file of its private key.', { path: true }),
+    clientCa: setting(
+      'AGENTGOV_TLS_CLIENT_CA',
+      Text,
+      "PEM file of the CA of internal callers' client certificates.",
+      { path: true },
+    ),
+    clientAuth: setting(
+      'AGENTGOV_TLS_CLIENT_AUTH',
+      z.enum(['off', 'optional', 'require']),
+      'Client certificates: off, optional (default with a client CA: required on internalPaths only) or require (every connection).',
+    ),
+    internalPaths: setting(
+      'AGENTGOV_TLS_INTERNAL_PATHS',
+      z.array(z.string().startsWith('/')).min(1),
+      'Under optional: the paths that need a client certificate (default /api/v1/metrics/prometheus; environment: comma-separated).',
+      list,
     ),
   },
   mcp: {

@@ -62,7 +62,10 @@ export const SecretRefSchema = z
   .strictObject({
     secretRef: z
       .string()
-      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'letters, digits, ., _ and -')
+      .regex(
+        /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/,
+        'a secret reference: letters, digits, ., _ and -, at most 128',
+      )
       .meta({ description: 'The secret store reference (AGENTGOV_SECRETS=env: AGENTGOV_SECRET_<NAME>).' }),
   })
   .meta({ description: 'A reference to the secret store instead of the value.' });
