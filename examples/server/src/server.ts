@@ -33,6 +33,7 @@ import {
   InMemoryInstanceRegistry,
   InMemoryOrgDirectory,
   InMemoryPolicyStore,
+  InMemoryScheduledRunStore,
   InMemorySessionStore,
   InMemoryTaskStore,
   InMemoryTenantStore,
@@ -64,7 +65,7 @@ import {
   tlsFetch,
 } from '@agentgov/policy';
 import { policyRoutes } from '@agentgov/policy/gateway';
-import { openStore, type SqlStores } from '@agentgov/store-kysely';
+import { KyselyScheduledRunStore, openStore, type SqlStores } from '@agentgov/store-kysely';
 import { createRedisStores, type RedisStores } from '@agentgov/store-redis';
 import { connectorIntegrations } from '@agentgov/work-tracking';
 import { workTrackingRoutes } from '@agentgov/work-tracking/gateway';
@@ -320,6 +321,13 @@ export async function startServer(
         ? { defaultTenant: env.AGENTGOV_WEBHOOK_TENANT || 'acme' }
         : {}),
       retention: { tenants: async () => (await stores.tenants.list()).map((t) => t.id) },
+      // Scheduled pulls of the tracker/codehost connectors and daily briefings (07:00 in each
+      // user's zone); each run is taken in the database, so several processes never repeat one.
+      schedule: {
+        connectors: stores.connectors,
+        runs: sqlStores ? new KyselyScheduledRunStore(sqlStores.db) : new InMemoryScheduledRunStore(),
+        tenants: async () => (await stores.tenants.list()).map((t) => t.id),
+      },
     });
     // The web console under /console (outside the API): `/` sends a browser there, and so does sign-in.
     const consolePlugin = consoleRoutes();
