@@ -170,6 +170,51 @@ function storeSuite(name: string, open: () => Promise<Stores>): void {
         expect(after.rows[0]?.n).toBe(before.rows[0]?.n);
       });
 
+      it('an up-to-date schema is recognised in one query: the Migrator (its lock table) is not run again', async () => {
+        // Issue 26 (start-up): kysely's Migrator recreates its lock table on every run.
+        await sql`DROP TABLE ${sql.id(s.schema, 'kysely_migration_lock')}`.execute(s.db);
+        expect(await migrateToLatest(s.db, s.schema)).toEqual([]);
+        const lock = await sql<{ n: string }>`SELECT count(*)::text AS n FROM pg_class c
+          JOIN pg_namespace ns ON ns.oid = c.relnamespace
+          WHERE ns.nspname = ${s.schema} AND c.relname = 'kysely_migration_lock'`.execute(s.db);
+        expect(lock.rows[0]?.n).toBe('0');
+        // A migration the schema does not record: the Migrator runs (and puts its lock table back).
+        await sql`DELETE FROM ${sql.id(s.schema, 'kysely_migration')} WHERE name = '0001_initial'`.execute(
+          s.db,
+        );
+        await sql`INSERT INTO ${sql.id(s.schema, 'kysely_migration')} (name, timestamp) VALUES ('0001_initial', now()::text)`.execute(
+          s.db,
+        );
+        await sql`INSERT INTO ${sql.id(s.schema, 'kysely_migration')} (name, timestamp) VALUES ('9999_from_a_newer_version', now()::text)`.execute(
+          s.db,
+        );
+        await expect(migrateToLatest(s.db, s.schema)).rejects.toThrow();
+        await sql`DELETE FROM ${sql.id(s.schema, 'kysely_migration')} WHERE name = '9999_from_a_newer_version'`.execute(
+          s.db,
+        );
+        expect(await migrateToLatest(s.db, s.schema)).toEqual([]);
+      });
+
+      it('with every partition of the window there, ensurePartitions answers from the catalog alone; one missing is made', async () => {
+        // Issue 26 (start-up): the partition function's first call on a fresh PGlite costs ~0.6 s.
+        const fn = sql.id(s.schema, 'audit_ensure_partitions');
+        await sql`ALTER FUNCTION ${fn}(timestamptz, integer) RENAME TO audit_ensure_partitions_off`.execute(
+          s.db,
+        );
+        try {
+          expect(await ensurePartitions(s.db)).toEqual({ created: [], blocked: [] });
+        } finally {
+          await sql`ALTER FUNCTION ${sql.id(s.schema, 'audit_ensure_partitions_off')}(timestamptz, integer) RENAME TO audit_ensure_partitions`.execute(
+            s.db,
+          );
+        }
+        const now = new Date();
+        const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 12, 1));
+        const name = `audit_entries_p${last.getUTCFullYear()}${String(last.getUTCMonth() + 1).padStart(2, '0')}`;
+        await sql`DROP TABLE ${sql.id(s.schema, name)}`.execute(s.db);
+        expect(await ensurePartitions(s.db, now)).toEqual({ created: [name], blocked: [] });
+      });
+
       it('the migration created the current month and the 12 following ones, plus a default partition', async () => {
         const { rows } = await sql<{ name: string }>`SELECT c.relname AS name FROM pg_inherits i
           JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'audit_entries'::regclass ORDER BY 1`.execute(

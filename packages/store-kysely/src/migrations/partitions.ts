@@ -22,6 +22,7 @@ export async function ensurePartitions(
   db: Kysely<Database>,
   now: Date = new Date(),
 ): Promise<EnsurePartitionsResult> {
+  if (await allPartitionsExist(db, now)) return { created: [], blocked: [] };
   const { rows } = await sql<{ partition_name: string; status: string }>`
     SELECT partition_name, status FROM audit_ensure_partitions(${now.toISOString()}::timestamptz, ${PARTITION_MONTHS_AHEAD})`.execute(
     db,
@@ -30,4 +31,27 @@ export async function ensurePartitions(
     created: rows.filter((r) => r.status === 'created').map((r) => r.partition_name),
     blocked: rows.filter((r) => r.status === 'blocked').map((r) => r.partition_name),
   };
+}
+
+/** `audit_entries_pYYYYMM` of the month of `now` (UTC) and the PARTITION_MONTHS_AHEAD following ones. */
+function partitionNames(now: Date): string[] {
+  const year = now.getUTCFullYear();
+  const month = now.getUTCMonth();
+  return Array.from({ length: PARTITION_MONTHS_AHEAD + 1 }, (_, i) => {
+    const m = new Date(Date.UTC(year, month + i, 1));
+    return `audit_entries_p${m.getUTCFullYear()}${String(m.getUTCMonth() + 1).padStart(2, '0')}`;
+  });
+}
+
+/**
+ * True when every partition `ensurePartitions` would make already exists: one catalog lookup
+ * (the usual case at start-up; the partition function's first call on a freshly opened PGlite
+ * costs over half a second). Its answer would then be nothing created, nothing blocked.
+ */
+async function allPartitionsExist(db: Kysely<Database>, now: Date): Promise<boolean> {
+  const names = partitionNames(now);
+  const { rows } = await sql<{ missing: number }>`
+    SELECT count(*)::int AS missing FROM unnest(${names}::text[]) AS n(name)
+    WHERE to_regclass(quote_ident(n.name)) IS NULL`.execute(db);
+  return rows[0]?.missing === 0;
 }

@@ -10,7 +10,7 @@ import {
 } from 'kysely';
 import type { Database } from '../schema';
 import { assertSchemaName, DEFAULT_SCHEMA } from '../sql-util';
-import { migrationProvider } from './index';
+import { MIGRATIONS, migrationProvider } from './index';
 
 /**
  * kysely's Migrator looks for its own tables by listing the tables of EVERY schema; a schema that
@@ -50,12 +50,32 @@ function withSchemaIntrospection(db: Kysely<Database>, schema: string): Kysely<D
   });
 }
 
+/**
+ * True when the schema records exactly our migrations as applied — one query, the usual case at
+ * start-up (kysely's Migrator would create its tables, take its lock and list every migration,
+ * a dozen statements). Anything else (no schema yet, a migration missing, one we do not know) is
+ * false: the Migrator runs and decides.
+ */
+async function upToDate(db: Kysely<Database>, schema: string): Promise<boolean> {
+  const known = Object.keys(MIGRATIONS);
+  try {
+    const { rows } = await sql<{
+      name: string;
+    }>`SELECT name FROM ${sql.id(schema, 'kysely_migration')}`.execute(db);
+    const applied = new Set(rows.map((r) => r.name));
+    return applied.size === known.length && known.every((name) => applied.has(name));
+  } catch {
+    return false;
+  }
+}
+
 /** Runs every pending migration (idempotent; serialized across processes by kysely's migration lock). */
 export async function migrateToLatest(
   db: Kysely<Database>,
   schema: string = DEFAULT_SCHEMA,
 ): Promise<string[]> {
   assertSchemaName(schema);
+  if (await upToDate(db, schema)) return [];
   try {
     await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(schema)}`.execute(db);
   } catch (error) {
