@@ -17,7 +17,7 @@ const BEARER_RE = /^Bearer[ ]+([^\s]+)\s*$/i;
  * (or the Node path's lazy view of one) only for a session lookup. The kernel passes the
  * pipeline's `Incoming`, so a Bearer request on Node never builds a request view.
  */
-export interface Presented {
+interface Presented {
   header(name: string): string | null;
   readonly request: Request;
 }
@@ -34,25 +34,13 @@ export function oidcAuthenticator(oidc: OidcClient, sessions: SessionManager): A
 }
 
 /**
- * The principal of a request. `mode` `session` answers `no_session` rather than
+ * The principal of a request, answered at once (no promise) when it needs no I/O — a Bearer token
+ * whose verification is cached — so the common request pays for no asynchronous step; it may also
+ * throw at once. Otherwise a promise. `mode` `session` answers `no_session` rather than
  * `authentication_required` when no credentials at all were presented. A session extended by this
  * request has its cookie queued for the response (SessionManager#withRenewedCookie).
  */
-export async function authenticate(
-  from: Request | Presented,
-  mode: 'required' | 'session',
-  oidc: OidcClient,
-  sessions: SessionManager,
-): Promise<Principal> {
-  return authenticateNow(from, mode, oidc, sessions);
-}
-
-/**
- * As `authenticate`, answered at once (no promise) when it needs no I/O — a Bearer token whose
- * verification is cached — so the common request pays for no asynchronous step; it may also
- * throw at once. Otherwise the promise of `authenticate`.
- */
-export function authenticateNow(
+function authenticateNow(
   from: Request | Presented,
   mode: 'required' | 'session',
   oidc: OidcClient,
