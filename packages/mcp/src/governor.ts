@@ -228,7 +228,7 @@ export class ToolGovernor {
           ? (args as Record<string, unknown> | undefined)
           : (JSON.parse(canonical) as Record<string, unknown>);
       const result = await this.#forward(entry, forwarded, ctx, facts);
-      const filtered = await filterResult(this.#o, session, entry, result, facts);
+      const filtered = this.#o.model ? await filterResult(this.#o, session, entry, result, facts) : result;
       facts.outcome = filtered.isError ? 'error' : 'success';
       if (d.autonomy === 'notify') await notifyCall(this.inbox, this.#clock, session, entry, facts, ctx);
       await this.#audit(facts);
