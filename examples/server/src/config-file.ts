@@ -24,7 +24,7 @@ import {
 import { parseYaml } from '@agentgov/policy';
 import { ConfigError, loadConfig, type ServerConfig } from './config';
 
-export const DEFAULT_CONFIG_FILE = 'agentgov.yaml';
+const DEFAULT_CONFIG_FILE = 'agentgov.yaml';
 
 type Env = Record<string, string | undefined>;
 
@@ -63,7 +63,7 @@ export function parseConfigFile(
 }
 
 /** Reads and checks a configuration file; a problem is a ConfigError listing every issue. */
-export function readConfigFile(file: string, env: Env): Record<string, string> {
+function readConfigFile(file: string, env: Env): Record<string, string> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

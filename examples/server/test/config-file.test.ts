@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { GOVERNANCE_SERVER_TABLE } from '@agentgov/core';
+import { GOVERNANCE_SERVER_TABLE, specPath } from '@agentgov/core';
 import { createTestPki } from '@agentgov/gateway/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -111,6 +111,12 @@ describe('agentgov.yaml (kind GovernanceServer)', () => {
       const text = entry.toEnv ? entry.toEnv(entry.default as never) : String(entry.default);
       expect(loadConfig({ [entry.env]: text }, '/srv'), entry.env).toEqual(defaults);
     }
+  });
+
+  it('has every setting in the table of docs/configuration.md', async () => {
+    const docs = await readFile(path.join(serverDir, '../../docs/configuration.md'), 'utf8');
+    for (const entry of GOVERNANCE_SERVER_TABLE)
+      expect(docs).toContain(`| \`${specPath(entry)}\` | \`${entry.env}\` |`);
   });
 
   it('is overridden by the environment (a set variable wins; an empty one counts as unset)', async () => {
