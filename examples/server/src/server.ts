@@ -138,6 +138,24 @@ export async function startServer(
     if (config.database.kind === 'pglite') {
       await mkdir(config.database.dataDir, { recursive: true });
       cleanups.push(await lockDataDir(config.database.dataDir));
+    }
+    // The development OIDC issuer starts while the database opens (its start-up is mostly loading
+    // its modules, the database's is WebAssembly work): awaited below, closed with the rest.
+    const issuerStarting = config.oidc.issuer
+      ? undefined
+      : startDevIssuer({
+          clientId: config.oidc.clientId,
+          clientSecret: config.oidc.clientSecret,
+          redirectUri,
+          host: '127.0.0.1',
+          ...(config.database.kind === 'pglite'
+            ? { keyFile: path.join(config.database.dataDir, 'dev-issuer-key.json') }
+            : {}),
+        });
+    // Handled here too, so that a failure while the database opens is not an unhandled rejection.
+    const issuerOrNot = issuerStarting?.catch(() => undefined);
+    cleanups.push(async () => (await issuerOrNot)?.close());
+    if (config.database.kind === 'pglite') {
       progress(`opening the embedded database in ${config.database.dataDir}…`);
       sqlStores = await openStore({ database: config.database.dataDir, migrate: false });
     } else if (config.database.kind === 'postgres') {
@@ -202,18 +220,9 @@ export async function startServer(
 
     // --- OIDC
     let devIssuer: DevIssuer | undefined;
-    if (!config.oidc.issuer) {
+    if (issuerStarting) {
       progress('starting the development OIDC issuer…');
-      devIssuer = await startDevIssuer({
-        clientId: config.oidc.clientId,
-        clientSecret: config.oidc.clientSecret,
-        redirectUri,
-        host: '127.0.0.1',
-        ...(config.database.kind === 'pglite'
-          ? { keyFile: path.join(config.database.dataDir, 'dev-issuer-key.json') }
-          : {}),
-      });
-      cleanups.push(() => (devIssuer as DevIssuer).close());
+      devIssuer = await issuerStarting;
     }
     const issuer = config.oidc.issuer ?? (devIssuer as DevIssuer).issuer;
 
