@@ -132,8 +132,8 @@ describe('the official MCP Inspector CLI as an outside client', () => {
     await writeFile(
       config,
       (await readFile(join(here, 'mcp.yaml'), 'utf8')).replace(
-        'classification: internal',
-        `classification: internal\n    cwd: ${JSON.stringify(here)}`,
+        /^( *)classification: internal$/m,
+        (line, indent: string) => `${line}\n${indent}cwd: ${JSON.stringify(here)}`,
       ),
     );
     const proxy = proxyArgs(join(dir, 'audit.jsonl'), config, join(here, 'policies'));

@@ -113,13 +113,11 @@ export function fileSettings(
     let value = valueAt(spec, entry.key);
     if (value === undefined) continue;
     if (isSecretRef(value)) {
-      const variable = EnvSecretStore.variableName(value.secretRef);
+      const { secretRef } = value;
+      const variable = EnvSecretStore.variableName(secretRef);
       value = options.env[variable] || undefined;
       if (value === undefined) {
-        issues.push({
-          path: specPath(entry),
-          message: `secret '${(valueAt(spec, entry.key) as { secretRef: string }).secretRef}' is not set (${variable})`,
-        });
+        issues.push({ path: specPath(entry), message: `secret '${secretRef}' is not set (${variable})` });
         continue;
       }
     }
