@@ -20,25 +20,23 @@ export {
   type CheckpointAlg,
   DEFAULT_COMMITMENT_KEY_REF,
   DEFAULT_SIGNING_KEY_REF,
+  ensureAuditKeysOrThrow,
   fileKeyStore,
   generateAuditKeys,
   MIN_COMMITMENT_KEY_LENGTH,
-  parseSigningKey,
+  parseSigningKeyOrThrow,
   publicJwkOf,
 } from './keys';
 
-import { ensureAuditKeys as ensureAuditKeysOrThrow } from './keys';
+import { ensureAuditKeysOrThrow, parseSigningKeyOrThrow } from './keys';
 
-/**
- * Generates and stores whichever audit key is missing; throws `AuditKeyError` when the log already
- * holds records (see `ensureAuditKeys` in ./keys.ts for the contract).
- */
-export { ensureAuditKeysOrThrow };
 /**
  * @deprecated Renamed `ensureAuditKeysOrThrow` (it throws `AuditKeyError`: the one error convention
  * names throwing helpers `…OrThrow`); this alias goes in the next minor release.
  */
 export const ensureAuditKeys: typeof ensureAuditKeysOrThrow = ensureAuditKeysOrThrow;
+/** @deprecated Renamed `parseSigningKeyOrThrow` (it throws `AuditKeyError`); goes in the next minor release. */
+export const parseSigningKey: typeof parseSigningKeyOrThrow = parseSigningKeyOrThrow;
 export {
   type AuditLog,
   type AuditLogOptions,

@@ -125,7 +125,10 @@ export function publicJwkOf(jwk: JWK): JWK {
 }
 
 /** Parses a private signing JWK (JSON text); throws AuditKeyError when unusable. */
-export async function parseSigningKey(text: string, ref = DEFAULT_SIGNING_KEY_REF): Promise<SigningKey> {
+export async function parseSigningKeyOrThrow(
+  text: string,
+  ref = DEFAULT_SIGNING_KEY_REF,
+): Promise<SigningKey> {
   let jwk: JWK;
   try {
     jwk = JSON.parse(text) as JWK;
@@ -152,7 +155,7 @@ function jwkThumbprintOf(jwk: JWK): Promise<string> {
 
 export async function readSigningKey(secrets: SecretStore, ref: string): Promise<SigningKey | undefined> {
   const text = await secrets.get(ref);
-  return text === undefined ? undefined : parseSigningKey(text, ref);
+  return text === undefined ? undefined : parseSigningKeyOrThrow(text, ref);
 }
 
 export interface AuditKeys {
@@ -160,7 +163,7 @@ export interface AuditKeys {
   commitmentKey: string;
   /** Value of the signing key: a private JWK as JSON text. */
   signingKey: string;
-  /** The public JWK auditors use with `verifyCheckpoint` (publish it). */
+  /** The public JWK auditors use with `verifyCheckpoint` (publish it); `AuditLog.loadPublicJwk()` reads the same key. */
   publicJwk: JWK;
   /** The same values as environment variables of the `env` secret store. */
   env: { AGENTGOV_SECRET_AUDIT_COMMITMENT_KEY: string; AGENTGOV_SECRET_AUDIT_SIGNING_KEY: string };
@@ -198,7 +201,7 @@ export async function generateAuditKeys(options: { alg?: CheckpointAlg } = {}): 
  * fail verification (`commitment_mismatch`). Keep the keys where the data is kept (the same
  * persistence: `fileKeyStore` beside a PGlite directory, a secret manager beside PostgreSQL).
  */
-export async function ensureAuditKeys(
+export async function ensureAuditKeysOrThrow(
   secrets: WritableSecretStore,
   refs: { commitmentKeyRef?: string; signingKeyRef?: string; store?: AuditStore } = {},
 ): Promise<{ created: string[] }> {
