@@ -4,11 +4,12 @@
  * memory, the proxy forwarding to the upstream) and in-process (`governTools`, no MCP hop in
  * front), with the governance split in three: a constant decision and a no-op audit (the proxy
  * itself), the built-in engine's decision, then also the hash-chained audit append — plus the
- * decision and the append alone. Upstreams over stdio run `examples/mcp/src/upstream.ts` as
- * children (one per case: a stdio server has one client); in memory, the harness's notes server.
+ * decision and the append (of the entry a proxied call writes) alone. Upstreams over stdio run
+ * `examples/mcp/src/upstream.ts` as children (one per case: a stdio server has one client); in
+ * memory, the harness's notes server.
  */
 import { fileURLToPath } from 'node:url';
-import { type AuditSink, type DecisionEngine, ok } from '@agentgov/core';
+import { type AuditEntryInput, type AuditSink, type DecisionEngine, ok } from '@agentgov/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -95,24 +96,22 @@ export async function benchWorld(kind: 'memory' | 'stdio', log: AuditSink): Prom
     return () => governed.callTool(name, CALL.arguments);
   };
 
-  const entry = {
-    ...IDENTITY,
-    actionType: 'tool_invocation' as const,
-    actionDetail: {
-      tool: 'notes__search_notes',
-      argumentsDigest: `sha256:${'0'.repeat(64)}`,
-      decision: 'autonomous',
+  // The append alone writes the very entry a proxied call writes (the first one, captured).
+  let entry: AuditEntryInput | undefined;
+  const capturing: AuditSink = {
+    append: (input) => {
+      entry ??= input;
+      return log.append(input);
     },
-    policyApplied: 'actions',
-    policyResult: 'allow' as const,
-    outcome: 'success' as const,
-    requestId: 'bench',
   };
+  const full = await proxied(world.engine, capturing);
+  await full();
+  const captured = entry as AuditEntryInput;
   const cases: Record<string, () => Promise<unknown>> = {
     [DIRECT]: () => direct.callTool(CALL),
     [PROXIED_NOOP]: await proxied(constant, noop),
     [PROXIED_DECISION]: await proxied(world.engine, noop),
-    [PROXIED_FULL]: await proxied(world.engine, log),
+    [PROXIED_FULL]: full,
     [INPROCESS_NOOP]: await inProcess(constant, noop),
     [INPROCESS_FULL]: await inProcess(world.engine, log),
     [DECIDE]: () =>
@@ -121,7 +120,7 @@ export async function benchWorld(kind: 'memory' | 'stdio', log: AuditSink): Prom
         ...IDENTITY,
         input: { tool: 'notes__search_notes', classification_level: 'internal' },
       }),
-    [APPEND]: () => log.append(entry),
+    [APPEND]: () => log.append(captured),
   };
   return {
     cases,
