@@ -128,6 +128,31 @@ describe('PolicyService.create', () => {
     expect(audit.entries).toHaveLength(1);
   });
 
+  it("a team's deny list states only what it adds (issue 28); a later enterprise deny list keeps it valid", async () => {
+    const { service } = setup();
+    await create(service, root, body('enterprise', 'acme', 'blocked: [wire_money]', 'actions'));
+    const team = await service.create(
+      platformLead,
+      body('team', 'platform', 'blocked: [search_docs]', 'actions'),
+    );
+    expect(team.isOk(), JSON.stringify(team.isErr() ? team.error.detail : undefined)).toBe(true);
+    // the enterprise blocks more later: the team's policy, which does not repeat it, stays valid
+    expect(
+      (
+        await service.create(root, body('enterprise', 'acme', 'blocked: [delete_repository]', 'actions'))
+      ).isOk(),
+    ).toBe(true);
+    // loosening is still refused: the team cannot allow what the enterprise's allow-list does not
+    await create(service, root, body('enterprise', 'acme', 'allowed_providers: [anthropic]', 'models'));
+    const e = (
+      await service.create(
+        platformLead,
+        body('team', 'platform', 'allowed_providers: [anthropic, openai]', 'models'),
+      )
+    )._unsafeUnwrapErr();
+    expect(e.code).toBe('POLICY_HIERARCHY_VIOLATION');
+  });
+
   it('refuses a new ancestor policy that would make an existing descendant invalid', async () => {
     const { service } = setup();
     const team = await create(
