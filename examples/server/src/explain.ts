@@ -16,6 +16,18 @@ export function explain(error: unknown, env: Record<string, string | undefined>)
   if (code === 'EACCES' && e.syscall === 'listen') {
     return `not allowed to listen on port ${env.PORT ?? '8080'}; use a port above 1023 (PORT=8080)`;
   }
+  // TLS to a backing service refused (docs/deployment.md): a certificate the CA did not sign, a
+  // name that does not match, a client certificate the service refused.
+  if (
+    /^(ERR_TLS_|ERR_SSL_|UNABLE_TO_|SELF_SIGNED|CERT_|DEPTH_ZERO)/.test(code ?? '') ||
+    /altnames|alert (certificate required|unknown ca|bad certificate)/i.test(String(e?.message))
+  ) {
+    return `TLS handshake refused (${code ?? e.message}): check the *_TLS_CA, *_TLS_SERVERNAME, *_TLS_CERT and *_TLS_KEY variables of that service (docs/deployment.md)`;
+  }
+  if (env.REDIS_URL && /max retries per request/i.test(String(e?.message))) {
+    const tls = env.REDIS_URL.startsWith('rediss:') ? ' and REDIS_TLS_*' : '';
+    return `cannot reach Redis at ${redact(env.REDIS_URL)}; start Redis, or fix REDIS_URL${tls} (unset it for in-process limits and sessions)`;
+  }
   if (
     env.DATABASE_URL?.startsWith('postgres') &&
     (['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'EAI_AGAIN', 'ECONNRESET', '28P01', '3D000'].includes(
@@ -40,6 +52,6 @@ function redact(url: string): string {
     if (u.password) u.password = '***';
     return u.toString();
   } catch {
-    return '(unparseable DATABASE_URL)';
+    return '(unparseable URL)';
   }
 }

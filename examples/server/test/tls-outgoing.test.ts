@@ -16,6 +16,7 @@ import { openStore } from '@agentgov/store-kysely';
 import { createRedisStores } from '@agentgov/store-redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
+import { explain } from '../src/explain';
 import { type RunningServer, startServer } from '../src/server';
 import { missingServices } from './processes';
 import { startPostgresTlsProxy, startRedisTlsProxy, type TlsProxy, targetOf } from './tls-fixtures';
@@ -159,6 +160,21 @@ describe.skipIf(Boolean(missing))(
       await stores.close();
     });
 
+    it('the reference server with the wrong DATABASE_TLS_CA does not start, and says why in one line', async () => {
+      const env = {
+        DATABASE_URL: await through(pki.ca.server),
+        PORT: '0',
+        ...clientEnv('DATABASE', pki.other.certFile, pki.ca.client),
+      };
+      const error = await startServer(loadConfig(env), { env: {} }).then(
+        () => new Error('started'),
+        (e: unknown) => e,
+      );
+      expect(explain(error, env)).toMatch(
+        /^TLS handshake refused \(SELF_SIGNED_CERT_IN_CHAIN\): check the \*_TLS_CA/,
+      );
+    });
+
     it('refuses TLS configured twice (sslmode in the URL and tls options)', async () => {
       const url = `${await through(pki.ca.server)}?sslmode=verify-full`;
       await expect(open(url, { ca: pki.ca.cert, ...client() })).rejects.toThrow(/configured twice.*sslmode/);
@@ -221,6 +237,22 @@ describe.skipIf(Boolean(missing))(`Redis over TLS${missing ? ` — skipped: ${mi
     await expect(ping(url, { tls: { ca: pki.ca.cert, ...client() } })).rejects.toThrow(/altnames/);
     expect(await ping(url, { tls: { ca: pki.ca.cert, ...client(), servername: 'wrong.invalid' } })).toBe(
       'PONG',
+    );
+  });
+
+  it('the reference server with the wrong REDIS_TLS_CA does not start, and says why in one line', async () => {
+    const env = {
+      DATABASE_URL: 'memory:',
+      PORT: '0',
+      REDIS_URL: await through(pki.ca.server),
+      ...clientEnv('REDIS', pki.other.certFile, pki.ca.client),
+    };
+    const error = await startServer(loadConfig(env), { env: {} }).then(
+      () => new Error('started'),
+      (e: unknown) => e,
+    );
+    expect(explain(error, env)).toMatch(
+      /^cannot reach Redis at rediss:\/\/127\.0\.0\.1:\d+\/?; .*REDIS_TLS_\*/,
     );
   });
 
