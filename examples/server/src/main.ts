@@ -43,6 +43,18 @@ async function main(): Promise<void> {
     `  audit checkpoints: ${config.checkpointIntervalSeconds > 0 ? `every ${config.checkpointIntervalSeconds} s when there were appends` : 'off'}`,
     `  OpenAPI: ${api}/openapi.json   status: ${api}/status`,
   ];
+  // TLS (docs/deployment.md): who must present a client certificate, and which services get TLS.
+  const { listen, opa, database: db, redis } = config.tls;
+  if (listen) {
+    const who = {
+      off: 'not asked for',
+      optional: `required on ${listen.internalPaths.join(', ')} (optional elsewhere)`,
+      require: 'required on every connection',
+    }[listen.clientAuth];
+    lines.push(`  HTTPS: client certificates ${who}`);
+  }
+  const withTls = [opa && 'OPA', db && 'PostgreSQL', redis && 'Redis'].filter(Boolean);
+  if (withTls.length > 0) lines.push(`  TLS with your CA and client certificate to: ${withTls.join(', ')}`);
   if (server.generatedSecrets.length > 0) {
     lines.push(
       `  audit keys: generated for development and kept in the database (${server.generatedSecrets.join(', ')});`,

@@ -19,6 +19,8 @@ export interface ServerProcess {
   url: string;
   /** Everything the process wrote to stderr (crash reports). */
   stderr(): string;
+  /** Everything it wrote to stdout (progress lines, the banner, the log). */
+  stdout(): string;
   stop(): Promise<void>;
 }
 
@@ -36,12 +38,13 @@ export function startProcess(env: Record<string, string>): Promise<ServerProcess
   return new Promise((resolve, reject) => {
     child.stdout?.on('data', (c: Buffer) => {
       out += c.toString();
-      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+      const url = /listening on (https?:\/\/\S+)/.exec(out)?.[1];
       if (url)
         resolve({
           child,
           url,
           stderr: () => err,
+          stdout: () => out,
           async stop() {
             if (child.exitCode !== null || child.signalCode !== null) return;
             child.kill('SIGTERM');

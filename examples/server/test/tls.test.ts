@@ -14,6 +14,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config';
 import { type RunningServer, startServer } from '../src/server';
+import { startProcess } from './processes';
 import { httpsRequest } from './tls-fixtures';
 
 let pki: TestPki;
@@ -227,4 +228,24 @@ describe('HTTPS, client certificates required at the handshake', () => {
   it('serves a client certificate from the configured CA', async () => {
     expect((await status(pki.ca.client)).status).toBe(200);
   });
+});
+
+describe('pnpm start with TLS variables (a real process)', () => {
+  it('listens on HTTPS and says who needs a client certificate', async () => {
+    const server = await startProcess({ ...listenEnv(), AGENTGOV_REQUEST_LOG: 'off' });
+    try {
+      expect(server.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      expect(server.stdout()).toContain(
+        '  HTTPS: client certificates required on /api/v1/metrics/prometheus (optional elsewhere)',
+      );
+      const scrape = await httpsRequest(`${server.url}/api/v1/metrics/prometheus`, {
+        ca: pki.ca.cert,
+        client: pki.ca.client,
+        headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+      });
+      expect(scrape.status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
 });
