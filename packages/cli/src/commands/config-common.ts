@@ -67,7 +67,7 @@ export function checkConfig(text: string): Result<CheckedConfig, DeploymentIssue
   const doc = value.value;
   if (!isDeploymentEnvelope(doc) && typeof doc === 'object' && doc !== null && 'upstreams' in doc) {
     const parsed = McpConfigSchema.safeParse(doc);
-    if (!parsed.success) return err(zodIssues(parsed.error, McpConfigSchema));
+    if (!parsed.success) return err(zodIssues(parsed.error, McpConfigSchema, doc));
     return ok({ kind: MCP_PROXY_KIND, metadata: undefined, spec: parsed.data, legacy: true });
   }
   const parsed = parseDeployment(doc, CONFIG_KINDS);

@@ -105,24 +105,21 @@ export function parseDeployment<Kinds extends Record<string, z.ZodType>>(
   if (spec === undefined || issues.length > 0) return err(issues);
   const schema = deploymentSchema(kind as string, spec);
   const parsed = schema.safeParse(value);
-  if (!parsed.success) return err(zodIssues(parsed.error, schema));
+  if (!parsed.success) return err(zodIssues(parsed.error, schema, value));
   return ok(parsed.data as DeploymentDocument<keyof Kinds & string, z.output<Kinds[keyof Kinds]>>);
 }
 
 /**
- * zod's issues as DeploymentIssues: one per unknown key (with the nearest key the schema knows at
- * that place), the others with their path and message.
+ * zod's issues (of parsing `input` with `schema`) as DeploymentIssues: one per unknown key, with
+ * the nearest key the schema knows at that place; the others with their path and message — except
+ * a required key's absence when an unknown key was suggested for it (one slip, one problem).
  */
-export function zodIssues(
-  error: z.ZodError,
-  schema: z.ZodType,
-  prefix: PropertyKey[] = [],
-): DeploymentIssue[] {
-  const out: DeploymentIssue[] = [];
+export function zodIssues(error: z.ZodError, schema: z.ZodType, input: unknown): DeploymentIssue[] {
+  const out: (DeploymentIssue & { missing?: boolean })[] = [];
   for (const issue of error.issues) {
-    const at = [...prefix, ...issue.path];
+    const at = issue.path;
     if (issue.code === 'unrecognized_keys') {
-      const known = keysAt(schema, issue.path);
+      const known = keysAt(schema, at);
       for (const key of issue.keys) {
         const near = nearestName(key, known);
         out.push({
@@ -131,9 +128,11 @@ export function zodIssues(
           ...(near ? { suggestion: dotted([...at, near]) } : {}),
         });
       }
-    } else out.push({ path: dotted(at), message: issue.message });
+    } else out.push({ path: dotted(at), message: issue.message, missing: valueAt(input, at) === undefined });
   }
-  return out;
+  // A misspelt required key is one problem, not two: its "missing" issue goes with the suggestion.
+  const suggested = new Set(out.map((i) => i.suggestion));
+  return out.filter((i) => !(i.missing && suggested.has(i.path))).map(({ missing: _, ...issue }) => issue);
 }
 
 const dotted = (path: PropertyKey[]): string => path.map(String).join('.');
@@ -180,6 +179,15 @@ function keysAt(schema: z.ZodType, path: PropertyKey[]): string[] {
     });
   }
   return [...new Set(nodes.flatMap((n) => Object.keys(defOf(n).shape ?? {})))];
+}
+
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let at = value;
+  for (const key of path) {
+    if (typeof at !== 'object' || at === null) return undefined;
+    at = (at as Record<PropertyKey, unknown>)[key];
+  }
+  return at;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

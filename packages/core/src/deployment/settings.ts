@@ -32,7 +32,7 @@ export interface Setting {
   readonly path?: true;
   /** File value → the variable's text (default: `String(value)`). */
   readonly toEnv?: (value: never) => string;
-  /** The variable's text → the file form (default: the text, or the number or boolean it spells if the schema wants one). */
+  /** The variable's text → the file form (default: the number or boolean it spells if the schema takes one, else the text). */
   readonly fromEnv?: (text: string) => unknown;
 }
 
@@ -189,9 +189,12 @@ export function maskUrlPassword(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, `$1${MASK}@`);
 }
 
-/** A variable's text in the form the schema wants: the text, else the number or boolean it spells. */
+/**
+ * A variable's text in the form the schema wants: the number or boolean it spells if the schema
+ * takes that (`2` for a hop count, `true`), else the text.
+ */
 function fromText(schema: z.ZodType, text: string): unknown {
-  const forms: unknown[] = [text];
+  const forms: unknown[] = [];
   if (/^-?\d+(\.\d+)?$/.test(text.trim())) forms.push(Number(text));
   if (text === 'true' || text === 'false') forms.push(text === 'true');
   return forms.find((f) => schema.safeParse(f).success) ?? text;
