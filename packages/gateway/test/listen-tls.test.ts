@@ -7,6 +7,7 @@
  */
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import tls from 'node:tls';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ClientAuthMode, createNodeServer } from '../src/index';
@@ -165,6 +166,42 @@ describe('clientAuth optional: internal paths need a verified certificate', () =
       const a = await get(`${s.url}${spelled}`, pki.ca.cert);
       expect(a.status, spelled).toBe(401);
     }
+  });
+});
+
+/** A raw request line over TLS (targets an HTTP client would normalise first); the status code. */
+function rawStatus(url: string, target: string): Promise<number> {
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = tls.connect({ host: '127.0.0.1', port: Number(port), ca: pki.ca.cert }, () => {
+      socket.write(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+    });
+    let head = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (c: string) => {
+      head += c;
+    });
+    socket.on('end', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0)));
+    socket.on('error', reject);
+  });
+}
+
+describe('clientAuth optional: targets a client would not send', () => {
+  let s: Awaited<ReturnType<typeof serve>>;
+  beforeAll(async () => {
+    s = await serve('optional');
+  });
+  afterAll(() => s.close());
+
+  it('absolute form and backslashes reach the internal path only with a certificate', async () => {
+    for (const target of [
+      'https://127.0.0.1/api/v1/metrics/prometheus',
+      '/api/v1\\metrics\\prometheus',
+      '/api/v1/metrics/prometheus/%2e',
+    ]) {
+      expect(await rawStatus(s.url, target), target).toBe(401);
+    }
+    expect(await rawStatus(s.url, '/api/v1/status')).toBe(200);
   });
 });
 
