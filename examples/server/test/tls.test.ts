@@ -91,6 +91,12 @@ describe('configuration', () => {
     expect(problem({ AGENTGOV_TLS_CLIENT_AUTH: 'sometimes' })).toMatch(
       /AGENTGOV_TLS_CLIENT_AUTH="sometimes"/,
     );
+    expect(problem({ ...listenEnv(), AGENTGOV_TLS_CLIENT_AUTH: 'off' })).toMatch(
+      /AGENTGOV_TLS_CLIENT_CA is set but AGENTGOV_TLS_CLIENT_AUTH=off/,
+    );
+    expect(problem({ ...listenEnv(), AGENTGOV_TLS_CLIENT_CA: pki.ca.server.keyFile })).toMatch(
+      /AGENTGOV_TLS_CLIENT_CA=".*server\.key": expected a PEM certificate/,
+    );
   });
 
   it('wants outgoing TLS settings with a URL that uses TLS, and a host name to verify', () => {
