@@ -29,6 +29,7 @@ import type {
   ToolGovernorOptions,
   ToolSession,
 } from './session';
+import { jsonExceeds, utf8Exceeds } from './size';
 import type { Upstream } from './upstream';
 
 export {
@@ -307,13 +308,7 @@ export class ToolGovernor {
         ),
       );
     }
-    let text: string | undefined;
-    try {
-      text = JSON.stringify(result);
-    } catch {
-      text = undefined;
-    }
-    if (text === undefined || utf8Exceeds(text, this.limits.maxResultBytes)) {
+    if (jsonExceeds(result, this.limits.maxResultBytes)) {
       facts.outcome = 'error';
       return this.#refuse(
         facts,
@@ -353,11 +348,4 @@ export class ToolGovernor {
   async close(): Promise<void> {
     await Promise.all(this.upstreams.map((u) => u.close()));
   }
-}
-
-/** Whether `text` is over `max` bytes in UTF-8 (a UTF-16 unit is 1–3 bytes: counted only when it matters). */
-function utf8Exceeds(text: string, max: number): boolean {
-  if (text.length > max) return true;
-  if (text.length * 3 <= max) return false;
-  return Buffer.byteLength(text, 'utf8') > max;
 }
