@@ -117,7 +117,7 @@ describe('agentgov mcp proxy --database (stdio)', () => {
     ]);
     // Without --audit-file, nothing but the database receives the records.
     await expect(readFile(join(database, '..', 'audit.jsonl'), 'utf8')).rejects.toThrow();
-  });
+  }, 240_000); // three processes, each opening PGlite: slow on a loaded two-core machine
 });
 
 describe('the official MCP Inspector CLI as an outside client', () => {
