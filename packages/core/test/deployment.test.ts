@@ -98,8 +98,34 @@ describe('parseDeployment', () => {
     );
   });
 
+  it("takes only its own kinds: Object.prototype's names are unknown kinds, not a crash", () => {
+    for (const kind of ['__proto__', 'toString', 'constructor', 'hasOwnProperty']) {
+      expect(issuesOf({ ...HEAD, kind, spec: {} })).toEqual([
+        { path: 'kind', message: `unknown kind "${kind}"; expected Widget or GovernanceServer` },
+      ]);
+    }
+    expect(
+      issuesOf({ ...HEAD, kind: 'Widget', spec: { items: [], limits: { constructor: 1 } } }),
+    ).toContainEqual({
+      path: 'spec.limits.constructor',
+      message: 'unknown key',
+    });
+  });
+
   it('never throws, whatever the value (property)', () => {
-    const keys = fc.constantFrom('apiVersion', 'kind', 'spec', 'items', 'type', 'alpha', 'port', 'oidc');
+    const keys = fc.constantFrom(
+      'apiVersion',
+      'kind',
+      'spec',
+      'items',
+      'type',
+      'alpha',
+      'port',
+      'oidc',
+      '__proto__',
+      'constructor',
+      'toString',
+    );
     const tree = fc.letrec((tie) => ({
       node: fc.oneof(
         { depthSize: 'small' },
@@ -114,7 +140,7 @@ describe('parseDeployment', () => {
           tree,
           fc.record({
             apiVersion: fc.constant('agentgov.dev/v1'),
-            kind: fc.constantFrom(...Object.keys(KINDS)),
+            kind: fc.constantFrom(...Object.keys(KINDS), 'toString', '__proto__'),
             spec: tree,
           }),
         ),

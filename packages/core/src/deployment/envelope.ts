@@ -93,7 +93,8 @@ export function parseDeployment<Kinds extends Record<string, z.ZodType>>(
           : `expected ${DEPLOYMENT_API_VERSION} (got ${describe(apiVersion)})`,
     });
   }
-  const spec = typeof kind === 'string' ? kinds[kind] : undefined;
+  // Own kinds only: `kind: toString` or `__proto__` is an unknown kind, not Object.prototype's.
+  const spec = typeof kind === 'string' && Object.hasOwn(kinds, kind) ? kinds[kind] : undefined;
   if (spec === undefined) {
     const near = typeof kind === 'string' ? nearestName(kind, known) : undefined;
     issues.push({
@@ -169,7 +170,9 @@ function keysAt(schema: z.ZodType, path: PropertyKey[]): string[] {
       const def = defOf(node);
       const next =
         def.type === 'object'
-          ? def.shape?.[String(segment)]
+          ? def.shape && Object.hasOwn(def.shape, segment)
+            ? def.shape[String(segment)]
+            : undefined
           : def.type === 'array'
             ? def.element
             : def.type === 'record'
