@@ -30,7 +30,8 @@ const proxyArgs = (auditFile: string, config = 'mcp.yaml', policies = 'policies'
   auditFile,
 ];
 
-describe('agentgov mcp proxy (stdio)', () => {
+// Real processes (tsx, the proxy, the upstream): generous on a loaded two-core CI machine.
+describe('agentgov mcp proxy (stdio)', { timeout: 120_000 }, () => {
   it('a real SDK client spawns the proxy; the proxy spawns the upstream; calls are governed and audited', async () => {
     const auditFile = join(await mkdtemp(join(tmpdir(), 'mcp-cli-')), 'audit.jsonl');
     const client = new Client({ name: 'desktop-assistant', version: '1' });
@@ -120,7 +121,7 @@ describe('agentgov mcp proxy --database (stdio)', () => {
   }, 240_000); // three processes, each opening PGlite: slow on a loaded two-core machine
 });
 
-describe('the official MCP Inspector CLI as an outside client', () => {
+describe('the official MCP Inspector CLI as an outside client', { timeout: 120_000 }, () => {
   // Its build/index.js, run directly: it reads its own package.json through a path relative to the
   // working directory (`../package.json`), so it runs from src/ and is given absolute paths.
   const inspector = fileURLToPath(
