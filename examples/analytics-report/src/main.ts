@@ -3,6 +3,7 @@
  * self-contained HTML report with charts, optionally live events.
  *
  *   pnpm --filter @agentgov/example-analytics-report start -- --url http://127.0.0.1:3000 [--html report.html] [--follow]
+ *   pnpm --filter @agentgov/example-analytics-report start -- --offline [--html report.html] [--follow]
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -10,11 +11,14 @@ import { AnalyticsApiError, AnalyticsClient, AnalyticsValidationError } from '@a
 import { loadChartLibrary } from './chart-library';
 import { loadReportData } from './data';
 import { renderHtmlReport } from './html';
+import { type OfflineServer, startOfflineServer } from './offline-server';
 import { renderEvent, renderReport } from './render';
 
-const USAGE = `Usage: analytics-report [--url URL] [--days N] [--width N] [--html FILE] [--follow] [--no-color]
+const USAGE = `Usage: analytics-report [--url URL | --offline] [--days N] [--width N] [--html FILE] [--follow] [--no-color]
 
   --url       server base URL (default http://127.0.0.1:3000, or $ANALYTICS_URL)
+  --offline   no server needed: serve the recorded responses of a real server (in the repository)
+              on loopback and report on them (also ANALYTICS_OFFLINE=1)
   --days      days in the daily charts (default 14)
   --width     bar width (default 30)
   --html      also write a self-contained HTML report with charts to FILE
@@ -29,7 +33,8 @@ async function main(): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
-      url: { type: 'string', default: process.env.ANALYTICS_URL ?? 'http://127.0.0.1:3000' },
+      url: { type: 'string' },
+      offline: { type: 'boolean', default: process.env.ANALYTICS_OFFLINE === '1' },
       days: { type: 'string', default: '14' },
       width: { type: 'string', default: '30' },
       html: { type: 'string' },
@@ -50,11 +55,44 @@ async function main(): Promise<number> {
     console.error(USAGE);
     return 2;
   }
+  if (values.offline && values.url !== undefined) {
+    console.error('analytics-report: --offline reads the recorded responses; leave out --url');
+    return 2;
+  }
+  let offline: OfflineServer | undefined;
+  if (values.offline) {
+    offline = await startOfflineServer();
+    console.error(
+      `offline: the recorded responses of a real server (${offline.dir}), served at ${offline.url}`,
+    );
+  }
+  try {
+    return await report(values, days, width, offline);
+  } finally {
+    await offline?.close();
+  }
+}
+
+interface Options {
+  url?: string | undefined;
+  html?: string | undefined;
+  follow: boolean;
+  verbose: boolean;
+  'no-color': boolean;
+}
+
+async function report(
+  values: Options,
+  days: number,
+  width: number,
+  offline?: OfflineServer,
+): Promise<number> {
+  const url = offline?.url ?? values.url ?? process.env.ANALYTICS_URL ?? 'http://127.0.0.1:3000';
 
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort());
   const client = new AnalyticsClient({
-    baseUrl: values.url,
+    baseUrl: url,
     timeoutMs: 10_000,
     hooks: values.verbose
       ? {
@@ -75,7 +113,11 @@ async function main(): Promise<number> {
   if (values.html) {
     writeFileSync(
       values.html,
-      renderHtmlReport(data, { library: loadChartLibrary(), source: values.url, days }),
+      renderHtmlReport(data, {
+        library: loadChartLibrary(),
+        source: offline ? 'the recorded responses (offline)' : url,
+        days,
+      }),
     );
     console.log(`HTML report written to ${values.html}`);
   }

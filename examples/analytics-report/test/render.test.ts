@@ -1,26 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AnalyticsClient, parseEventFrame } from '@agentgov/analytics-client';
+import { parseEventFrame } from '@agentgov/analytics-client';
 import { describe, expect, it } from 'vitest';
-import { FIXTURE_DIR as FIXTURES } from '../src/fixture-client';
+import { FIXTURE_DIR as FIXTURES, fixtureClient } from '../src/fixture-client';
 import { bar, gauge, renderEvent, renderReport, usd } from '../src/render';
 
-/** A client that answers each path with the recorded body of a fixture. */
-function clientFor(routes: Record<string, string>): AnalyticsClient {
-  return new AnalyticsClient({
-    fetch: async (input) => {
-      const name = routes[new URL(String(input)).pathname];
-      if (!name) return new Response('404 page not found', { status: 404 });
-      return new Response(readFileSync(join(FIXTURES, `${name}.body`)), {
-        status: 200,
-        headers: { 'content-type': 'application/json' },
-      });
-    },
-  });
-}
-
 async function fixtureData(budgets = 'budgets_status') {
-  const client = clientFor({
+  const client = fixtureClient({
     '/api/stats': 'stats',
     '/api/stats/daily': 'stats_daily',
     '/api/stats/tools': 'stats_tools',
@@ -70,7 +56,7 @@ describe('report rendering', () => {
   });
 
   it('handles empty data', async () => {
-    const client = clientFor({ '/api/budgets/status': 'budgets_empty' });
+    const client = fixtureClient({ '/api/budgets/status': 'budgets_empty' });
     const empty = renderReport({
       stats: (await fixtureData()).stats,
       daily: [],
