@@ -18,6 +18,8 @@
  *    the lockfile and the stamps of the workspace packages it bundles, kept in
  *    node_modules/.cache/agentgov-build/. Content, not timestamps: a checkout or a copy that changes
  *    times but not bytes rebuilds nothing, an edit always rebuilds. A missing output file rebuilds.
+ * 4. One build at a time per checkout (a lock in that cache directory, freed if its process died):
+ *    `pnpm -r build` or two terminals building at once wait for each other instead of racing.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -225,6 +227,43 @@ async function buildPackage(pkg, hash) {
   return `built in ${seconds(t)}`;
 }
 
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const alive = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+};
+
+async function withBuildLock(fn) {
+  const lock = join(CACHE, 'lock');
+  mkdirSync(CACHE, { recursive: true });
+  for (let announced = false; ; ) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(process.pid));
+      break;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+      const owner = existsSync(join(lock, 'pid')) ? Number(readFileSync(join(lock, 'pid'), 'utf8')) : 0;
+      if (owner > 0 && !alive(owner)) {
+        rmSync(lock, { recursive: true, force: true });
+        continue;
+      }
+      if (!announced) console.log(`waiting for the build running in process ${owner || '?'}…`);
+      announced = true;
+      await sleep(300);
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
 async function main() {
   const all = workspacePackages();
   const selected =
@@ -269,7 +308,7 @@ async function main() {
   );
 }
 
-main().catch((error) => {
+withBuildLock(main).catch((error) => {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });
