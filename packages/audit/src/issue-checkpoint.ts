@@ -34,6 +34,9 @@ export async function issueCheckpoint(
     commitmentKeyRef: ctx.commitmentRef,
     publicJwk: key.publicJwk,
     toSeq: head.seq,
+    // Re-derived from the columns too: no checkpoint seals a log whose records disagree with
+    // their leaves.
+    deep: true,
     // The checkpoint signs the Merkle root of the record hashes, which clear identifiers do not
     // enter: a log whose commitment key this process lacks is still checkpointed (its
     // identifiers are checked by whoever verifies with the key).

@@ -320,8 +320,7 @@ export class MerkleAccumulator {
     const node = this.#node;
     while (sizes.length > 0 && sizes[sizes.length - 1] === size) {
       sizes.pop();
-      node.write(hashes.pop() as string, 1, 32, 'latin1');
-      node.write(h, 33, 32, 'latin1');
+      node.write((hashes.pop() as string) + h, 1, 64, 'latin1'); // left || right, one write
       h = sha256Latin1(node);
       size *= 2;
     }

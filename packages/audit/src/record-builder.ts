@@ -3,7 +3,8 @@
  * prepared as far as it can be without the chain head (`prepare`: commitments and the canonical
  * JSON around `"id":` and `"timestamp":`); under the lock `recordBuilder` assigns id, timestamp,
  * seq and prevHash and hashes each record once. Entries the fast path declines are hashed the
- * original way (`commitIdentifiers` + `computeRecordHash`); both give the same bytes.
+ * original way (`commitIdentifiers` + `recordHashInput`); both give the same bytes, which each
+ * record keeps as its `leaf`.
  */
 import type { AuditEntry, AuditRecord, ChainHead, Clock } from '@agentgov/core';
 import { ValidationError } from '@agentgov/core';
@@ -11,12 +12,12 @@ import { err, ok, type Result } from 'neverthrow';
 import { canonicalString, GENESIS_HASH, sha256Hex } from './crypto';
 import { fieldIn, hasNul, type IdentifierPaths, reservedIssues, type Validated } from './entry-input';
 import type { TenantKeys } from './keys';
-import { commitIdentifiers, computeRecordHash, plainCanonicalText, valueAt, withValueAt } from './records';
+import { commitIdentifiers, plainCanonicalText, recordHashInput, valueAt, withValueAt } from './records';
 
 /**
  * An entry validated and hashed as far as it can be before the chain head is known (outside the
  * store's lock): its commitments and the canonical JSON of everything but `id`, `timestamp`,
- * `seq` and `prevHash`. `build(head)` only concatenates and hashes once (see `preparedHash`).
+ * `seq` and `prevHash`. `build(head)` only concatenates and hashes once (see `preparedLeaf`).
  */
 export interface Prepared {
   entry: Validated;
@@ -121,16 +122,14 @@ export function prepare(
   return ok({ entry, commitments, commitmentsJson, beforeId, beforeTimestamp, timestamp, rest });
 }
 
-/** The record hash of a prepared entry: the same bytes `computeRecordHash` hashes. */
-function preparedHash(p: Prepared, id: string, timestamp: string, seq: number, prevHash: string): string {
+/** The leaf of a prepared entry: the very text `recordHashInput` gives for its record. */
+function preparedLeaf(p: Prepared, id: string, timestamp: string, seq: number, prevHash: string): string {
   const idJson = canonicalString(id);
   const prevJson = canonicalString(prevHash);
   if (idJson === undefined || prevJson === undefined) throw new TypeError('value has no JSON representation');
-  return sha256Hex(
-    `{"commitments":${p.commitmentsJson},"entry":${p.beforeId}${idJson}${p.beforeTimestamp}${
-      p.timestamp ?? timestamp
-    }${p.rest},"prevHash":${prevJson},"seq":${JSON.stringify(seq)}}`,
-  );
+  return `{"commitments":${p.commitmentsJson},"entry":${p.beforeId}${idJson}${p.beforeTimestamp}${
+    p.timestamp ?? timestamp
+  }${p.rest},"prevHash":${prevJson},"seq":${JSON.stringify(seq)}}`;
 }
 
 /** What building records needs from the log. */
@@ -178,15 +177,14 @@ export function recordBuilder(
       };
       seq += 1;
       const record: AuditRecord = prepared
-        ? {
-            entry,
-            seq,
-            prevHash,
-            hash: preparedHash(prepared, entry.id, nowJson, seq, prevHash),
-            commitments: prepared.commitments,
-          }
+        ? { entry, seq, prevHash, hash: '', commitments: prepared.commitments }
         : { entry, seq, prevHash, hash: '', commitments: commitIdentifiers(entry, key, paths) };
-      if (!prepared) record.hash = computeRecordHash(record);
+      // The leaf (the text hashed) is kept with the record: the verifier checks the chain over it.
+      const leaf = prepared
+        ? preparedLeaf(prepared, entry.id, nowJson, seq, prevHash)
+        : recordHashInput(record);
+      record.hash = sha256Hex(leaf);
+      record.leaf = leaf;
       prevHash = record.hash;
       return record;
     });

@@ -3,11 +3,11 @@
  * records), each root when the record stream reaches its tree size, and at the end a checkpoint
  * the stream never reached (the log was truncated).
  */
-import type { AuditCheckpoint, AuditRecord } from '@agentgov/core';
+import type { AuditCheckpoint, AuditLeaf, AuditRecord } from '@agentgov/core';
 import type { JWK } from 'jose';
 import { verifyCheckpoint } from './checkpoint';
 import type { MerkleAccumulator } from './merkle';
-import type { CheckpointCheck, Problem, VerifyReport } from './verify-report';
+import { type CheckpointCheck, entryIdOf, type Problem, type VerifyReport } from './verify-report';
 
 interface PendingCheckpoint {
   checkpoint: AuditCheckpoint;
@@ -71,7 +71,7 @@ export class CheckpointChecks {
    * Called with each verified record once its hash is in `merkle`: checks the root of the
    * checkpoint of that tree size, if any; the problem when it does not match.
    */
-  reached(record: AuditRecord, merkle: MerkleAccumulator): Problem | undefined {
+  reached(record: AuditRecord | AuditLeaf, merkle: MerkleAccumulator): Problem | undefined {
     const cp = this.pending.get(record.seq);
     if (!cp) return undefined;
     this.pending.delete(record.seq);
@@ -93,7 +93,7 @@ export class CheckpointChecks {
    * After the stream: a checkpoint beyond the last record read means the log was truncated
    * (when nothing broke before); the others not reached say so.
    */
-  finish(report: VerifyReport, last: AuditRecord | undefined): void {
+  finish(report: VerifyReport, last: AuditRecord | AuditLeaf | undefined): void {
     const pending = this.pending;
     if (report.ok && pending.size > 0) {
       const beyond = [...pending.keys()].sort((a, b) => a - b)[0] as number;
@@ -105,7 +105,7 @@ export class CheckpointChecks {
       }
       report.ok = false;
       report.firstBreak = {
-        entryId: last?.entry.id ?? '',
+        entryId: last ? entryIdOf(last) : '',
         seq: (last?.seq ?? 0) + 1,
         reason: 'truncated',
         field: 'seq',

@@ -1,10 +1,11 @@
 /**
- * The verifier's checks of one record, in order: its seq, its link to the previous record, its
- * content (entry schema, id, tenant, commitments) and its recomputed hash. Each returns the first
- * problem, or undefined.
+ * The verifier's checks of one record: the leaf check (`checkLeaf`: its seq, its link to the
+ * previous record, its stored leaf against its hash and its place) and the check from its columns
+ * (`checkRecord`: seq, link, content — entry schema, id, tenant, commitments — and the hash
+ * recomputed from them). Each returns the first problem, or undefined.
  */
-import { AuditEntrySchema, type AuditRecord, isUlid } from '@agentgov/core';
-import { isHash } from './crypto';
+import { AuditEntrySchema, type AuditLeaf, type AuditRecord, isUlid } from '@agentgov/core';
+import { isHash, sha256Hex } from './crypto';
 import { plainlyValidEntry } from './entry-input';
 import { anonymizedPlaceholder, computeRecordHash, isAnonymizedPlaceholder, valueAt } from './records';
 import type { Problem } from './verify-report';
@@ -106,9 +107,111 @@ function checkContent(
   return undefined;
 }
 
+/** The first problem of a link's place: its seq and its link to the previous record. */
+function checkPlace(
+  link: Pick<AuditLeaf, 'seq' | 'prevHash'>,
+  expectedSeq: number,
+  prevHash: string,
+): Problem | undefined {
+  if (link.seq !== expectedSeq) {
+    return {
+      reason: 'seq_gap',
+      field: 'seq',
+      detail: `expected seq ${expectedSeq}, found ${link.seq}`,
+      expected: expectedSeq,
+      actual: link.seq,
+    };
+  }
+  if (link.prevHash !== prevHash) {
+    return {
+      reason: 'prev_hash_mismatch',
+      field: 'prevHash',
+      detail: 'prevHash does not link to the previous record',
+      expected: prevHash,
+      actual: link.prevHash,
+    };
+  }
+  return undefined;
+}
+
+/** How every leaf begins (the canonical JSON of a hash input: its first member). */
+const LEAF_START = '{"commitments":';
+const PREV_KEY = ',"prevHash":';
+const SEQ_KEY = ',"seq":';
+
 /**
- * The first problem of a record expected at `expectedSeq` after a record of hash `prevHash`;
- * `commit` (the tenant's commitment function, when the key is known) checks clear identifiers.
+ * Whether a leaf names this place: it begins as a hash input does and ends with
+ * `,"prevHash":<prevHash as JSON>,"seq":<seq>}` (the last members in key order). Compared in
+ * place, no tail string built: a 64-character prevHash is taken as its hex digits, its own JSON
+ * text between quotes (every prevHash is a checked SHA-256 hex digest but the range's first,
+ * and a leaf naming anything else there is no canonical JSON: it fails the deep check).
+ */
+function namesPlace(leaf: string, prevHash: string, seq: number): boolean {
+  if (prevHash.length !== 64) return leaf.endsWith(`${PREV_KEY}${JSON.stringify(prevHash)}${SEQ_KEY}${seq}}`);
+  const end = leaf.length - 1;
+  if (leaf.charCodeAt(end) !== 125 /* } */ || !Number.isSafeInteger(seq) || seq < 0) return false;
+  // The seq's decimal digits, read from the end (no string made for them).
+  let at = end;
+  let rest = seq;
+  do {
+    at--;
+    if (leaf.charCodeAt(at) !== 48 + (rest % 10)) return false;
+    rest = Math.floor(rest / 10);
+  } while (rest > 0);
+  const atSeqKey = at - SEQ_KEY.length;
+  const atPrev = atSeqKey - 66; // the quoted 64 hex digits
+  return (
+    leaf.startsWith(SEQ_KEY, atSeqKey) &&
+    leaf.charCodeAt(atSeqKey - 1) === 34 /* " */ &&
+    leaf.startsWith(prevHash, atPrev + 1) &&
+    leaf.charCodeAt(atPrev) === 34 &&
+    leaf.startsWith(PREV_KEY, atPrev - PREV_KEY.length) &&
+    leaf.startsWith(LEAF_START)
+  );
+}
+
+/**
+ * The leaf check of a link stored with its leaf (the exact text its hash covers), as a
+ * Certificate Transparency log checks its entries: its seq and link, the leaf hashing to the
+ * stored hash, and the leaf naming that link (its canonical JSON ends with `"prevHash"` and
+ * `"seq"`, the last members in key order). The columns are not read: `checkRecord` re-derives
+ * the leaf from them (the deep check).
+ */
+export function checkLeaf(
+  link: Pick<AuditLeaf, 'seq' | 'prevHash' | 'hash'>,
+  leaf: string,
+  expectedSeq: number,
+  prevHash: string,
+): Problem | undefined {
+  const place = checkPlace(link, expectedSeq, prevHash);
+  if (place) return place;
+  const hashed = sha256Hex(leaf);
+  if (hashed !== link.hash) {
+    return {
+      reason: 'hash_mismatch',
+      field: 'hash',
+      detail: 'the stored hash is not the hash of the stored leaf (the leaf or the hash was changed)',
+      expected: hashed,
+      actual: link.hash,
+    };
+  }
+  if (!namesPlace(leaf, prevHash, expectedSeq)) {
+    const tail = `,"prevHash":${JSON.stringify(prevHash)},"seq":${expectedSeq}}`;
+    return {
+      reason: 'leaf_mismatch',
+      field: 'leaf',
+      detail: `the leaf does not name this record's place (prevHash and seq ${expectedSeq}): it is another record's`,
+      expected: tail.slice(1, -1),
+      actual: leaf.slice(Math.max(0, leaf.length - tail.length + 1), -1),
+    };
+  }
+  return undefined;
+}
+
+/**
+ * The first problem of a record expected at `expectedSeq` after a record of hash `prevHash`,
+ * re-derived from its columns; `commit` (the tenant's commitment function, when the key is
+ * known) checks clear identifiers.
  */
 export function checkRecord(
   record: AuditRecord,
@@ -117,24 +220,8 @@ export function checkRecord(
   tenantId: string,
   commit: ((clearValue: string) => string) | undefined,
 ): Problem | undefined {
-  if (record.seq !== expectedSeq) {
-    return {
-      reason: 'seq_gap',
-      field: 'seq',
-      detail: `expected seq ${expectedSeq}, found ${record.seq}`,
-      expected: expectedSeq,
-      actual: record.seq,
-    };
-  }
-  if (record.prevHash !== prevHash) {
-    return {
-      reason: 'prev_hash_mismatch',
-      field: 'prevHash',
-      detail: 'prevHash does not link to the previous record',
-      expected: prevHash,
-      actual: record.prevHash,
-    };
-  }
+  const place = checkPlace(record, expectedSeq, prevHash);
+  if (place) return place;
   const problem = checkContent(record, tenantId, commit);
   if (problem) return problem;
   let recomputed: string;

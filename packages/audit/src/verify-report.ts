@@ -2,7 +2,7 @@
  * What the verifier reports: the report, its first break and the checks of each checkpoint, and
  * how a problem found at one record becomes the report's first break.
  */
-import type { AuditRecord } from '@agentgov/core';
+import type { AuditLeaf, AuditRecord } from '@agentgov/core';
 
 export type BreakReason =
   | 'hash_mismatch'
@@ -13,7 +13,9 @@ export type BreakReason =
   /** The records do not reproduce the signed root of a checkpoint (e.g. the chain was rewritten). */
   | 'checkpoint_mismatch'
   /** A checkpoint covers more records than the log holds (records were deleted at the end). */
-  | 'truncated';
+  | 'truncated'
+  /** The stored leaf does not name its record's place (prevHash and seq): another record's leaf. */
+  | 'leaf_mismatch';
 
 export interface ChainBreak {
   /** Id of the first record that does not verify (for `truncated`: the last record present). */
@@ -22,7 +24,7 @@ export interface ChainBreak {
   reason: BreakReason;
   /** What differs, in words. */
   detail: string;
-  /** The field that differs (`seq`, `prevHash`, `hash`, `commitments.userId`, `entry.outcome`…). */
+  /** The field that differs (`seq`, `prevHash`, `hash`, `leaf`, `commitments.userId`, `entry.outcome`…). */
   field?: string;
   expected?: unknown;
   actual?: unknown;
@@ -61,9 +63,25 @@ export interface VerifyReport {
   tenantId: string;
   /** Records read. */
   checked: number;
+  /**
+   * What was checked of each record. `leaf` (the default): the stored leaf — the exact text the
+   * record's hash covers, kept with it as Certificate Transparency logs keep theirs — hashes to
+   * the record's hash and names the previous record's hash and the record's seq; the columns
+   * (entry, commitments, clear identifiers) are not re-derived, except in records stored without
+   * a leaf (`derived`). `deep` (`deep: true`, CLI `--deep`): every record is also re-derived from
+   * its columns — entry schema, id, tenant, commitments (clear identifiers against them with the
+   * commitment key) and its hash recomputed from them, so a changed column is found. Links,
+   * Merkle roots and checkpoint signatures are checked at both depths.
+   */
+  depth: 'leaf' | 'deep';
+  /** Records re-derived from their columns: every record at depth `deep`; else those stored without a leaf. */
+  derived: number;
   firstBreak?: ChainBreak;
   checkpoints: CheckpointCheck[];
-  /** `checked` when the commitment key was available, else `unchecked` (chain still verified). */
+  /**
+   * `checked` when the commitment key was available (clear identifiers are then checked in every
+   * record re-derived from its columns, see `derived`), else `unchecked` (chain still verified).
+   */
   identifiers: 'checked' | 'unchecked';
   /**
    * What could not be checked for want of a key, naming the key and how to give it (absent when
@@ -81,8 +99,13 @@ export interface VerifyReport {
 /** A break before it is placed at a record. */
 export type Problem = Omit<ChainBreak, 'entryId' | 'seq'>;
 
-/** Marks the report broken at `record`. */
-export function breakAt(report: VerifyReport, record: AuditRecord, problem: Problem): void {
+/** The id of the entry of a record or leaf (to name it in a break). */
+export function entryIdOf(link: AuditRecord | AuditLeaf): string {
+  return 'entry' in link ? String(link.entry?.id) : String(link.id);
+}
+
+/** Marks the report broken at `link` (a record, or a leaf read without its columns). */
+export function breakAt(report: VerifyReport, link: AuditRecord | AuditLeaf, problem: Problem): void {
   report.ok = false;
-  report.firstBreak = { entryId: String(record.entry?.id), seq: record.seq, ...problem };
+  report.firstBreak = { entryId: entryIdOf(link), seq: link.seq, ...problem };
 }

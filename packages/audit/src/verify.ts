@@ -1,11 +1,19 @@
 /**
- * The verifier: streams a tenant's records (store.scan, bounded memory) and checks every link;
- * with the commitment key it also checks each clear identifier against its commitment; it
- * recomputes the Merkle root at every checkpoint and checks the checkpoint's signature.
+ * The verifier: streams a tenant's records (store.scanLeaves / scanPages / scan, bounded memory)
+ * and checks every link over the stored leaves (the exact text each hash covers); records stored
+ * without a leaf, and every record with `deep`, are re-derived from their columns (with the
+ * commitment key, each clear identifier against its commitment too); it recomputes the Merkle
+ * root at every checkpoint and checks the checkpoint's signature.
  * Per-record checks: `verify-record.ts`; checkpoint checks: `verify-checkpoints.ts`; the report:
  * `verify-report.ts`.
  */
-import { type AuditRecord, type AuditStore, EnvSecretStore, type SecretStore } from '@agentgov/core';
+import {
+  type AuditLeaf,
+  type AuditRecord,
+  type AuditStore,
+  EnvSecretStore,
+  type SecretStore,
+} from '@agentgov/core';
 import type { JWK } from 'jose';
 import { GENESIS_HASH } from './crypto';
 import {
@@ -17,7 +25,7 @@ import {
 } from './keys';
 import { MerkleAccumulator } from './merkle';
 import { CheckpointChecks } from './verify-checkpoints';
-import { checkRecord } from './verify-record';
+import { checkLeaf, checkRecord } from './verify-record';
 import { breakAt, type UncheckedPart, type VerifyReport } from './verify-report';
 
 export type { BreakReason, ChainBreak, CheckpointCheck, UncheckedPart, VerifyReport } from './verify-report';
@@ -34,6 +42,12 @@ export interface VerifyOptions {
   /** Last seq to verify (default: the end of the log). */
   toSeq?: number;
   batchSize?: number;
+  /**
+   * Also re-derive every record from its columns (CLI `--deep`): its entry, commitments and
+   * clear identifiers, and the hash recomputed from them. Without it, a record stored with its
+   * leaf is checked over the leaf alone (see `VerifyReport.depth`).
+   */
+  deep?: boolean;
   /** Called every 1,000 records and at the end. */
   onProgress?: (checked: number, total: number) => void;
   signal?: AbortSignal;
@@ -110,6 +124,7 @@ export async function verifyTenant(
   tenantId: string,
   options: VerifyOptions = {},
 ): Promise<VerifyReport> {
+  const deep = options.deep === true;
   const commitKey = await loadCommit(options, tenantId);
   const commit = commitKey.value;
   const fromSeq = Math.max(1, options.fromSeq ?? 1);
@@ -121,6 +136,8 @@ export async function verifyTenant(
     ok: true,
     tenantId,
     checked: 0,
+    depth: deep ? 'deep' : 'leaf',
+    derived: 0,
     checkpoints: [],
     identifiers: commit ? 'checked' : 'unchecked',
   };
@@ -136,13 +153,22 @@ export async function verifyTenant(
   let prevHash = await hashBefore(store, tenantId, fromSeq);
   const total = Math.max(0, (toSeq ?? (await store.count(tenantId))) - fromSeq + 1);
   const merkle = fromSeq === 1 ? new MerkleAccumulator() : undefined;
-  let last: AuditRecord | undefined;
+  let last: AuditRecord | AuditLeaf | undefined;
 
-  /** Checks one record; false once the chain is broken (the report says where). */
-  const visit = (record: AuditRecord): boolean => {
+  /** Checks one record (or leaf); false once the chain is broken (the report says where). */
+  const visit = (record: AuditRecord | AuditLeaf): boolean => {
     options.signal?.throwIfAborted();
     report.checked++;
-    const problem = checkRecord(record, expectedSeq, prevHash, tenantId, commit);
+    const leaf = record.leaf;
+    let problem = typeof leaf === 'string' ? checkLeaf(record, leaf, expectedSeq, prevHash) : undefined;
+    if (!problem && (deep || typeof leaf !== 'string')) {
+      // Re-derived from the columns: every record when deep, else one stored without a leaf.
+      report.derived++;
+      problem =
+        'entry' in record
+          ? checkRecord(record, expectedSeq, prevHash, tenantId, commit)
+          : { reason: 'invalid_entry', field: 'entry', detail: 'the store gave a leaf without its record' };
+    }
     if (problem) {
       breakAt(report, record, problem);
       return false;
@@ -167,9 +193,12 @@ export async function verifyTenant(
     batchSize: options.batchSize ?? 1000,
     ...(options.signal ? { signal: options.signal } : {}),
   };
-  if (store.scanPages) {
-    // A page at a time (no promise per record) when the store can.
-    pages: for await (const page of store.scanPages(tenantId, range)) {
+  // A page at a time (no promise per record) when the store can: the leaves alone (no entry
+  // columns) unless every record is re-derived.
+  const paged =
+    !deep && store.scanLeaves ? store.scanLeaves(tenantId, range) : store.scanPages?.(tenantId, range);
+  if (paged) {
+    pages: for await (const page of paged) {
       for (const record of page) if (!visit(record)) break pages;
     }
   } else {

@@ -27,8 +27,8 @@ import {
 } from '../src/index';
 import { KEYS, secrets } from './helpers';
 
-/** The original definition of the record hash, spelled out with the reference libraries. */
-function referenceHash(record: AuditRecord): string {
+/** The original definition of the record's hash input, spelled out with the reference libraries. */
+function referenceInput(record: AuditRecord): string {
   const text = canonicalize({
     commitments: record.commitments,
     entry: committedEntry(record.entry, record.commitments),
@@ -36,7 +36,11 @@ function referenceHash(record: AuditRecord): string {
     seq: record.seq,
   });
   if (text === undefined) throw new Error('no canonical form');
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return text;
+}
+
+function referenceHash(record: AuditRecord): string {
+  return createHash('sha256').update(referenceInput(record), 'utf8').digest('hex');
 }
 
 const referenceCommitment = (tenantId: string, value: string): string =>
@@ -209,10 +213,15 @@ describe('append fast path', () => {
         }
         for (const r of await records(fastStore)) {
           expect(r.hash).toBe(referenceHash(r));
+          // The leaf kept with the record is the very text hashed.
+          expect(r.leaf).toBe(referenceInput(r));
           expect(r.commitments.userId).toBe(referenceCommitment(r.entry.tenantId, r.entry.userId));
         }
         for (const t of await fastStore.tenants()) {
-          expect(await verifyTenant(fastStore, t, { secrets: secrets() })).toMatchObject({ ok: true });
+          expect(await verifyTenant(fastStore, t, { secrets: secrets(), deep: true })).toMatchObject({
+            ok: true,
+            derived: await fastStore.count(t),
+          });
         }
       }),
       { numRuns: 200 },
@@ -292,7 +301,7 @@ describe('append fast path', () => {
     detail.list.push(3);
     const e = (await pending)._unsafeUnwrap();
     expect(e.actionDetail).toEqual({ nested: { ticket: 'A-1' }, list: [1, 2] });
-    expect((await verifyTenant(fastStore, 't1', { secrets: secrets() })).ok).toBe(true);
+    expect((await verifyTenant(fastStore, 't1', { secrets: secrets(), deep: true })).ok).toBe(true);
   });
 });
 

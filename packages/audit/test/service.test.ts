@@ -453,15 +453,20 @@ describe('GDPR erasure', () => {
     for (const rec of records) expect(JSON.stringify(rec)).not.toContain('alice');
     expect(records.at(-1)?.commitments).toHaveProperty('userId');
     expect(records.at(-1)?.entry.userId).toBe('dpo-officer');
+    // The leaves hold commitments, never clear identifiers: erasure leaves them, and the chain, as they were.
     const report = await verifyTenant(store, 't1', { secrets });
-    expect(report).toMatchObject({ ok: true, checked: 11, identifiers: 'checked' });
+    expect(report).toMatchObject({ ok: true, checked: 11, depth: 'leaf', derived: 0 });
     expect(report.checkpoints[0]).toMatchObject({ ok: true, rootMatches: true });
+    // Re-derived from the columns, the placeholders match their commitments.
+    const deep = await verifyTenant(store, 't1', { secrets, deep: true });
+    expect(deep).toMatchObject({ ok: true, checked: 11, depth: 'deep', derived: 11, identifiers: 'checked' });
 
-    // A placeholder is itself bound to the commitment: swapping it for another one breaks.
+    // A placeholder is itself bound to the commitment: swapping it for another one breaks (a
+    // column: the deep check finds it).
     const { RowsStore } = await import('./helpers');
     const rows = structuredClone(records);
     (rows[1] as AuditRecord).entry.userId = 'anon:0123456789abcdef';
-    const broken = await verifyTenant(new RowsStore(rows), 't1', {});
+    const broken = await verifyTenant(new RowsStore(rows), 't1', { deep: true });
     expect(broken.firstBreak).toMatchObject({ reason: 'commitment_mismatch', entryId: rows[1]?.entry.id });
   });
 

@@ -147,6 +147,10 @@ const COMMANDS: Spec[] = [
       opt('--tenant <id>', 'only this tenant'),
       opt('--keys <dir>', 'a fileKeyStore directory holding audit-commitment-key / audit-signing-key'),
       opt('--public-key <file>', 'JWK that verifies the checkpoints (default: from the signing key)'),
+      opt(
+        '--deep',
+        'also re-derive every entry from its columns (entry, identifiers, hash); by default the chain is checked over the stored leaves',
+      ),
       opt('--allow-unchecked', 'accept a partial check when a key is missing (reported unchecked)'),
       opt('--json', 'machine-readable report'),
     ],

@@ -63,9 +63,9 @@ describe('agentgov audit verify on the server data directory', () => {
     await stores.close();
 
     const t = io({ AGENTGOV_DATA_DIR: dir }); // no --database, no key in the environment
-    expect(await run(['audit', 'verify'], t.io), t.err()).toBe(0);
+    expect(await run(['audit', 'verify', '--deep'], t.io), t.err()).toBe(0);
     expect(t.out()).toContain(
-      'tenant acme: intact — 3 entries, identifiers checked, 1 checkpoint(s), signatures valid',
+      'tenant acme: intact — 3 entries, leaves and columns checked (--deep), identifiers checked, 1 checkpoint(s), signatures valid',
     );
   }, 60_000);
 
@@ -99,11 +99,14 @@ describe('agentgov audit verify on the server data directory', () => {
     // With --keys: everything checked.
     const t = io();
     expect(
-      await run(['audit', 'verify', '--database', join(dir, 'db'), '--keys', join(dir, 'keys')], t.io),
+      await run(
+        ['audit', 'verify', '--database', join(dir, 'db'), '--keys', join(dir, 'keys'), '--deep'],
+        t.io,
+      ),
       t.err(),
     ).toBe(0);
     expect(t.out()).toBe(
-      'tenant acme: intact — 1 entries, identifiers checked, 1 checkpoint(s), signatures valid\n',
+      'tenant acme: intact — 1 entries, leaves and columns checked (--deep), identifiers checked, 1 checkpoint(s), signatures valid\n',
     );
   }, 60_000);
 

@@ -89,8 +89,16 @@ describe('agentgov audit verify (injected store)', () => {
     const code = await createAuditVerify({ openStore: opener(store) })(['--database', 'x'], t.io);
     expect(code).toBe(0);
     expect(t.out()).toBe(
-      'tenant acme: intact — 30 entries, identifiers checked, 1 checkpoint(s), signatures valid\n' +
-        'tenant globex: intact — 5 entries, identifiers checked, 1 checkpoint(s), signatures valid\n',
+      'tenant acme: intact — 30 entries, leaves checked (columns not re-derived: --deep does), 1 checkpoint(s), signatures valid\n' +
+        'tenant globex: intact — 5 entries, leaves checked (columns not re-derived: --deep does), 1 checkpoint(s), signatures valid\n',
+    );
+    const deep = io();
+    expect(
+      await createAuditVerify({ openStore: opener(store) })(['--database', 'x', '--deep'], deep.io),
+    ).toBe(0);
+    expect(deep.out()).toBe(
+      'tenant acme: intact — 30 entries, leaves and columns checked (--deep), identifiers checked, 1 checkpoint(s), signatures valid\n' +
+        'tenant globex: intact — 5 entries, leaves and columns checked (--deep), identifiers checked, 1 checkpoint(s), signatures valid\n',
     );
   });
 
@@ -149,7 +157,7 @@ describe('agentgov audit verify (injected store)', () => {
       ),
     ).toBe(0);
     expect(text.out()).toBe(
-      'tenant acme: intact — 10 entries, identifiers UNCHECKED (no commitment key), 1 checkpoint(s), signatures unchecked (no public key) (partial check accepted: --allow-unchecked)\n',
+      'tenant acme: intact — 10 entries, leaves checked (columns not re-derived: --deep does), identifiers UNCHECKED (no commitment key), 1 checkpoint(s), signatures unchecked (no public key) (partial check accepted: --allow-unchecked)\n',
     );
   });
 
@@ -165,7 +173,7 @@ describe('agentgov audit verify (injected store)', () => {
       const cmd = createAuditVerify({ openStore: opener(store) });
       expect(await cmd(['--database', 'x', '--keys', join(dir, 'keys')], t.io), t.err()).toBe(0);
       expect(t.out()).toBe(
-        'tenant acme: intact — 6 entries, identifiers checked, 1 checkpoint(s), signatures valid\n',
+        'tenant acme: intact — 6 entries, leaves checked (columns not re-derived: --deep does), 1 checkpoint(s), signatures valid\n',
       );
       expect(t.err()).toBe('');
       // A mistyped directory fails clearly (never a verification with no keys).
@@ -221,8 +229,17 @@ describe('agentgov audit verify (injected store)', () => {
         victim = r.entry.id;
       }
     });
+    // A changed column is not what the leaf check reads: intact over the leaves, and it says so.
+    const leaves = io();
+    expect(
+      await createAuditVerify({ openStore: opener(store) })(['--database', 'x', '--json'], leaves.io),
+    ).toBe(0);
+    expect(JSON.parse(leaves.out()).tenants[0]).toMatchObject({ ok: true, depth: 'leaf', derived: 0 });
     const t = io();
-    const code = await createAuditVerify({ openStore: opener(store) })(['--database', 'x', '--json'], t.io);
+    const code = await createAuditVerify({ openStore: opener(store) })(
+      ['--database', 'x', '--json', '--deep'],
+      t.io,
+    );
     expect(code).toBe(1);
     const json = JSON.parse(t.out());
     expect(json.ok).toBe(false);
@@ -236,9 +253,26 @@ describe('agentgov audit verify (injected store)', () => {
 
     const text = io();
     expect(
-      await createAuditVerify({ openStore: opener(store) })(['--database', 'x', '--tenant', 'acme'], text.io),
+      await createAuditVerify({ openStore: opener(store) })(
+        ['--database', 'x', '--tenant', 'acme', '--deep'],
+        text.io,
+      ),
     ).toBe(1);
     expect(text.out()).toContain(`first broken entry: ${victim} (seq 7): hash_mismatch`);
+
+    // A changed leaf is: found without --deep.
+    const leafEdited = tampered(clean, (r) => {
+      if (r.seq === 5) r.leaf = (r.leaf as string).replace('"outcome":"success"', '"outcome":"denied"');
+    });
+    const l = io();
+    expect(
+      await createAuditVerify({ openStore: opener(leafEdited) })(['--database', 'x', '--json'], l.io),
+    ).toBe(1);
+    expect(JSON.parse(l.out()).firstBreak).toMatchObject({
+      tenantId: 'acme',
+      seq: 5,
+      reason: 'hash_mismatch',
+    });
   });
 
   it('exit 2 on unusable input', async () => {
@@ -322,7 +356,7 @@ describe('agentgov audit verify (PGlite directory through @agentgov/store-kysely
     const ok = io();
     expect(await run(['audit', 'verify', '--database', dir], ok.io)).toBe(0);
     expect(ok.out()).toContain(
-      'tenant acme: intact — 25 entries, identifiers checked, 1 checkpoint(s), signatures valid',
+      'tenant acme: intact — 25 entries, leaves checked (columns not re-derived: --deep does), 1 checkpoint(s), signatures valid',
     );
 
     // A row edited behind the store's back (the SQL engineer's triggers forbid UPDATE; the
@@ -337,7 +371,7 @@ describe('agentgov audit verify (PGlite directory through @agentgov/store-kysely
       },
     });
     const broken = io();
-    expect(await edited(['--database', dir, '--json'], broken.io)).toBe(1);
+    expect(await edited(['--database', dir, '--json', '--deep'], broken.io)).toBe(1);
     const first = JSON.parse(broken.out()).firstBreak;
     expect(first).toMatchObject({ tenantId: 'acme', seq: 9, reason: 'hash_mismatch' });
     expect(first.entryId).toMatch(/^[0-9A-Z]{26}$/);

@@ -15,7 +15,26 @@ export type AuditRow = StoredRow<AuditEntriesTable>;
 
 export const SELECT_COLUMNS = sql`tenant_id, seq::text AS seq_text, id, user_id,
   ${isoText('timestamp')} AS timestamp_text, action_type, action_detail, data_accessed, model_used, model_tokens,
-  data_classification, policy_applied, policy_result, policy_reason, outcome, request_id, prev_hash, hash, commitments`;
+  data_classification, policy_applied, policy_result, policy_reason, outcome, request_id, prev_hash, hash, commitments, leaf`;
+
+/** What the verifier's leaf check reads of a row (`leafPage`): no entry columns. */
+export interface LeafRow {
+  seq_text: string;
+  id: string;
+  prev_hash: string;
+  hash: string;
+  leaf: string | null;
+}
+
+/**
+ * One keyset page of a tenant's leaves, seq after..toSeq (`AuditStore.scanLeaves`): the place and
+ * the leaf of each row, none of its entry columns.
+ */
+export function leafPage(tenantId: string, after: number, toSeq: number | undefined, batch: number) {
+  const upper = toSeq === undefined ? sql`` : sql` AND seq <= ${toSeq}`;
+  return sql<LeafRow>`SELECT seq::text AS seq_text, id, prev_hash, hash, leaf FROM audit_entries
+    WHERE tenant_id = ${tenantId} AND seq > ${after}${upper} ORDER BY seq LIMIT ${batch}`;
+}
 
 /** Rebuilds the record from its columns (every field comes from the stored bytes). */
 export function toRecord(r: AuditRow): AuditRecord {
@@ -36,13 +55,15 @@ export function toRecord(r: AuditRow): AuditRecord {
     outcome: r.outcome,
     requestId: r.request_id,
   } as AuditEntry;
-  return {
+  const record: AuditRecord = {
     entry,
     seq: toNumber(r.seq_text),
     prevHash: r.prev_hash,
     hash: r.hash,
     commitments: r.commitments,
   };
+  if (r.leaf !== null) record.leaf = r.leaf;
+  return record;
 }
 
 export function whereFilter(tenantId: string, filter: AuditFilter = {}): RawBuilder<unknown> {
@@ -246,6 +267,7 @@ function rowsJson(records: readonly AuditRecord[]): string {
       h: r.hash,
       c: r.commitments ?? {},
       x: idOutsideItsTime(e.id, e.timestamp),
+      l: r.leaf ?? null,
     };
   }
   return JSON.stringify(rows);

@@ -2,6 +2,7 @@ import {
   type AuditCheckpoint,
   type AuditFilter,
   type AuditHashScanOptions,
+  type AuditLeaf,
   type AuditRecord,
   type AuditScanOptions,
   type AuditStore,
@@ -19,6 +20,8 @@ import {
   entriesOf,
   getById,
   insertRecords,
+  type LeafRow,
+  leafPage,
   lockHead,
   pageQuery,
   readHead,
@@ -178,32 +181,83 @@ export class KyselyAuditStore implements AuditStore {
   }
 
   /**
-   * Keyset pagination: `WHERE seq > last ORDER BY seq LIMIT batch`, at most two pages in memory:
-   * the next page is fetched while the caller uses the current one.
+   * The leaves of seq fromSeq..toSeq a page at a time, for the verifier's leaf check: `seq, id,
+   * prev_hash, hash, leaf` only (no entry column read or parsed). A page with a row stored without
+   * a leaf (before migration 0009) is read again whole, its records returned as `AuditRecord`s.
    */
-  async *#pages(tenantId: string, options: AuditScanOptions): AsyncIterable<AuditRecord[]> {
+  scanLeaves(
+    tenantId: string,
+    options: AuditHashScanOptions = {},
+  ): AsyncIterable<readonly (AuditLeaf | AuditRecord)[]> {
+    const batch = Math.max(1, options.batchSize ?? this.#scanBatch);
+    const whole = (after: number, last: number) =>
+      sql<AuditRow>`SELECT ${SELECT_COLUMNS} FROM audit_entries
+        WHERE tenant_id = ${tenantId} AND seq > ${after} AND seq <= ${last} ORDER BY seq`.execute(this.#db);
+    return this.#prefetched<LeafRow, AuditLeaf | AuditRecord>(
+      batch,
+      options,
+      (after) => leafPage(tenantId, after, options.toSeq, batch).execute(this.#db),
+      async (rows: LeafRow[], after) => {
+        const out: (AuditLeaf | AuditRecord)[] = new Array(rows.length);
+        for (let i = 0; i < rows.length; i++) {
+          const r = rows[i] as LeafRow;
+          if (r.leaf === null) {
+            const last = toNumber((rows.at(-1) as LeafRow).seq_text);
+            return (await whole(after, last)).rows.map(toRecord);
+          }
+          out[i] = { seq: toNumber(r.seq_text), id: r.id, prevHash: r.prev_hash, hash: r.hash, leaf: r.leaf };
+        }
+        return out;
+      },
+    );
+  }
+
+  /** Keyset pages of the records matching `options` (`WHERE seq > last ORDER BY seq LIMIT batch`). */
+  #pages(tenantId: string, options: AuditScanOptions): AsyncIterable<AuditRecord[]> {
     const batch = Math.max(1, options.batchSize ?? this.#scanBatch);
     const where = whereFilter(tenantId, options.filter);
     const from = entriesOf(tenantId, options.filter);
     const upper = options.toSeq === undefined ? sql`` : sql` AND seq <= ${options.toSeq}`;
-    const page = (after: number) =>
-      sql<AuditRow>`SELECT ${SELECT_COLUMNS} FROM ${from}
-        WHERE ${where} AND seq > ${after}${upper} ORDER BY seq LIMIT ${batch}`.execute(this.#db);
+    return this.#prefetched(
+      batch,
+      options,
+      (after) =>
+        sql<AuditRow>`SELECT ${SELECT_COLUMNS} FROM ${from}
+          WHERE ${where} AND seq > ${after}${upper} ORDER BY seq LIMIT ${batch}`.execute(this.#db),
+      (rows) => rows.map(toRecord),
+    );
+  }
+
+  /**
+   * Keyset pagination with at most two pages in memory: the next page (`page(last seq)`) is
+   * fetched while the caller uses the current one, mapped by `map` (given the page's rows and
+   * the seq they follow).
+   */
+  async *#prefetched<R extends { seq_text: string }, T>(
+    batch: number,
+    options: { fromSeq?: number; signal?: AbortSignal },
+    page: (after: number) => Promise<{ rows: R[] }>,
+    map: (rows: R[], after: number) => T[] | Promise<T[]>,
+  ): AsyncIterable<T[]> {
     options.signal?.throwIfAborted();
-    let next: ReturnType<typeof page> | undefined = page((options.fromSeq ?? 1) - 1);
+    let after = (options.fromSeq ?? 1) - 1;
+    let next: Promise<{ rows: R[] }> | undefined = page(after);
     try {
       while (next) {
         const { rows } = await next;
         next = undefined;
         const last = rows.at(-1);
         if (!last) return;
+        const from = after;
+        after = toNumber(last.seq_text);
         if (rows.length === batch) {
           options.signal?.throwIfAborted();
-          next = page(toNumber(last.seq_text));
+          next = page(after);
           next.catch(() => {}); // observed by the next turn; never unhandled if the caller stops
         }
+        const mapped = await map(rows, from);
         options.signal?.throwIfAborted();
-        yield rows.map(toRecord);
+        yield mapped;
       }
     } finally {
       // A caller that stops early leaves the prefetched page to finish on its own (its rows dropped).

@@ -63,6 +63,8 @@ export interface AuditEntriesTable {
   prev_hash: string;
   hash: string;
   commitments: Jsonb<Record<string, string>>;
+  /** The exact text the hash covers (migration 0009); NULL for rows stored before it. */
+  leaf: string | null;
 }
 
 export interface AuditChainHeadsTable {

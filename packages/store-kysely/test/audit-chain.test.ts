@@ -60,7 +60,11 @@ const COLUMN_TAMPERS: Record<string, RawBuilder<unknown>> = {
   prev_hash: sql`prev_hash = repeat('0', 64)`,
   hash: sql`hash = repeat('a', 64)`,
   commitments: sql`commitments = jsonb_set(commitments, '{userId}', to_jsonb(repeat('b', 64)))`,
+  leaf: sql`leaf = replace(leaf, '"outcome":"success"', '"outcome":"error"')`,
 };
+
+/** The tampers the leaf check finds without `deep` (the others change columns it does not re-derive). */
+const LEAF_TAMPERS = new Set(['prev_hash', 'hash', 'leaf']);
 
 function chainSuite(name: string, open: () => Promise<Stores>): void {
   describe(name, () => {
@@ -107,13 +111,56 @@ function chainSuite(name: string, open: () => Promise<Stores>): void {
         const entries = await seed(tenant);
         const target = entries[2] as AuditEntry;
         await tamper(sql`UPDATE audit_entries SET ${change} WHERE tenant_id = ${tenant} AND seq = 3`);
-        const report = await verifyTenant(s.audit, tenant, { secrets });
+        const report = await verifyTenant(s.audit, tenant, { secrets, deep: true });
         expect(report.ok).toBe(false);
         const expectedId = column === 'id' ? '01ARZ3NDEKTSV4RRFFQ69G5FAV' : target.id;
         expect(report.firstBreak?.entryId, JSON.stringify(report.firstBreak)).toBe(expectedId);
         expect(report.firstBreak?.seq).toBe(3);
+        // Over the stored leaves alone (scanLeaves: no entry column read), only a change to the
+        // leaf, the hash or the link is seen; the report says the columns were not re-derived.
+        const leaves = await verifyTenant(s.audit, tenant, { secrets });
+        expect(leaves).toMatchObject({ depth: 'leaf', derived: 0, ok: !LEAF_TAMPERS.has(column) });
+        if (LEAF_TAMPERS.has(column)) expect(leaves.firstBreak).toMatchObject({ entryId: target.id, seq: 3 });
       });
     }
+
+    it('entries stored without a leaf (before migration 0009) are re-derived from their columns', async () => {
+      const tenant = 't-legacy';
+      await seed(tenant);
+      await tamper(sql`UPDATE audit_entries SET leaf = NULL WHERE tenant_id = ${tenant} AND seq IN (2, 4)`);
+      const report = await verifyTenant(s.audit, tenant, { secrets, batchSize: 2 });
+      expect(report).toMatchObject({
+        ok: true,
+        checked: 5,
+        depth: 'leaf',
+        derived: 2,
+        identifiers: 'checked',
+      });
+      // A changed column of such an entry is found without deep.
+      await tamper(sql`UPDATE audit_entries SET outcome = 'error' WHERE tenant_id = ${tenant} AND seq = 4`);
+      const broken = await verifyTenant(s.audit, tenant, { secrets, batchSize: 2 });
+      expect(broken.firstBreak).toMatchObject({ seq: 4, reason: 'hash_mismatch' });
+    });
+
+    it('the leaf stored is the very text hashed; get and scan read it back', async () => {
+      const tenant = 't-leaf-text';
+      await seed(tenant);
+      const { computeRecordHash, recordHashInput } = await import('@agentgov/audit');
+      const { records } = await s.audit.query(tenant, {}, { offset: 0, limit: 10 });
+      for (const r of records) {
+        expect(r.leaf).toBe(recordHashInput(r));
+        expect(computeRecordHash(r)).toBe(r.hash);
+        expect((await s.audit.get(tenant, r.entry.id))?.leaf).toBe(r.leaf);
+      }
+      const leaves = [];
+      for await (const page of s.audit.scanLeaves?.(tenant, { fromSeq: 2, toSeq: 4, batchSize: 2 }) ?? [])
+        leaves.push(...page);
+      expect(leaves).toEqual(
+        records
+          .slice(1, 4)
+          .map((r) => ({ seq: r.seq, id: r.entry.id, prevHash: r.prevHash, hash: r.hash, leaf: r.leaf })),
+      );
+    });
 
     it('changing tenant_id moves the entry out of the chain: verify fails at the gap', async () => {
       const entries = await seed('t-tenant');

@@ -1,10 +1,11 @@
 /**
  * `agentgov audit verify --database URL|DIR [--tenant ID] [--keys DIR] [--public-key FILE]
- * [--allow-unchecked] [--json]`
+ * [--deep] [--allow-unchecked] [--json]`
  *
  * Streams each tenant's audit log from PostgreSQL (`postgres://…`) or a PGlite directory
- * (anything else) and verifies the hash chain, the identifier commitments and the signed
- * checkpoints. Keys: `--keys DIR` (a `fileKeyStore` directory), then the environment
+ * (anything else) and verifies the hash chain over the stored leaves (the exact text each hash
+ * covers) and the signed checkpoints; `--deep` also re-derives every entry from its columns (the
+ * identifier commitments included). Entries stored without a leaf are always re-derived. Keys: `--keys DIR` (a `fileKeyStore` directory), then the environment
  * (AGENTGOV_SECRET_AUDIT_*), then the development keys the server kept in the database; the
  * checkpoints' public key also from --public-key. Unchecked is not intact: a part no key could
  * check fails the run (exit 1, naming the missing key and how to give it) unless
@@ -53,7 +54,7 @@ export interface AuditVerifyDeps {
 export const PROGRESS_THRESHOLD = 5000;
 
 const USAGE =
-  'usage: agentgov audit verify --database URL|DIR [--tenant ID] [--keys DIR] [--public-key FILE] [--allow-unchecked] [--json]';
+  'usage: agentgov audit verify --database URL|DIR [--tenant ID] [--keys DIR] [--public-key FILE] [--deep] [--allow-unchecked] [--json]';
 
 /** Hides the password of a database URL in messages. */
 export function redactDatabase(database: string): string {
@@ -145,6 +146,7 @@ function parse(args: string[]) {
         'public-key': { type: 'string' },
         keys: { type: 'string' },
         'allow-unchecked': { type: 'boolean', default: false },
+        deep: { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
       },
       allowPositionals: false,
@@ -199,6 +201,19 @@ function howToGive(u: UncheckedPart): string {
     : `checkpoint signatures not checked: signing key '${u.key}' ${u.problem} — give --public-key FILE (the public JWK), --keys DIR (holding ${u.key}) or ${u.variable}`;
 }
 
+/** What was checked of the entries, in words (see `VerifyReport.depth`). */
+function scope(report: VerifyReport): string {
+  const unchecked = report.identifiers === 'checked' ? '' : ', identifiers UNCHECKED (no commitment key)';
+  if (report.depth === 'deep') {
+    return `leaves and columns checked (--deep)${report.identifiers === 'checked' ? ', identifiers checked' : unchecked}`;
+  }
+  const derived =
+    report.derived > 0
+      ? `, ${report.derived} without a stored leaf re-derived from their columns${report.identifiers === 'checked' ? ' (identifiers checked)' : ''}`
+      : '';
+  return `leaves checked (columns not re-derived: --deep does)${derived}${unchecked}`;
+}
+
 function human(report: VerifyReport): string {
   const cps = report.checkpoints;
   const sig = cps.some((c) => c.signature === 'invalid')
@@ -207,8 +222,7 @@ function human(report: VerifyReport): string {
       ? 'signatures unchecked (no public key)'
       : 'signatures valid';
   const cpText = cps.length === 0 ? 'no checkpoints' : `${cps.length} checkpoint(s), ${sig}`;
-  const ids =
-    report.identifiers === 'checked' ? 'identifiers checked' : 'identifiers UNCHECKED (no commitment key)';
+  const ids = scope(report);
   const unchecked = report.unchecked ?? [];
   if (report.ok) {
     const accepted = unchecked.length > 0 ? ' (partial check accepted: --allow-unchecked)' : '';
@@ -300,6 +314,7 @@ export function createAuditVerify(deps: Partial<AuditVerifyDeps> = {}) {
               secrets,
               ...(publicJwk ? { publicJwk } : {}),
               ...(values['allow-unchecked'] ? { allowUnchecked: true } : {}),
+              ...(values.deep ? { deep: true } : {}),
               onProgress: (checked, total) => {
                 if (!progress || total < PROGRESS_THRESHOLD) return;
                 if (!started) {

@@ -21,6 +21,25 @@ export interface AuditRecord {
    * (`userId`, `actionDetail.initiatorUserId`, …). The hash covers these, not the clear values.
    */
   commitments: Record<string, string>;
+  /**
+   * The exact text the hash covers (its UTF-8 bytes: the canonical JSON of `@agentgov/audit`'s
+   * `recordHashInput`), when the store keeps it: the leaf the verifier checks the chain over, as
+   * Certificate Transparency logs keep theirs. Absent for records stored without it.
+   */
+  leaf?: string;
+}
+
+/**
+ * One link of the chain as the verifier's leaf check reads it (`AuditStore.scanLeaves`): the
+ * stored leaf text with what places it, without the entry's columns.
+ */
+export interface AuditLeaf {
+  seq: number;
+  /** The entry's id (to name a broken link). */
+  id: string;
+  prevHash: string;
+  hash: string;
+  leaf: string;
 }
 
 export interface ChainHead {
@@ -110,6 +129,16 @@ export interface AuditStore {
    * Optional: without it, readers use `scan`.
    */
   scanPages?(tenantId: string, options?: AuditHashScanOptions): AsyncIterable<readonly AuditRecord[]>;
+  /**
+   * Streams seq fromSeq..toSeq, in seq order, a page at a time, for the verifier's leaf check: a
+   * record stored with its leaf text as an `AuditLeaf` (no entry columns read), one stored without
+   * it as the whole `AuditRecord` (told apart by its `entry`). Optional: without it, the verifier
+   * reads `scanPages` or `scan`.
+   */
+  scanLeaves?(
+    tenantId: string,
+    options?: AuditHashScanOptions,
+  ): AsyncIterable<readonly (AuditLeaf | AuditRecord)[]>;
   /**
    * GDPR erasure: replaces the clear value `userId` with `replacement` in `entry.userId` and in
    * every `actionDetail` path listed in a record's commitments whose value is `userId`. Nothing
