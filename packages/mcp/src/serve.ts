@@ -26,13 +26,13 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallContext, CallSignal } from './session';
 
-export type ServeCall = (params: CallToolRequest['params'], call: WireCall) => Promise<CallToolResult>;
+type ServeCall = (params: CallToolRequest['params'], call: WireCall) => Promise<CallToolResult>;
 
 /**
  * One `tools/call` served from the wire: its context for the governor and its cancellation (one
  * object per call, no AbortController or closure per call).
  */
-export class WireCall implements CallContext, CallSignal {
+class WireCall implements CallContext, CallSignal {
   readonly requestId: string | number;
   readonly progressToken: string | number | undefined;
   readonly argumentsOwned = true;
