@@ -37,17 +37,25 @@ const isText = (value: unknown): boolean => typeof value === 'string' && value.l
 /** A name: 1 to 255 UTF-16 units (`z.string().min(1).max(255)`). */
 const isName = (value: unknown): boolean =>
   typeof value === 'string' && value.length >= 1 && value.length <= 255;
-const isEnterprise = (value: unknown): boolean => value === 'enterprise';
 
-/** An optional field: absent (counts 0), or present and valid (counts 1); -1 when invalid. */
-function optional(fields: Fields, key: string, valid: (value: unknown) => boolean): number {
-  const value = fields[key];
+/**
+ * An optional field: absent (counts 0), or present and valid (counts 1); -1 when invalid. Written
+ * out per kind of check (no function argument): this runs on every decision.
+ */
+function optionalName(value: unknown): number {
   if (value === undefined) return 0;
-  return valid(value) ? 1 : -1;
+  return isName(value) ? 1 : -1;
+}
+function optionalLevel(value: unknown): number {
+  if (value === undefined) return 0;
+  return LEVELS.has(value) ? 1 : -1;
+}
+function optionalString(value: unknown): number {
+  if (value === undefined) return 0;
+  return typeof value === 'string' ? 1 : -1;
 }
 
 const isLevel = (value: unknown): boolean => LEVELS.has(value);
-const isString = (value: unknown): boolean => typeof value === 'string';
 
 /** Checks a domain's input, counting its keys: the schema's keys and nothing else. */
 function exactInput(domain: unknown, input: Fields): boolean {
@@ -71,8 +79,8 @@ function exactInput(domain: unknown, input: Fields): boolean {
         isText(context.targetSystem) &&
         isPlain(additional) &&
         keyCount(context) === 2 &&
-        optional(additional, 'source', isString) >= 0 &&
-        optional(additional, 'trigger', isString) >= 0 &&
+        optionalString(additional.source) >= 0 &&
+        optionalString(additional.trigger) >= 0 &&
         !(Object.hasOwn(additional, 'source') && additional.source === undefined) &&
         !(Object.hasOwn(additional, 'trigger') && additional.trigger === undefined)
       );
@@ -85,11 +93,11 @@ function exactInput(domain: unknown, input: Fields): boolean {
         keyCount(input) === 3
       );
     case 'actions': {
-      const level = optional(input, 'classification_level', isLevel);
+      const level = optionalLevel(input.classification_level);
       return isName(input.tool) && level >= 0 && keyCount(input) === 1 + level;
     }
     case 'data': {
-      const destination = optional(input, 'destination', isName);
+      const destination = optionalName(input.destination);
       return isLevel(input.classification_level) && destination >= 0 && keyCount(input) === 1 + destination;
     }
     case 'features':
@@ -107,8 +115,8 @@ export function isExactDecisionRequest(request: unknown): request is DecisionReq
   if (!isPlain(request)) return false;
   const input = request.input;
   if (!isPlain(input) || !isName(request.tenantId)) return false;
-  const user = optional(request, 'userId', isName);
-  const scope = optional(request, 'scope', isEnterprise);
+  const user = optionalName(request.userId);
+  const scope = request.scope === undefined ? 0 : request.scope === 'enterprise' ? 1 : -1;
   // A user or the enterprise scope, exactly one of them (parseDecisionRequest's rule).
   if (user < 0 || scope < 0 || user + scope !== 1) return false;
   return keyCount(request) === 3 + user + scope && exactInput(request.domain, input);
