@@ -124,6 +124,16 @@ export class KyselyConnectorStore implements ConnectorStore {
       .map((r) => ({ connector: toConnector(r), failures: Number(r.failures) }));
   }
 
+  async scheduleSync(tenantId: string, id: string, at: string): Promise<boolean> {
+    const result = await this.#db
+      .updateTable('connectors')
+      .set({ next_sync_at: at })
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
   async finishSync(tenantId: string, id: string, r: ConnectorSyncResult): Promise<boolean> {
     const result = await this.#db
       .updateTable('connectors')

@@ -210,6 +210,28 @@ describe('scheduled pulls behind the kernel', () => {
     expect(await send('new-secret')).toBe(200);
   });
 
+  it('a PATCH of the config or credentials makes the connector due at once, not after the remaining backoff', async () => {
+    tracker.faults.push({ status: 503 }, { status: 503 }, { status: 503 });
+    await round(3_600_000);
+    await round(30_000);
+    await round(60_000);
+    expect((await api('/status')).status).toBe(503);
+    // The next try would be 120 s away; the admin fixes something now.
+    const patched = await api(`/connectors/${id}`, {
+      method: 'PATCH',
+      body: { config: { syncIntervalSeconds: 120 } },
+    });
+    expect(patched.status).toBe(200);
+    await round(1_000);
+    const healed = (await api('/connectors')).body.connectors[0];
+    expect(healed).toMatchObject({
+      status: 'active',
+      errorDetails: null,
+      lastSyncAt: clock.now().toISOString(),
+    });
+    expect((await api('/status')).status).toBe(200);
+  });
+
   it('close stops the scheduler', async () => {
     const requests = tracker.requests.length;
     await plugin.close?.();

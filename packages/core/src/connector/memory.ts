@@ -85,6 +85,12 @@ export class InMemoryConnectorStore implements ConnectorStore {
     this.#sync.set(tenantId, id, { failures: result.failures, nextSyncAt: result.nextSyncAt });
     return true;
   }
+  async scheduleSync(tenantId: string, id: string, at: string): Promise<boolean> {
+    const s = this.#sync.get(tenantId, id);
+    if (!s || !this.#rows.has(tenantId, id)) return false;
+    this.#sync.set(tenantId, id, { ...s, nextSyncAt: at });
+    return true;
+  }
   /** This store as seen by an in-memory transaction: each write records its undo (`InMemoryUnitOfWork`). */
   journaled(journal: UndoJournal): ConnectorStore {
     const rows = this.#rows;
@@ -104,6 +110,12 @@ export class InMemoryConnectorStore implements ConnectorStore {
       },
       claimSync: (now, leaseUntil, limit, types) => this.claimSync(now, leaseUntil, limit, types),
       finishSync: (tenantId, id, result) => this.finishSync(tenantId, id, result),
+      scheduleSync: async (tenantId, id, at) => {
+        const before = this.#sync.get(tenantId, id);
+        const done = await this.scheduleSync(tenantId, id, at);
+        if (done && before) journal.record(() => this.#sync.set(tenantId, id, before));
+        return done;
+      },
       get: (tenantId, id) => this.get(tenantId, id),
       list: (tenantId, filter) => this.list(tenantId, filter),
     };

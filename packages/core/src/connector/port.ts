@@ -50,4 +50,9 @@ export interface ConnectorStore {
    * meanwhile — a disabled connector stays disabled.
    */
   finishSync(tenantId: string, id: string, result: ConnectorSyncResult): Promise<boolean>;
+  /**
+   * Makes the next pull due at `at` (e.g. now, after an admin changed the config or credentials),
+   * keeping the failure count. False when the connector is absent.
+   */
+  scheduleSync(tenantId: string, id: string, at: string): Promise<boolean>;
 }

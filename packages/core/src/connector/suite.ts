@@ -227,6 +227,30 @@ const cases = {
     expect(await store.finishSync(B, c.id, ok)).toBe(false);
     expect(await store.finishSync(A, newId(), ok)).toBe(false);
   },
+  'scheduleSync: moves the next pull (sooner or later), keeps the failure count; false when absent': async (
+    store: ConnectorStore,
+  ) => {
+    const c = makeConnector({ tenantId: A });
+    await store.insert(c);
+    await store.claimSync(isoAt(1), isoAt(2), 1, ['tracker']);
+    await store.finishSync(A, c.id, {
+      at: isoAt(1),
+      ok: false,
+      failures: 2,
+      status: 'active',
+      errorDetails: null,
+      nextSyncAt: isoAt(50),
+    });
+    expect(await store.claimSync(isoAt(3), isoAt(4), 1, ['tracker'])).toEqual([]);
+    expect(await store.scheduleSync(A, c.id, isoAt(3))).toBe(true);
+    expect(await store.claimSync(isoAt(3), isoAt(60), 1, ['tracker'])).toEqual([
+      { connector: c, failures: 2 },
+    ]);
+    expect(await store.scheduleSync(A, c.id, isoAt(70))).toBe(true);
+    expect(await store.claimSync(isoAt(65), isoAt(80), 1, ['tracker'])).toEqual([]);
+    expect(await store.scheduleSync(B, c.id, isoAt(3))).toBe(false);
+    expect(await store.scheduleSync(A, newId(), isoAt(3))).toBe(false);
+  },
   'claimSync: concurrent claims never hand out one connector twice': async (store: ConnectorStore) => {
     const all = Array.from({ length: 6 }, (_, i) =>
       makeConnector({ tenantId: i % 2 ? A : B, createdAt: isoAt(i) }),

@@ -233,6 +233,10 @@ export function connectorRoutes(ctx: KernelServices): AnyRoute[] {
             }
             if (next.status !== 'disabled') await assertSingleActive(connectors, next);
             await connectors.update(next);
+            // A changed config, credentials or re-activation is tried at the next scheduled round
+            // instead of after the remaining backoff.
+            if (body.config || body.credentials_secret_ref !== undefined || body.status === 'active')
+              await connectors.scheduleSync(c.tenantId, c.id, rc.clock.now().toISOString());
             return next;
           },
         );
