@@ -138,6 +138,9 @@ function checkPlace(
 const LEAF_START = '{"commitments":';
 const PREV_KEY = ',"prevHash":';
 const SEQ_KEY = ',"seq":';
+/** The text around a hex prevHash: `,"prevHash":"` before it, `","seq":` after it. */
+const BEFORE_PREV = `${PREV_KEY}"`;
+const AFTER_PREV = `"${SEQ_KEY}`;
 
 /**
  * Whether a leaf names this place: it begins as a hash input does and ends with
@@ -158,14 +161,12 @@ function namesPlace(leaf: string, prevHash: string, seq: number): boolean {
     if (leaf.charCodeAt(at) !== 48 + (rest % 10)) return false;
     rest = Math.floor(rest / 10);
   } while (rest > 0);
-  const atSeqKey = at - SEQ_KEY.length;
-  const atPrev = atSeqKey - 66; // the quoted 64 hex digits
+  const afterPrev = at - AFTER_PREV.length;
+  const atPrev = afterPrev - 64;
   return (
-    leaf.startsWith(SEQ_KEY, atSeqKey) &&
-    leaf.charCodeAt(atSeqKey - 1) === 34 /* " */ &&
-    leaf.startsWith(prevHash, atPrev + 1) &&
-    leaf.charCodeAt(atPrev) === 34 &&
-    leaf.startsWith(PREV_KEY, atPrev - PREV_KEY.length) &&
+    leaf.startsWith(AFTER_PREV, afterPrev) &&
+    leaf.startsWith(prevHash, atPrev) &&
+    leaf.startsWith(BEFORE_PREV, atPrev - BEFORE_PREV.length) &&
     leaf.startsWith(LEAF_START)
   );
 }

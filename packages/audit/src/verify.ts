@@ -157,7 +157,6 @@ export async function verifyTenant(
 
   /** Checks one record (or leaf); false once the chain is broken (the report says where). */
   const visit = (record: AuditRecord | AuditLeaf): boolean => {
-    options.signal?.throwIfAborted();
     report.checked++;
     const leaf = record.leaf;
     let problem = typeof leaf === 'string' ? checkLeaf(record, leaf, expectedSeq, prevHash) : undefined;
@@ -199,10 +198,14 @@ export async function verifyTenant(
     !deep && store.scanLeaves ? store.scanLeaves(tenantId, range) : store.scanPages?.(tenantId, range);
   if (paged) {
     pages: for await (const page of paged) {
+      options.signal?.throwIfAborted();
       for (const record of page) if (!visit(record)) break pages;
     }
   } else {
-    for await (const record of store.scan(tenantId, range)) if (!visit(record)) break;
+    for await (const record of store.scan(tenantId, range)) {
+      options.signal?.throwIfAborted();
+      if (!visit(record)) break;
+    }
   }
   options.onProgress?.(report.checked, Math.max(total, report.checked));
 
