@@ -656,6 +656,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/auth/userinfo': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The session user and their effective permissions */
+    get: operations['authUserinfo'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/auth/callback': {
     parameters: {
       query?: never;
@@ -683,23 +700,6 @@ export interface paths {
     };
     /** Extension: start a login (302 to the issuer) bound to state, PKCE (S256) and a nonce */
     get: operations['authLogin'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/auth/userinfo': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** The session user and their effective permissions */
-    get: operations['authUserinfo'];
     put?: never;
     post?: never;
     delete?: never;
@@ -826,7 +826,8 @@ export interface paths {
     delete: operations['disableConnector'];
     options?: never;
     head?: never;
-    patch?: never;
+    /** Change a connector (extension): config as a JSON merge patch, credentials_secret_ref, status (active or disabled), or rotate the webhook secret (webhook_secret_ref; the previous one stays valid for rotation_window_seconds, default 86400) */
+    patch: operations['updateConnector'];
     trace?: never;
   };
   '/api/v1/tenants': {
@@ -1498,6 +1499,8 @@ export interface components {
       status: string;
       createdAt: string;
       defaultClassification: string;
+      lastSyncAt: string | null;
+      errorDetails: string | null;
     };
     Tenant: {
       id: string;
@@ -3872,6 +3875,48 @@ export interface operations {
       };
     };
   };
+  authUserinfo: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The user */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            userId: string;
+            email: string;
+            roles: string[];
+            orgUnit: string | null;
+            tenantId: string;
+            team: string | null;
+            effectivePermissions: {
+              canManagePolicies: boolean;
+              policyScope: string;
+              canQueryAudit: boolean;
+              auditScope: string;
+            };
+          };
+        };
+      };
+      /** @description no_session / session_expired */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   authCallbackBrowser: {
     parameters: {
       query?: {
@@ -3990,48 +4035,6 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
-      };
-    };
-  };
-  authUserinfo: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The user */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            userId: string;
-            email: string;
-            roles: string[];
-            orgUnit: string | null;
-            tenantId: string;
-            team: string | null;
-            effectivePermissions: {
-              canManagePolicies: boolean;
-              policyScope: string;
-              canQueryAudit: boolean;
-              auditScope: string;
-            };
-          };
-        };
-      };
-      /** @description no_session / session_expired */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
       };
     };
   };
@@ -4360,7 +4363,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running */
+      /** @description CONNECTOR_ALREADY_ACTIVE: a second active tracker or codehost connector; or idempotency_key_in_use: a request with this Idempotency-Key is still running */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4417,6 +4420,80 @@ export interface operations {
         };
       };
       /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description idempotency_key_reused: this Idempotency-Key was used for another request */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  updateConnector: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retried write safe: the first answer is stored for 24 h per tenant, user and key and replayed (with `Idempotent-Replayed: true`) for the same request. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          config?: {
+            [key: string]: unknown;
+          };
+          credentials_secret_ref?: string;
+          webhook_secret_ref?: string;
+          rotation_window_seconds?: number;
+          /** @enum {string} */
+          status?: 'active' | 'disabled';
+        };
+      };
+    };
+    responses: {
+      /** @description The connector after the change */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Connector'];
+        };
+      };
+      /** @description missing_type / invalid_type */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description CONNECTOR_ALREADY_ACTIVE: re-activating a second tracker or codehost connector; or idempotency_key_in_use: a request with this Idempotency-Key is still running */
       409: {
         headers: {
           [name: string]: unknown;
