@@ -45,7 +45,8 @@ export {
   type NodeTlsOptions,
 } from './listen';
 export { createMemoryStores } from './memory';
-export { type NodeRequestOptions, sendFetchResponse, toFetchRequest } from './node';
+export { type NodeRequestOptions, toFetchRequest } from './node-request';
+export { sendFetchResponse } from './node-response';
 export { buildOpenApi, type OpenApiDocument } from './openapi';
 export {
   createMemoryRateLimiter,
