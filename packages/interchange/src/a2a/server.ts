@@ -11,8 +11,9 @@
  * progress, see ./subscribe); CancelTask also ends the exchange the task waits on
  * (`denied`, cancelled by the caller) before the SDK marks the task canceled.
  *
- * Over 300 lines on purpose: the gate is one pipeline whose order is the security property, kept
- * in one function so it reads top to bottom.
+ * The gate is one pipeline whose order is the security property, kept in one function so it reads
+ * top to bottom; what it reads of a SendMessage before verifying anything is in ./send-message,
+ * what it hands to the node once the gate passed (and the message the SDK gets) in ./deliver.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -26,31 +27,20 @@ import {
   validateVersion,
 } from '@a2a-js/sdk/server';
 import { type Clock, type Logger, newId, silentLogger, systemClock } from '@agentgov/core';
-import { decodeProtectedHeader } from 'jose';
-import { MAX_ENVELOPE_BYTES } from '../envelope';
-import {
-  InMemoryReplayGuard,
-  type KeyResolver,
-  keyId,
-  parseKeyId,
-  type ReplayGuard,
-  type SigningKey,
-} from '../keys';
+import { InMemoryReplayGuard, type KeyResolver, keyId, type ReplayGuard, type SigningKey } from '../keys';
 import type { InterchangeNode } from '../node';
-import type { MessageEntry } from '../record';
-import type { DeliveryResult } from '../transport';
 import { type Caller, verifyCallerToken } from './caller';
 import { buildGovernedCard } from './card';
 import { routeSdkConsole } from './console';
+import { deliverSendMessage } from './deliver';
 import { type GovernedOutcome, governedExecutor, type TaskBinding } from './executor';
-import { closeAfter, decodeClaims, isAsyncIterable, readBody, send } from './http-util';
+import { closeAfter, isAsyncIterable, readBody, send } from './http-util';
+import { checkSendMessage, envelopeMissing, readSendMessage, type SendMessageView } from './send-message';
 import { subscribeToTask } from './subscribe';
 import {
   GOVERNANCE_ERRORS as E,
-  EXCHANGE_MEDIA_TYPE,
   GOVERNANCE_EXTENSION_URI,
   type JsonRpcError,
-  readWireMessage,
   rpcError,
   type WireMessage,
 } from './wire';
@@ -105,15 +95,6 @@ const A2A_TASK_NOT_CANCELABLE = -32002;
 /** The only A2A protocol version served (a request without `A2A-Version` asks for 0.3). */
 const A2A_VERSION = '1.0';
 
-/** A SendMessage as the gate reads it once, before anything in it is verified. */
-interface SendMessageView {
-  wire: WireMessage | undefined;
-  /** Why the message is refused before anything else (size, no envelope, uncovered content). */
-  problem: { status: number; error: JsonRpcError } | undefined;
-  /** The agent the envelope's header names (unverified: the node verifies the envelope). */
-  signer: Caller | undefined;
-}
-
 class CallerUser implements User {
   readonly #name: string;
   constructor(caller: Caller) {
@@ -126,41 +107,6 @@ class CallerUser implements User {
     return this.#name;
   }
 }
-
-/** What a SendMessage may carry besides its message (request-level `metadata` only empty). */
-const SEND_PARAMS = new Set(['message', 'configuration', 'tenant', 'metadata']);
-const isEmptyObject = (v: unknown) =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
-
-/** The SendMessage configuration the SDK is given: its documented fields, nothing else. */
-function sendConfiguration(raw: unknown): Record<string, unknown> | undefined {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
-  const c = raw as { acceptedOutputModes?: unknown; historyLength?: unknown; returnImmediately?: unknown };
-  return {
-    ...(Array.isArray(c.acceptedOutputModes) && c.acceptedOutputModes.every((m) => typeof m === 'string')
-      ? { acceptedOutputModes: c.acceptedOutputModes }
-      : {}),
-    ...(Number.isSafeInteger(c.historyLength) ? { historyLength: c.historyLength } : {}),
-    ...(typeof c.returnImmediately === 'boolean' ? { returnImmediately: c.returnImmediately } : {}),
-  };
-}
-
-/** A SendMessage refused before anything in it is read further. */
-const refusedView = (status: number, error: JsonRpcError): SendMessageView => ({
-  wire: undefined,
-  signer: undefined,
-  problem: { status, error },
-});
-/** Over a size limit: HTTP 413, -32043 with the reason and the limit. */
-const tooLarge = (message: string, reason: string, limit: number): SendMessageView =>
-  refusedView(413, rpcError(E.tooLarge, message, reason, { limit }));
-
-const envelopeMissing = () =>
-  rpcError(
-    E.extensionRequired,
-    'No signed envelope: a message without one is never accepted',
-    'envelope_missing',
-  );
 
 export async function startA2AServer(options: A2AServerOptions): Promise<GovernedA2AServer> {
   const { node, keys } = options;
@@ -299,7 +245,7 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
       if (typeof params !== 'object') return fail(200, id, { code: -32602, message: 'Invalid params' });
       let token: Awaited<ReturnType<typeof verifyCallerToken>> | undefined;
       // What the checks below need of a SendMessage, read once (nothing here is trusted yet).
-      sendView = sending ? readSendMessage(params) : undefined;
+      sendView = sending ? readSendMessage(params, metadataLimit) : undefined;
       if (bearer !== undefined || !sendView) {
         token = await verifyCallerToken(bearer, keys, { audience: me, method, nowMs: clock.now().getTime() });
         caller = token.caller;
@@ -347,83 +293,16 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
     });
     context.addActivatedExtension(GOVERNANCE_EXTENSION_URI);
     if (sendView) {
-      const wire = sendView.wire as WireMessage;
-      const requestId = newId();
-      let result: DeliveryResult;
-      if (wire.metadata.kind === 'query') {
-        if (wire.taskId)
-          return fail(200, id, rpcError(E.refused, 'A new round starts a new task', 'task_not_allowed'));
-        result = await node.receive(
-          { jws: wire.metadata.envelope, message: wire.content as never },
-          { contextId: wire.contextId, requestId },
-        );
-      } else if (wire.metadata.kind === 'collect') {
-        const bound = tasks.get(wire.taskId);
-        const content = wire.content as { exchangeId?: unknown; round?: unknown };
-        if (
-          !bound ||
-          bound.owner !== owner ||
-          bound.exchangeId !== content.exchangeId ||
-          bound.round !== content.round
-        ) {
-          return fail(
-            200,
-            id,
-            rpcError(E.refused, 'The request does not belong to this task', 'task_mismatch'),
-          );
-        }
-        result = await node.serveCollect(
-          {
-            jws: wire.metadata.envelope,
-            exchangeId: String(content.exchangeId),
-            round: Number(content.round),
-          },
-          { requestId },
-        );
-      } else {
-        return fail(200, id, rpcError(E.refused, 'A reply cannot be sent as a request', 'wrong_kind'));
-      }
-      if (result.status === 'refused') {
-        const detail = result.error.detail as { reason?: string } | undefined;
-        return fail(
-          200,
-          id,
-          rpcError(E.refused, result.error.message, detail?.reason ?? result.error.error, {
-            error: result.error,
-          }),
-        );
-      }
-      // The envelope verified (the node accepted it): its exchange and round, for the executor.
-      const about =
-        wire.metadata.kind === 'query'
-          ? decodeClaims(wire.metadata.envelope)
-          : (tasks.get(wire.taskId) as TaskBinding);
-      const exchangeId = about?.exchangeId ?? '';
-      const round = about?.round ?? 0;
-      outcomes.set(context, { result, owner, exchangeId, round });
-      // The SDK gets the message the gate checked, rebuilt: the task it continues is the one
-      // checked above, and what it keeps as task history is what the node accepted (the content
-      // after the node's own classification filter), never the raw inbound parts.
-      // (A query answered at once makes no task: nothing is kept, the record need not be read.)
-      const accepted =
-        wire.metadata.kind === 'collect'
-          ? { exchangeId, round }
-          : result.status === 'answered'
-            ? { text: '', items: [] }
-            : await acceptedContent(exchangeId, (about as { jti?: string } | undefined)?.jti ?? '');
-      const configuration = sendConfiguration(body.params?.configuration);
-      params = {
-        message: {
-          messageId: wire.messageId,
-          contextId: wire.contextId,
-          ...(wire.taskId ? { taskId: wire.taskId } : {}),
-          role: 'ROLE_USER',
-          parts: [{ data: accepted, mediaType: EXCHANGE_MEDIA_TYPE }],
-          metadata: { [GOVERNANCE_EXTENSION_URI]: { kind: wire.metadata.kind, exchangeId, round } },
-          extensions: [GOVERNANCE_EXTENSION_URI],
-        },
-        ...(configuration ? { configuration } : {}),
-      };
+      const delivered = await deliverSendMessage({
+        node,
+        tasks,
+        wire: sendView.wire as WireMessage,
+        owner,
+        rawConfiguration: body.params?.configuration,
+      });
+      if (delivered.status === 'refused') return fail(200, id, delivered.error);
+      outcomes.set(context, delivered.outcome);
+      params = delivered.params;
     } else if (method !== 'ListTasks') {
       const taskId = String(params.id ?? '');
       const bound = tasks.get(taskId);
@@ -480,77 +359,6 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
       // The executor takes its outcome; one the SDK never handed over must not stay behind.
       outcomes.delete(context);
     }
-  }
-
-  /** What the node accepted of a query (its transcript entry: text, the items kept, commitment). */
-  async function acceptedContent(exchangeId: string, jti: string): Promise<Record<string, unknown>> {
-    const x = exchangeId ? await node.exchange(exchangeId) : undefined;
-    const entry = (x?.transcript as unknown as MessageEntry[] | undefined)?.find(
-      (e) => e.kind === 'message' && e.from === 'initiator' && e.jti === jti,
-    );
-    if (!entry) return { text: '', items: [] };
-    return {
-      text: entry.text,
-      items: entry.items,
-      ...(entry.commitment ? { commitment: entry.commitment } : {}),
-    };
-  }
-
-  /**
-   * The wire message, the checks that come before anything else and the (unverified) envelope
-   * signer of a SendMessage, in order: metadata size, an envelope at all, envelope size, every
-   * field of the message covered (the content by the envelope's digest, the rest checked here).
-   */
-  function readSendMessage(params: Record<string, unknown>): SendMessageView {
-    const message = params.message as { metadata?: unknown } | undefined;
-    const metaSize = Buffer.byteLength(JSON.stringify(message?.metadata ?? null) ?? '');
-    if (metaSize > metadataLimit)
-      return tooLarge('Message metadata too large', 'metadata_too_large', metadataLimit);
-    const read = readWireMessage(params.message);
-    if (read.status === 'missing') return refusedView(200, envelopeMissing());
-    const envelope = read.status === 'ok' ? read.wire.metadata.envelope : read.envelope;
-    if (envelope.length > MAX_ENVELOPE_BYTES)
-      return tooLarge('Envelope too large', 'envelope_too_large', MAX_ENVELOPE_BYTES);
-    const extra = Object.keys(params).find(
-      (k) =>
-        !SEND_PARAMS.has(k) ||
-        (k === 'metadata' && params.metadata !== undefined && !isEmptyObject(params.metadata)),
-    );
-    if (read.status === 'not_covered' || read.wire.role !== 'ROLE_USER' || extra !== undefined) {
-      const field =
-        read.status === 'not_covered' ? read.field : extra !== undefined ? `params.${extra}` : 'role';
-      return refusedView(
-        200,
-        rpcError(
-          E.refused,
-          `The message carries content its envelope does not cover (${field.slice(0, 64)})`,
-          'unsigned_content',
-        ),
-      );
-    }
-    let signer: Caller | undefined;
-    try {
-      const kid = decodeProtectedHeader(read.wire.metadata.envelope).kid;
-      signer = kid ? parseKeyId(kid) : undefined;
-    } catch {
-      signer = undefined;
-    }
-    return { wire: read.wire, signer, problem: undefined };
-  }
-
-  function checkSendMessage(
-    view: SendMessageView,
-    caller: Caller,
-  ): { status: number; error: JsonRpcError } | undefined {
-    if (view.problem) return view.problem;
-    const signer = view.signer;
-    if (!signer || signer.tenantId !== caller.tenantId || signer.agentId !== caller.agentId) {
-      return {
-        status: 200,
-        error: rpcError(E.refused, 'The envelope is not signed by the caller', 'caller_not_sender'),
-      };
-    }
-    return undefined;
   }
 
   return {
