@@ -13,9 +13,11 @@
  *    `require` condition, `dist/<entry>.d.cts`.
  * 2. JavaScript with the package's `build:js` script (tsup: ESM + CJS, see tsup.base.ts; the console
  *    also builds its app with Vite).
- * 3. A package whose inputs did not change is not rebuilt: a SHA-256 over its files (not `test/`,
- *    `dist/`, `node_modules/`, Markdown), its emitted declarations, the shared build configuration,
- *    the lockfile and the stamps of the workspace packages it bundles, kept in
+ *    The JavaScript does not need the declarations: it is built while the tsc pass runs.
+ * 3. What did not change is not rebuilt. A package's JavaScript is rebuilt when the SHA-256 over its
+ *    files (not `test/`, `dist/`, `node_modules/`, Markdown), the shared build configuration, the
+ *    lockfile and the stamps of the workspace packages it bundles changes; its declarations when its
+ *    emitted declarations (or the shared configuration) change. The stamps are kept in
  *    node_modules/.cache/agentgov-build/. Content, not timestamps: a checkout or a copy that changes
  *    times but not bytes rebuilds nothing, an edit always rebuilds. A missing output file rebuilds.
  * 4. One build at a time per checkout (a lock in that cache directory, freed if its process died):
@@ -115,20 +117,21 @@ function filesUnder(dir, skip = SKIP_DIRS) {
   return out.sort();
 }
 
-function inputHash(pkg, depStamps) {
+/** SHA-256 over the shared inputs, then `files`, then `extra` strings. */
+function hashOf(files, extra = []) {
   const hash = createHash('sha256');
-  const add = (file) => {
+  for (const file of [...SHARED_INPUTS.map((f) => join(ROOT, f)).filter((f) => existsSync(f)), ...files]) {
     hash.update(relative(ROOT, file));
     hash.update('\0');
     hash.update(readFileSync(file));
     hash.update('\0');
-  };
-  for (const f of SHARED_INPUTS) if (existsSync(join(ROOT, f))) add(join(ROOT, f));
-  for (const f of filesUnder(pkg.dir)) add(f);
-  for (const f of filesUnder(join(DTS_OUT, pkg.folder), new Set())) add(f);
-  for (const stamp of depStamps) hash.update(stamp);
+  }
+  for (const x of extra) hash.update(x);
   return hash.digest('hex');
 }
+const jsHash = (pkg, depStamps) => hashOf(filesUnder(pkg.dir), depStamps);
+const typesHash = (pkg) => hashOf(filesUnder(join(DTS_OUT, pkg.folder), new Set()));
+const isTypes = (file) => /\.d\.c?ts$/.test(file);
 
 /** Every file the package's `exports` promise. */
 function promisedFiles(pkg) {
@@ -202,28 +205,34 @@ async function bundleDeclarations(pkg) {
   }
 }
 
-const stampFileOf = (pkg) => join(CACHE, 'stamps', `${pkg.folder}.txt`);
-/** The stamp of a package built earlier (not part of this run), or '' (never built). */
-const readStamp = (pkg) => (existsSync(stampFileOf(pkg)) ? readFileSync(stampFileOf(pkg), 'utf8') : '');
+const stampFileOf = (pkg, part) => join(CACHE, 'stamps', `${pkg.folder}.${part}.txt`);
+/** The stamp of a part built earlier, or '' (never built). */
+const readStamp = (pkg, part) =>
+  existsSync(stampFileOf(pkg, part)) ? readFileSync(stampFileOf(pkg, part), 'utf8') : '';
 
-async function buildPackage(pkg, hash) {
-  const stampFile = stampFileOf(pkg);
-  const upToDate =
-    !force &&
-    existsSync(stampFile) &&
-    readFileSync(stampFile, 'utf8') === hash &&
-    promisedFiles(pkg).every((f) => existsSync(f));
-  if (upToDate) return 'up to date';
+/**
+ * Builds one part of a package (`js`: the build:js script into a clean dist; `types`: the bundled
+ * declarations) unless its stamp matches and the files `exports` promises for it exist.
+ */
+async function buildPart(pkg, part, hash) {
+  const promised = promisedFiles(pkg).filter((f) => isTypes(f) === (part === 'types'));
+  if (!force && readStamp(pkg, part) === hash && promised.every((f) => existsSync(f))) return 'up to date';
   const t = performance.now();
-  rmSync(stampFile, { force: true });
-  rmSync(join(pkg.dir, 'dist'), { recursive: true, force: true });
-  await run(pkg.manifest.scripts['build:js'], pkg.dir);
-  await bundleDeclarations(pkg);
-  const missing = promisedFiles(pkg).filter((f) => !existsSync(f));
+  rmSync(stampFileOf(pkg, part), { force: true });
+  const dist = join(pkg.dir, 'dist');
+  if (part === 'js') {
+    rmSync(stampFileOf(pkg, 'types'), { force: true });
+    rmSync(dist, { recursive: true, force: true });
+    await run(pkg.manifest.scripts['build:js'], pkg.dir);
+  } else {
+    for (const f of existsSync(dist) ? readdirSync(dist) : []) if (isTypes(f)) rmSync(join(dist, f));
+    await bundleDeclarations(pkg);
+  }
+  const missing = promised.filter((f) => !existsSync(f));
   if (missing.length > 0)
     throw new Error(`${pkg.name}: exports name files the build did not write: ${missing.join(', ')}`);
-  mkdirSync(dirname(stampFile), { recursive: true });
-  writeFileSync(stampFile, hash);
+  mkdirSync(dirname(stampFileOf(pkg, part)), { recursive: true });
+  writeFileSync(stampFileOf(pkg, part), hash);
   return `built in ${seconds(t)}`;
 }
 
@@ -264,48 +273,63 @@ async function withBuildLock(fn) {
   }
 }
 
-async function main() {
-  const all = workspacePackages();
-  const selected =
-    only.length === 0 ? [...all.values()] : [...all.values()].filter((p) => only.includes(p.dir));
-  if (selected.length === 0) throw new Error(`no package with a build:js script in ${only.join(', ')}`);
-
-  let t = performance.now();
-  await run(`tsc -b ${join(ROOT, 'tsconfig.dts.json')}${force ? ' --force' : ''}`, ROOT);
-  console.log(`declarations (tsc -b, whole workspace): ${seconds(t)}`);
-  for (const pkg of selected) checkContained(pkg);
-
-  // Packages start once the workspace packages they need are done, up to one per core.
-  t = performance.now();
+/** The JavaScript of the selected packages, each once the workspace packages it needs are done. */
+async function buildJavaScript(selected, all, limit) {
   const stamps = new Map();
   const pending = new Map(selected.map((p) => [p.name, p]));
   const running = new Map();
-  const limit = Math.max(2, availableParallelism());
-  const counts = { built: 0, 'up to date': 0 };
+  const outcomes = [];
   while (pending.size > 0 || running.size > 0) {
     for (const pkg of [...pending.values()]) {
       if (running.size >= limit) break;
       const deps = workspaceDeps(pkg, all);
       if (deps.some((d) => pending.has(d) || running.has(d))) continue;
       pending.delete(pkg.name);
-      const depStamps = deps.map((d) => stamps.get(d) ?? readStamp(all.get(d))).sort();
-      const hash = inputHash(pkg, depStamps);
+      const hash = jsHash(pkg, deps.map((d) => stamps.get(d) ?? readStamp(all.get(d), 'js')).sort());
       running.set(
         pkg.name,
-        buildPackage(pkg, hash).then((outcome) => {
+        buildPart(pkg, 'js', hash).then((outcome) => {
           stamps.set(pkg.name, hash);
           running.delete(pkg.name);
-          counts[outcome === 'up to date' ? 'up to date' : 'built']++;
-          console.log(`${pkg.name}: ${outcome}`);
+          outcomes.push(outcome);
+          console.log(`${pkg.name}: JavaScript ${outcome}`);
         }),
       );
     }
     if (running.size === 0) throw new Error(`dependency cycle among ${[...pending.keys()].join(', ')}`);
     await Promise.race(running.values());
   }
-  console.log(
-    `packages: ${counts.built} built, ${counts['up to date']} up to date in ${seconds(t)} — total ${seconds(started)}`,
+  return outcomes;
+}
+
+const summary = (outcomes) =>
+  `${outcomes.filter((o) => o !== 'up to date').length} built, ${outcomes.filter((o) => o === 'up to date').length} up to date`;
+
+async function main() {
+  const all = workspacePackages();
+  const selected =
+    only.length === 0 ? [...all.values()] : [...all.values()].filter((p) => only.includes(p.dir));
+  if (selected.length === 0) throw new Error(`no package with a build:js script in ${only.join(', ')}`);
+
+  // The tsc pass is one thread: the JavaScript builds share the other cores meanwhile.
+  const t = performance.now();
+  const declarations = run(`tsc -b ${join(ROOT, 'tsconfig.dts.json')}${force ? ' --force' : ''}`, ROOT).then(
+    () => console.log(`declarations (tsc -b, whole workspace): ${seconds(t)}`),
   );
+  const [js] = await Promise.all([
+    buildJavaScript(selected, all, Math.max(1, availableParallelism() - 1)),
+    declarations,
+  ]);
+  for (const pkg of selected) checkContained(pkg);
+  const types = await Promise.all(
+    selected.map((pkg) =>
+      buildPart(pkg, 'types', typesHash(pkg)).then((outcome) => {
+        if (outcome !== 'up to date') console.log(`${pkg.name}: declarations ${outcome}`);
+        return outcome;
+      }),
+    ),
+  );
+  console.log(`JavaScript: ${summary(js)}; declarations: ${summary(types)} — ${seconds(started)}`);
 }
 
 withBuildLock(main).catch((error) => {
