@@ -1,10 +1,12 @@
 /**
- * OIDC: ID-token verification with jose against the issuer's discovery document and JWKS, and the
- * authorization-code exchange at the token endpoint with oauth4webapi (confidential client,
- * client secret). Both fail closed with the spec's error codes.
+ * OIDC: ID-token and bearer-token verification with jose against the issuer's discovery document
+ * and JWKS (with a cache of verified bearer tokens emptied whenever the issuer's key set changes),
+ * and the authorization-code sign-in (`./oidc-exchange`, with oauth4webapi). Both fail closed with
+ * the spec's error codes. The configuration and its start-up check are in `./oidc-config`.
  *
- * Over 300 lines on purpose: verification and the code exchange share the issuer discovery, the
- * JWKS cache and the error mapping; one class keeps every path that accepts a credential together.
+ * Over 300 lines on purpose: verification, the token cache and the code exchange share the issuer
+ * discovery, the JWKS cache and its key-set generation; one class keeps every path that accepts a
+ * credential together.
  */
 import { hash } from 'node:crypto';
 import { GovernanceError } from '@agentgov/core';
@@ -18,99 +20,10 @@ import {
 } from 'jose';
 import { LRUCache } from 'lru-cache';
 import * as oauth from 'oauth4webapi';
+import { ASYMMETRIC_ALGORITHMS, checkOidcConfig, isLoopback, type OidcConfig } from './oidc-config';
+import { authorizationUrl, describe, exchangeFailed, requestIdToken } from './oidc-exchange';
 
-/** Asymmetric JWS algorithms accepted for ID tokens (never `none`, never HMAC). */
-export const ASYMMETRIC_ALGORITHMS = [
-  'RS256',
-  'RS384',
-  'RS512',
-  'PS256',
-  'PS384',
-  'PS512',
-  'ES256',
-  'ES384',
-  'ES512',
-  'EdDSA',
-] as const;
-
-export interface OidcConfig {
-  /** Issuer URL; discovery at `<issuer>/.well-known/openid-configuration`. */
-  issuer: string;
-  /** Client id: the expected `aud` of ID tokens. */
-  clientId: string;
-  /** Client secret, sent to the token endpoint (client_secret_basic unless the issuer only supports post). */
-  clientSecret: string;
-  /** Redirect URI registered for the client; sent with the code exchange. */
-  redirectUri: string;
-  /** Allowed ID-token algorithms, a subset of ASYMMETRIC_ALGORITHMS (default: all of them). */
-  algorithms?: readonly string[];
-  /** Leeway for exp/nbf/iat in seconds (default 30). */
-  clockToleranceSeconds?: number;
-  /** Minimum time between two JWKS refetches triggered by an unknown `kid` (default 30 000 ms). */
-  jwksCooldownMs?: number;
-  /** Allow http:// issuers. Default: only for loopback hosts (development issuers, tests). */
-  allowInsecureRequests?: boolean;
-  /** Scopes requested by GET /auth/login (default `openid email profile`). */
-  scope?: string;
-  /**
-   * Upper bound of the authorization-code exchange (default 10 000 ms). It holds whatever signal
-   * the caller passes: the request's signal can end the exchange earlier, never later.
-   */
-  exchangeTimeoutMs?: number;
-  /** Where a browser lands after GET /auth/callback: a path on this server (default `<basePath>/auth/userinfo`). */
-  afterLogin?: string;
-  /**
-   * Expected `aud` of bearer access tokens (RFC 9068 JWTs, `typ: at+jwt`): this API's resource
-   * identifier (default: the client id).
-   */
-  accessTokenAudience?: string;
-  /**
-   * Verified bearer tokens kept in memory (an LRU keyed by the token's SHA-256) until their `exp`
-   * or `ttlMs`, whichever comes first; emptied whenever the issuer's key set changes. `false`
-   * verifies every request. Default `{ max: 10 000, ttlMs: 300 000 }`.
-   */
-  tokenCache?: { max?: number; ttlMs?: number } | false;
-}
-
-function isLoopback(url: URL): boolean {
-  return ['localhost', '127.0.0.1', '[::1]', '::1'].includes(url.hostname);
-}
-
-/**
- * A missing or malformed OIDC setting, named (`oidc.issuer`, `oidc.clientId`…, with the
- * environment variable the example server reads it from): a configuration error at startup
- * instead of `TypeError: Invalid URL`.
- */
-export class OidcConfigError extends Error {
-  readonly setting: string;
-  constructor(setting: keyof OidcConfig, problem: string) {
-    super(`OIDC configuration: oidc.${setting} ${problem} (e.g. ${OIDC_ENV[setting] ?? 'see OidcConfig'})`);
-    this.name = 'OidcConfigError';
-    this.setting = `oidc.${setting}`;
-  }
-}
-
-const OIDC_ENV: Partial<Record<keyof OidcConfig, string>> = {
-  issuer: 'OIDC_ISSUER=https://login.example.com',
-  clientId: 'OIDC_CLIENT_ID',
-  clientSecret: 'OIDC_CLIENT_SECRET',
-  redirectUri: 'OIDC_REDIRECT_URI=https://app.example.com/api/v1/auth/callback',
-};
-
-/** Checks the required settings; the issuer as a URL. Throws OidcConfigError naming the setting. */
-function checkOidcConfig(config: OidcConfig): URL {
-  if (config === null || typeof config !== 'object')
-    throw new OidcConfigError('issuer', 'is not set (no oidc configuration)');
-  for (const key of ['issuer', 'clientId', 'clientSecret', 'redirectUri'] as const) {
-    const value: unknown = config[key];
-    if (value === undefined || value === null || value === '') throw new OidcConfigError(key, 'is not set');
-    if (typeof value !== 'string') throw new OidcConfigError(key, 'must be a string');
-  }
-  for (const key of ['issuer', 'redirectUri'] as const) {
-    if (!URL.canParse(config[key])) throw new OidcConfigError(key, `is not a URL: '${config[key]}'`);
-  }
-  return new URL(config.issuer);
-}
+export { ASYMMETRIC_ALGORITHMS, type OidcConfig, OidcConfigError } from './oidc-config';
 
 export interface VerifiedIdToken {
   claims: JWTPayload & Record<string, unknown>;
@@ -387,7 +300,6 @@ export class OidcClient {
       throw new GovernanceError('invalid_token', 'OIDC token validation failed', { detail, cause: error });
     }
   }
-
   /**
    * Exchanges an authorization code at the token endpoint (client secret authentication) and
    * verifies the returned ID token. Any failure → 502 `token_exchange_failed`.
@@ -396,68 +308,17 @@ export class OidcClient {
     code: string,
     options: { codeVerifier?: string; nonce?: string; signal?: AbortSignal } = {},
   ): Promise<VerifiedIdToken> {
-    let idToken: string;
-    try {
-      const as = await this.discover();
-      const client: oauth.Client = { client_id: this.config.clientId };
-      const methods = as.token_endpoint_auth_methods_supported;
-      const auth =
-        methods && !methods.includes('client_secret_basic') && methods.includes('client_secret_post')
-          ? oauth.ClientSecretPost(this.config.clientSecret)
-          : oauth.ClientSecretBasic(this.config.clientSecret);
-      // The body carries only the code (state, if any, was checked by the caller); the callback
-      // parameters are rebuilt for the library, with `iss` when the issuer sends one (RFC 9207).
-      const callback = new URLSearchParams({ code });
-      if (as.authorization_response_iss_parameter_supported) callback.set('iss', as.issuer);
-      const params = oauth.validateAuthResponse(as, client, callback, oauth.skipStateCheck);
-      const response = await oauth.authorizationCodeGrantRequest(
-        as,
-        client,
-        auth,
-        params,
-        this.config.redirectUri,
-        options.codeVerifier ?? oauth.nopkce,
-        {
-          [oauth.allowInsecureRequests]: this.#insecure,
-          signal: exchangeSignal(options.signal, this.config.exchangeTimeoutMs ?? 10_000),
-        },
-      );
-      const result = await oauth.processAuthorizationCodeResponse(as, client, response, {
-        expectedNonce: options.nonce ?? oauth.expectNoNonce,
-        requireIdToken: true,
-      });
-      if (!result.id_token) throw new Error('no id_token in the token response');
-      idToken = result.id_token;
-    } catch (error) {
-      throw new GovernanceError('token_exchange_failed', undefined, {
-        detail: describe(error),
-        cause: error,
-      });
-    }
+    const idToken = await requestIdToken(() => this.discover(), this.config, this.#insecure, code, options);
     try {
       return await this.verifyIdToken(idToken, options.nonce === undefined ? {} : { nonce: options.nonce });
     } catch (error) {
-      throw new GovernanceError('token_exchange_failed', undefined, {
-        detail: `the returned ID token is invalid: ${describe(error)}`,
-        cause: error,
-      });
+      throw exchangeFailed(`the returned ID token is invalid: ${describe(error)}`, error);
     }
   }
 
   /** The authorization URL of a login bound to `state`, a PKCE challenge and a nonce. */
   async authorizationUrl(state: string, codeVerifier: string, nonce: string): Promise<URL> {
-    const as = await this.discover();
-    if (!as.authorization_endpoint) throw new Error('the issuer publishes no authorization_endpoint');
-    const url = new URL(as.authorization_endpoint);
-    url.searchParams.set('client_id', this.config.clientId);
-    url.searchParams.set('redirect_uri', this.config.redirectUri);
-    url.searchParams.set('response_type', 'code');
-    url.searchParams.set('scope', this.config.scope ?? 'openid email profile');
-    url.searchParams.set('state', state);
-    url.searchParams.set('nonce', nonce);
-    url.searchParams.set('code_challenge', await oauth.calculatePKCECodeChallenge(codeVerifier));
-    url.searchParams.set('code_challenge_method', 'S256');
-    return url;
+    return authorizationUrl(await this.discover(), this.config, { state, codeVerifier, nonce });
   }
 
   async health(): Promise<boolean> {
@@ -470,12 +331,6 @@ export class OidcClient {
   }
 }
 
-/** The exchange's signal: the caller's, bounded by the timeout (the caller cannot lift it). */
-function exchangeSignal(signal: AbortSignal | undefined, timeoutMs: number): AbortSignal {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  return signal ? AbortSignal.any([signal, timeout]) : timeout;
-}
-
 function kidOf(token: string): string {
   try {
     const header = JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString('utf8')) as {
@@ -485,13 +340,4 @@ function kidOf(token: string): string {
   } catch {
     return 'unreadable';
   }
-}
-
-function describe(error: unknown): string {
-  if (error instanceof GovernanceError)
-    return typeof error.detail === 'string' ? error.detail : error.message;
-  if (error instanceof oauth.ResponseBodyError)
-    return `${error.error}: ${error.error_description ?? ''}`.trim();
-  if (error instanceof Error) return error.message;
-  return String(error);
 }
