@@ -3,14 +3,16 @@
  * on loopback, with a confidential client, dev accounts carrying the agentgov claims (`roles`,
  * `tenant_id`, `org_unit`, `team`), and helpers that mint ID tokens and obtain authorization codes
  * for those accounts — so a new user gets a working token the moment the server starts.
- * Never used when `OIDC_ISSUER` is set.
+ * Never used when `OIDC_ISSUER` is set. Its pages are in `./dev-issuer-pages`, its kept key in
+ * `./dev-issuer-keys`, the code flow run without a browser in `./dev-issuer-code-flow`.
  */
-import { randomBytes } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from 'jose';
+import { SignJWT } from 'jose';
 import type { Configuration } from 'oidc-provider';
+import { runCodeFlow } from './dev-issuer-code-flow';
+import { readKept, signingKey } from './dev-issuer-keys';
+import { escapeHtml, interact, localPage, SIGN_IN_CSS, SIGN_IN_CSS_PATH } from './dev-issuer-pages';
 
 export interface DevAccount {
   sub: string;
@@ -251,122 +253,6 @@ export async function startDevIssuer(options: {
   };
 }
 
-const SIGN_IN_CSS_PATH = '/agentgov-sign-in.css';
-const SIGN_IN_CSS = `body{font-family:system-ui,sans-serif;max-width:34rem;margin:8vh auto;padding:0 1rem;color:#1f2933}
-h1{font-size:1.5rem}label{display:block;margin:.75rem 0 .25rem}input{width:100%;padding:.5rem;font-size:1rem;box-sizing:border-box}
-button{margin-top:1rem;padding:.5rem 1rem;font-size:1rem;background:#1d4ed8;color:#fff;border:0;border-radius:.3rem;cursor:pointer}
-button:focus-visible,input:focus-visible{outline:3px solid #93c5fd;outline-offset:2px}
-table{border-collapse:collapse;width:100%;margin-top:.5rem}th,td{text-align:left;padding:.35rem;border-bottom:1px solid #d0d7de}
-td button{margin:0;padding:.25rem .6rem;font-size:.9rem}.note{color:#52606d;font-size:.9rem}.error{color:#b3261e}
-@media (prefers-color-scheme:dark){body{background:#111827;color:#e5e7eb}.note{color:#9ca3af}}`;
-
-/** Only plain names reach the page (the accounts are configuration, checked rather than escaped). */
-/** A page of the issuer in the sign-in page's look: its stylesheet from here, nothing from outside. */
-function localPage(
-  ctx: { type: string; body: unknown; set(field: string, value: string): void },
-  origins: readonly string[],
-  title: string,
-  body: string,
-): void {
-  ctx.type = 'html';
-  ctx.set(
-    'content-security-policy',
-    `default-src 'none'; style-src 'self'; form-action 'self' ${origins.join(' ')}; frame-ancestors 'none'; base-uri 'none'`,
-  );
-  ctx.set('x-content-type-options', 'nosniff');
-  ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title><link rel="stylesheet" href="${SIGN_IN_CSS_PATH}"></head><body><main>${body}</main></body></html>`;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-const PLAIN = /^[A-Za-z0-9_.@+-]{1,255}$/;
-
-/**
- * The development sign-in page: the agentgov name, a login form (any password), and — this
- * issuer exists only in development — the accounts with their roles, each with a button.
- */
-function signInPage(uid: string, accounts: Map<string, DevAccount>, failed: boolean): string {
-  const action = `/interaction/${uid}`;
-  const rows = [...accounts.values()]
-    .filter((a) =>
-      [a.sub, a.email, a.tenant_id, a.org_unit ?? '', a.team ?? '', ...a.roles].every(
-        (v) => v === '' || PLAIN.test(v),
-      ),
-    )
-    .map(
-      (a) =>
-        `<tr><td>${a.sub}</td><td>${a.roles.join(', ')}</td><td>${a.org_unit ?? ''}${a.team ? ` / ${a.team}` : ''}</td>` +
-        `<td><form method="post" action="${action}"><input type="hidden" name="login" value="${a.sub}"><input type="hidden" name="password" value="dev">` +
-        `<button type="submit" aria-label="Sign in as ${a.sub}">Sign in</button></form></td></tr>`,
-    )
-    .join('');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Sign in — agentgov (development)</title><link rel="stylesheet" href="${SIGN_IN_CSS_PATH}"></head><body><main>
-<h1>Sign in to agentgov</h1>
-<p class="note">The development identity provider of the reference server: any password is accepted.</p>
-${failed ? '<p class="error" role="alert">No development account has that name.</p>' : ''}
-<form method="post" action="${action}" autocomplete="off">
-<label for="login">Account</label><input id="login" name="login" required autofocus>
-<label for="password">Password</label><input id="password" name="password" type="password" required>
-<button type="submit">Sign in</button></form>
-<h2>Development accounts</h2>
-<table><thead><tr><th scope="col">Account</th><th scope="col">Roles</th><th scope="col">Org / team</th><th scope="col"><span class="note">Action</span></th></tr></thead><tbody>${rows}</tbody></table>
-</main></body></html>`;
-}
-
-async function readForm(req: http.IncomingMessage): Promise<URLSearchParams> {
-  let body = '';
-  for await (const chunk of req) {
-    body += String(chunk);
-    if (body.length > 8192) throw new Error('sign-in form too large');
-  }
-  return new URLSearchParams(body);
-}
-
-/** GET: the sign-in page (consent is implied for the one client); POST: finishes the login. */
-async function interact(
-  provider: import('oidc-provider').default,
-  accounts: Map<string, DevAccount>,
-  origins: string[],
-  uid: string,
-  req: http.IncomingMessage,
-  res: http.ServerResponse,
-): Promise<void> {
-  const details = await provider.interactionDetails(req, res);
-  if (details.uid !== uid) throw new Error('interaction mismatch');
-  if (details.prompt.name === 'consent') {
-    const grant = new provider.Grant({
-      accountId: details.session?.accountId ?? '',
-      clientId: String(details.params.client_id),
-    });
-    grant.addOIDCScope('openid email agentgov');
-    const grantId = await grant.save();
-    await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
-    return;
-  }
-  const page = (failed: boolean) => {
-    res.writeHead(200, {
-      'content-type': 'text/html; charset=utf-8',
-      'cache-control': 'no-store',
-      'content-security-policy': `default-src 'none'; style-src 'self'; form-action 'self' ${origins.join(' ')}; frame-ancestors 'none'; base-uri 'none'`,
-      'x-content-type-options': 'nosniff',
-    });
-    res.end(signInPage(uid, accounts, failed));
-  };
-  if (req.method !== 'POST') return page(false);
-  const login = (await readForm(req)).get('login') ?? '';
-  if (!accounts.has(login)) return page(true);
-  await provider.interactionFinished(
-    req,
-    res,
-    { login: { accountId: login } },
-    { mergeWithLastSubmission: false },
-  );
-}
-
 /**
  * oidc-provider warns, once per process, that Node 20 is not its supported runtime and that its
  * in-memory adapter and login form are for development: all true and expected for this issuer,
@@ -390,19 +276,6 @@ export const DEV_ISSUER_NOTE =
     ? "; oidc-provider's 'use Node 22' notice is about its support policy and harmless here"
     : '');
 
-interface Kept {
-  jwk: JWK;
-  port: number;
-}
-
-async function readKept(keyFile: string | undefined): Promise<Kept | undefined> {
-  if (!keyFile) return undefined;
-  const saved = await readFile(keyFile, 'utf8').catch(() => undefined);
-  if (saved === undefined) return undefined;
-  const kept = JSON.parse(saved) as Partial<Kept>;
-  return kept.jwk && typeof kept.port === 'number' ? (kept as Kept) : undefined;
-}
-
 function listenOn(server: http.Server, host: string, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const fail = (error: Error) => reject(error);
@@ -412,84 +285,4 @@ function listenOn(server: http.Server, host: string, port: number): Promise<numb
       resolve((server.address() as AddressInfo).port);
     });
   });
-}
-
-/** The issuer's ES256 key: the kept one (with the port, in `keyFile`), else a new one, then kept. */
-async function signingKey(
-  keyFile: string | undefined,
-  kept: Kept | undefined,
-  port: number,
-): Promise<{ privateKey: CryptoKey; jwk: JWK }> {
-  let jwk = kept?.jwk;
-  let privateKey: CryptoKey;
-  if (jwk) privateKey = (await importJWK(jwk, 'ES256')) as CryptoKey;
-  else {
-    ({ privateKey } = await generateKeyPair('ES256', { extractable: true }));
-    const kid = `dev-es256-${randomBytes(4).toString('hex')}`;
-    jwk = { ...(await exportJWK(privateKey)), kid, alg: 'ES256', use: 'sig' };
-  }
-  if (keyFile && kept?.port !== port)
-    await writeFile(keyFile, JSON.stringify({ jwk, port }), { mode: 0o600 });
-  return { privateKey, jwk };
-}
-
-/** Drives oidc-provider's dev login form like a browser would, following redirects by hand. */
-async function runCodeFlow(
-  issuer: string,
-  clientId: string,
-  redirectUri: string,
-  sub: string,
-): Promise<string> {
-  const jar = new Map<string, string>();
-  const remember = (res: Response) => {
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const [name, ...value] = (pair ?? '').split('=');
-      if (name) jar.set(name.trim(), value.join('='));
-    }
-  };
-  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-  const go = async (url: string, init: RequestInit = {}): Promise<Response> => {
-    const res = await fetch(url, {
-      ...init,
-      redirect: 'manual',
-      headers: { ...(init.headers ?? {}), cookie: cookie() },
-    });
-    remember(res);
-    return res;
-  };
-  const auth = new URL('/auth', issuer);
-  auth.search = new URLSearchParams({
-    client_id: clientId,
-    response_type: 'code',
-    scope: 'openid email agentgov',
-    redirect_uri: redirectUri,
-    state: crypto.randomUUID(),
-  }).toString();
-  let res = await go(auth.href);
-  for (let hop = 0; hop < 10; hop++) {
-    const location = res.headers.get('location');
-    if (location?.startsWith(redirectUri)) {
-      const code = new URL(location).searchParams.get('code');
-      if (!code) throw new Error(`authorization failed: ${location}`);
-      return code;
-    }
-    if (location) {
-      res = await go(new URL(location, issuer).href);
-      continue;
-    }
-    const html = await res.text();
-    const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
-    if (!action) throw new Error(`unexpected page from the dev issuer (status ${res.status})`);
-    const isLogin = /name="login"/.test(html);
-    const body = new URLSearchParams(
-      isLogin ? { prompt: 'login', login: sub, password: 'dev' } : { prompt: 'consent' },
-    );
-    res = await go(new URL(action, issuer).href, {
-      method: 'POST',
-      body,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
-  }
-  throw new Error('authorization did not complete');
 }
