@@ -221,8 +221,12 @@ async function buildPart(pkg, part, hash) {
   rmSync(stampFileOf(pkg, part), { force: true });
   const dist = join(pkg.dir, 'dist');
   if (part === 'js') {
+    // Everything but the declarations, which stay usable until the types part replaces them (a
+    // failed tsc pass leaves the last good ones, not none).
     rmSync(stampFileOf(pkg, 'types'), { force: true });
-    rmSync(dist, { recursive: true, force: true });
+    for (const f of existsSync(dist) ? readdirSync(dist) : []) {
+      if (!isTypes(f)) rmSync(join(dist, f), { recursive: true, force: true });
+    }
     await run(pkg.manifest.scripts['build:js'], pkg.dir);
   } else {
     for (const f of existsSync(dist) ? readdirSync(dist) : []) if (isTypes(f)) rmSync(join(dist, f));
