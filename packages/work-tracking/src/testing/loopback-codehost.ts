@@ -8,7 +8,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface LoopbackPull {
+interface LoopbackPull {
   repo: string;
   number: number;
   title: string;

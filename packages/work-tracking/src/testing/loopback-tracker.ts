@@ -28,7 +28,7 @@ export interface LoopbackTracker {
   close(): Promise<void>;
 }
 
-export interface LoopbackIssue {
+interface LoopbackIssue {
   key: string;
   assignee: string;
   summary: string;
