@@ -1,11 +1,10 @@
 /**
  * PolicyService: create, update, deprecate, list and get policies, with content and hierarchy
  * validation at write time, RBAC by scope, and a `policy_change` audit entry per write.
- * Depends only on ports (PolicyStore, OrgDirectory, AuditSink, Clock, ids).
- *
- * Over 300 lines on purpose: the three writes share one protocol (tenant lock, writable check,
- * hierarchy check of the policy and its descendants, store write, audit entry, change hook) whose
- * private steps are easier to check side by side in one class than spread over files.
+ * Depends only on ports (PolicyStore, OrgDirectory, AuditSink, Clock, ids). The three writes share
+ * one protocol (tenant lock, writable check, hierarchy check of the policy and its descendants,
+ * store write, audit entry, change hook), kept side by side in this class; the checks it makes
+ * are in `./service-checks`, the audit entry in `./service-audit`.
  */
 import {
   type AuditSink,
@@ -13,8 +12,7 @@ import {
   type Clock,
   type DecisionRequest,
   ForbiddenError,
-  GovernanceError,
-  type HierarchyViolation,
+  type GovernanceError,
   KeyedMutex,
   NotFoundError,
   newId,
@@ -22,12 +20,11 @@ import {
   type Policy,
   PolicyCreateSchema,
   PolicyDomainSchema,
-  PolicyHierarchyViolationError,
+  type PolicyHierarchyViolationError,
   type PolicyStore,
   PolicyUpdateSchema,
   parseWith,
   type RunAudited,
-  SCOPE_DEPTH,
   type ScopeRef,
   ScopeSchema,
   systemClock,
@@ -40,9 +37,9 @@ import semver from 'semver';
 import { z } from 'zod';
 import { parsePolicyContent } from './content';
 import { type DecisionExplanation, explainDecision } from './explain';
-import { violationsAgainst } from './hierarchy';
 import { canManage, canSee, checkTarget, type Principal, principalChain } from './rbac';
-import { loadChain, parseStored } from './resolver';
+import { auditPolicyChange } from './service-audit';
+import { checkHierarchy, refOf, refuseEmpty, visible } from './service-checks';
 
 export type PolicyServiceError =
   | ValidationError
@@ -87,29 +84,6 @@ export const PolicyListQuerySchema = z.object({
   domain: PolicyDomainSchema.optional(),
   status: z.enum(['draft', 'active', 'deprecated']).optional(),
 });
-
-const refOf = (p: Pick<Policy, 'scope' | 'scopeId'>): ScopeRef => ({ scope: p.scope, scopeId: p.scopeId });
-const sameRef = (a: ScopeRef, b: ScopeRef): boolean => a.scope === b.scope && a.scopeId === b.scopeId;
-
-/**
- * `canSee`, asking the directory only for what the answer still needs: `canSee` can only turn
- * true with more chain, so it is asked with the chains known so far (none, then the caller's own,
- * then the target's too), and each true answer is final. An enterprise_admin costs no lookup.
- */
-async function visible(directory: OrgDirectory, principal: Principal, target: ScopeRef): Promise<boolean> {
-  if (canSee(principal, target, [], [])) return true;
-  const own = await principalChain(directory, principal);
-  if (canSee(principal, target, [], own)) return true;
-  return canSee(principal, target, await directory.ancestry(principal.tenantId, target), own);
-}
-
-/** An empty (or blank, or comments-only) content says nothing: refused rather than stored as `{}`. */
-function refuseEmpty(content: string): Result<void, ValidationError> {
-  const meaningful = content
-    .split(/\r?\n/)
-    .some((line) => line.trim() !== '' && !line.trim().startsWith('#'));
-  return meaningful ? ok(undefined) : err(ValidationError.invalid('content', 'the policy content is empty'));
-}
 
 export class PolicyService {
   readonly #store: PolicyStore;
@@ -170,7 +144,7 @@ export class PolicyService {
         updatedAt: now,
         changeReason: input.changeReason,
       };
-      const checked = await this.#checkHierarchy(ports, policy, content.value);
+      const checked = await checkHierarchy(ports, policy, content.value);
       if (checked.isErr()) return err(checked.error);
       await ports.store.insert(policy);
       return this.#written(ports, principal, policy, 'create', ctx);
@@ -218,7 +192,7 @@ export class PolicyService {
         updatedAt: this.#clock.now().toISOString(),
       };
       if (input.content !== before.content && policy.status === 'active') {
-        const checked = await this.#checkHierarchy(ports, policy, content.value);
+        const checked = await checkHierarchy(ports, policy, content.value);
         if (checked.isErr()) return err(checked.error);
       }
       if (!(await ports.store.update(policy))) return err(new NotFoundError(`policy ${id}`));
@@ -361,57 +335,7 @@ export class PolicyService {
     return ok(found.value);
   }
 
-  /**
-   * The policy against its ancestors' effective value, then every active policy of the domain
-   * below its node against a chain that includes the new content.
-   */
-  async #checkHierarchy(
-    ports: WritePorts,
-    policy: Policy,
-    content: unknown,
-  ): Promise<Result<void, PolicyServiceError>> {
-    const ref = refOf(policy);
-    const own = await loadChain(ports, policy.tenantId, policy.domain, ref, { exclude: policy.id });
-    if (own.isErr()) return err(own.error);
-    const ancestors = own.value.chain.filter((l) => !sameRef(l.ref, ref));
-    const violations: HierarchyViolation[] = violationsAgainst(policy.domain, { ref, content }, ancestors);
-
-    const active = await ports.store.list(policy.tenantId, { domain: policy.domain, status: 'active' });
-    const below = new Map<string, { ref: ScopeRef; policies: Policy[] }>();
-    for (const other of active) {
-      if (other.id === policy.id || SCOPE_DEPTH[other.scope] <= SCOPE_DEPTH[policy.scope]) continue;
-      const chain = await ports.directory.ancestry(policy.tenantId, refOf(other));
-      if (!chain.some((r) => sameRef(r, ref))) continue;
-      const key = `${other.scope}:${other.scopeId}`;
-      const group = below.get(key) ?? { ref: refOf(other), policies: [] };
-      group.policies.push(other);
-      below.set(key, group);
-    }
-    for (const group of below.values()) {
-      const chain = await loadChain(ports, policy.tenantId, policy.domain, group.ref, { override: policy });
-      if (chain.isErr()) return err(chain.error);
-      const ancestorsOfGroup = chain.value.chain.filter((l) => !sameRef(l.ref, group.ref));
-      for (const other of group.policies) {
-        const parsed = parseStored(other);
-        if (parsed.isErr()) return err(parsed.error);
-        violations.push(
-          ...violationsAgainst(
-            policy.domain,
-            { ref: group.ref, content: parsed.value, policyId: other.id },
-            ancestorsOfGroup,
-          ),
-        );
-      }
-    }
-    if (violations.length === 0) return ok(undefined);
-    const own_ = violations.filter((v) => v.policyId === undefined).length;
-    const message =
-      own_ > 0
-        ? `Policy content violates hierarchy constraints (${violations.length} violation${violations.length > 1 ? 's' : ''})`
-        : `The change would make ${violations.length} descendant polic${violations.length > 1 ? 'ies' : 'y'} violate the hierarchy`;
-    return err(new PolicyHierarchyViolationError(violations, message));
-  }
-
+  /** The write's `policy_change` audit entry (see `auditPolicyChange`); the policy when it is appended. */
   async #written(
     ports: WritePorts,
     principal: Principal,
@@ -420,49 +344,14 @@ export class PolicyService {
     ctx: WriteContext,
     before?: Policy,
   ): Promise<Result<Policy, PolicyServiceError>> {
-    const detail: Record<string, unknown> = {
+    return auditPolicyChange(ports.audit, {
+      principal,
+      policy,
       operation,
-      policyId: policy.id,
-      scope: policy.scope,
-      scopeId: policy.scopeId,
-      domain: policy.domain,
-      name: policy.name,
-      version: policy.version,
-      status: policy.status,
-      changeReason: policy.changeReason,
-    };
-    if (before) {
-      detail.previousVersion = before.version;
-      detail.contentChanged = before.content !== policy.content;
-    }
-    const audited = await ports.audit.append(
-      {
-        tenantId: policy.tenantId,
-        userId: principal.userId,
-        actionType: 'policy_change',
-        actionDetail: detail,
-        policyApplied: policy.id,
-        policyResult: 'allow',
-        policyReason: policy.changeReason.slice(0, 1024),
-        outcome: 'success',
-        requestId: ctx.requestId ?? this.#newId(),
-      },
-      ctx.signal ? { signal: ctx.signal } : undefined,
-    );
-    if (audited.isErr()) {
-      return err(
-        new GovernanceError(
-          'service_unavailable',
-          this.#transaction
-            ? `policy ${policy.id} was not written: its audit entry failed`
-            : `policy ${policy.id} was written but its audit entry failed`,
-          {
-            cause: audited.error,
-            detail: { policyId: policy.id },
-          },
-        ),
-      );
-    }
-    return ok(policy);
+      ctx,
+      before,
+      newId: this.#newId,
+      transactional: Boolean(this.#transaction),
+    });
   }
 }
