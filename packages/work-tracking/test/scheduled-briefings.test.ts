@@ -105,6 +105,29 @@ describe('BriefingSchedule', () => {
     expect(who(await s.tick())).toEqual(['alice']);
   });
 
+  it('asks the run store once per user and day, not on every tick', async () => {
+    let claims = 0;
+    const counted = {
+      claim: (r: Parameters<InMemoryScheduledRunStore['claim']>[0]) => {
+        claims++;
+        return runs.claim(r);
+      },
+      release: runs.release.bind(runs),
+      get: runs.get.bind(runs),
+    };
+    clock.set('2026-11-26T13:00:00.000Z');
+    const s = schedule('i', { runs: counted });
+    await s.tick();
+    expect(claims).toBe(3);
+    await s.tick();
+    await schedule('other', { runs: counted }).tick(); // another process: asks once, learns all three are taken
+    await s.tick();
+    expect(claims).toBe(6);
+    clock.set('2026-11-27T13:00:00.000Z');
+    expect(who(await s.tick())).toEqual(['alice', 'bob', 'carol']);
+    expect(claims).toBe(9);
+  });
+
   it('refuses a malformed time', () => {
     expect(() => schedule('i', { at: '7:30' })).toThrow(/HH:MM/);
     expect(parseLocalTime('23:59')).toBe(1439);

@@ -7,6 +7,8 @@
  * - a process that was down at the configured time catches up once when it is back (the first
  *   tick after the time builds that day's briefing; days missed entirely are not built afterwards);
  * - a failed build gives the run back, and the next tick tries again.
+ * A run this process has seen taken (by itself or another) is remembered, so later ticks of the
+ * same day do not ask the store again.
  */
 import { type Briefing, type Clock, type Logger, type ScheduledRunStore, systemClock } from '@agentgov/core';
 import type { BriefingService } from '../briefings';
@@ -42,6 +44,8 @@ export class BriefingSchedule {
   readonly #o: BriefingScheduleOptions;
   readonly #clock: Clock;
   readonly #atMinute: number;
+  /** Runs known to be taken (`<tenant>\n<key>`); forgotten wholesale past 100 000 entries. */
+  readonly #taken = new Set<string>();
   constructor(options: BriefingScheduleOptions) {
     const at = parseLocalTime(options.at ?? '07:00');
     if (at === undefined)
@@ -74,6 +78,9 @@ export class BriefingSchedule {
     const local = localTime(now.getTime(), tz);
     if (local.hour * 60 + local.minute < this.#atMinute) return undefined;
     const key = `${userId}:${local.date}`;
+    const seen = `${tenantId}\n${key}`;
+    if (this.#taken.has(seen)) return undefined;
+    if (this.#taken.size >= 100_000) this.#taken.clear();
     const claimed = await this.#o.runs.claim({
       tenantId,
       job: DAILY_BRIEFING_JOB,
@@ -81,10 +88,12 @@ export class BriefingSchedule {
       owner: this.#o.owner,
       claimedAt: now.toISOString(),
     });
+    this.#taken.add(seen);
     if (!claimed) return undefined;
     try {
       return await this.#o.briefings.generate(tenantId, userId, { channel: this.#o.channel ?? 'web_ui' });
     } catch (error) {
+      this.#taken.delete(seen);
       await this.#o.runs.release(tenantId, DAILY_BRIEFING_JOB, key);
       throw error;
     }
