@@ -22,7 +22,7 @@ const PullFields = {
 };
 const SearchPage = z.object({
   total_count: z.number().int().min(0).optional(),
-  items: z.array(z.object({ ...PullFields, repository_url: z.string() }).loose()),
+  items: z.array(z.object({ ...PullFields, repository_url: z.url() }).loose()),
 });
 const PullsPage = z.array(
   z
