@@ -1,9 +1,3 @@
 /** `@agentgov/policy/gateway`: the policy domain's routes as a plugin of the gateway kernel. */
-export {
-  DecisionBodySchema,
-  ExplainBodySchema,
-  PolicyListQuery,
-  type PolicyPlugin,
-  type PolicyRoutesOptions,
-  policyRoutes,
-} from './routes';
+export { type PolicyPlugin, type PolicyRoutesOptions, policyRoutes } from './routes';
+export { DecisionBodySchema, ExplainBodySchema, PolicyListQuery } from './schemas';
