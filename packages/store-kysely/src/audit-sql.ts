@@ -11,11 +11,12 @@ import { isoFromText, isoText, toNumber } from './sql-util';
 
 const ZERO_HASH = '0'.repeat(64);
 
-export type AuditRow = StoredRow<AuditEntriesTable>;
+/** A row as read back; `leaf` only where it was selected (`scanLeaves`), never by `SELECT_COLUMNS`. */
+export type AuditRow = Omit<StoredRow<AuditEntriesTable>, 'leaf'> & { leaf?: string | null };
 
 export const SELECT_COLUMNS = sql`tenant_id, seq::text AS seq_text, id, user_id,
   ${isoText('timestamp')} AS timestamp_text, action_type, action_detail, data_accessed, model_used, model_tokens,
-  data_classification, policy_applied, policy_result, policy_reason, outcome, request_id, prev_hash, hash, commitments, leaf`;
+  data_classification, policy_applied, policy_result, policy_reason, outcome, request_id, prev_hash, hash, commitments`;
 
 /** What the verifier's leaf check reads of a row (`leafPage`): no entry columns. */
 export interface LeafRow {
@@ -62,7 +63,7 @@ export function toRecord(r: AuditRow): AuditRecord {
     hash: r.hash,
     commitments: r.commitments,
   };
-  if (r.leaf !== null) record.leaf = r.leaf;
+  if (typeof r.leaf === 'string') record.leaf = r.leaf;
   return record;
 }
 

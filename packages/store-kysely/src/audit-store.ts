@@ -42,6 +42,11 @@ interface HashPage {
   hashes: string | null;
 }
 
+/** SQLSTATE of a column that does not exist (`leaf` before migration 0009). */
+const UNDEFINED_COLUMN = '42703';
+/** Kysely instances whose database has no `leaf` column (not migrated to 0009). */
+const leafless = new WeakSet<object>();
+
 /**
  * One per kysely instance: every store over the same database object shares the per-tenant
  * mutex and the group committer (so concurrent appends of one tenant form one group).
@@ -177,21 +182,57 @@ export class KyselyAuditStore implements AuditStore {
 
   /** The records of seq fromSeq..toSeq a page at a time (see `#pages`). */
   scanPages(tenantId: string, options: AuditHashScanOptions = {}): AsyncIterable<AuditRecord[]> {
-    return this.#pages(tenantId, options);
+    return this.#leafOr(
+      () => this.#pages(tenantId, options, true),
+      () => this.#pages(tenantId, options, false),
+    );
   }
 
   /**
    * The leaves of seq fromSeq..toSeq a page at a time, for the verifier's leaf check: `seq, id,
    * prev_hash, hash, leaf` only (no entry column read or parsed). A page with a row stored without
-   * a leaf (before migration 0009) is read again whole, its records returned as `AuditRecord`s.
+   * a leaf (before migration 0009) is read again whole, its records returned as `AuditRecord`s;
+   * so is every page of a database not migrated to 0009 yet (no `leaf` column: the read-only CLI
+   * verifies it without migrating it).
    */
   scanLeaves(
     tenantId: string,
     options: AuditHashScanOptions = {},
   ): AsyncIterable<readonly (AuditLeaf | AuditRecord)[]> {
+    return this.#leafOr<AuditLeaf | AuditRecord>(
+      () => this.#leafPages(tenantId, options),
+      () => this.#pages(tenantId, options, false),
+    );
+  }
+
+  /**
+   * Reads through `withLeaf`, or through `without` when the database has no `leaf` column (not
+   * migrated to 0009: the read-only CLI opens it as it is); remembered per kysely instance.
+   */
+  async *#leafOr<T>(
+    withLeaf: () => AsyncIterable<T[]>,
+    without: () => AsyncIterable<T[]>,
+  ): AsyncIterable<T[]> {
+    if (!leafless.has(this.#db)) {
+      let read = false;
+      try {
+        for await (const page of withLeaf()) {
+          read = true;
+          yield page;
+        }
+        return;
+      } catch (error) {
+        if (read || (error as { code?: unknown })?.code !== UNDEFINED_COLUMN) throw error;
+        leafless.add(this.#db);
+      }
+    }
+    yield* without();
+  }
+
+  #leafPages(tenantId: string, options: AuditHashScanOptions): AsyncIterable<(AuditLeaf | AuditRecord)[]> {
     const batch = Math.max(1, options.batchSize ?? this.#scanBatch);
     const whole = (after: number, last: number) =>
-      sql<AuditRow>`SELECT ${SELECT_COLUMNS} FROM audit_entries
+      sql<AuditRow>`SELECT ${SELECT_COLUMNS}, leaf FROM audit_entries
         WHERE tenant_id = ${tenantId} AND seq > ${after} AND seq <= ${last} ORDER BY seq`.execute(this.#db);
     return this.#prefetched<LeafRow, AuditLeaf | AuditRecord>(
       batch,
@@ -212,8 +253,11 @@ export class KyselyAuditStore implements AuditStore {
     );
   }
 
-  /** Keyset pages of the records matching `options` (`WHERE seq > last ORDER BY seq LIMIT batch`). */
-  #pages(tenantId: string, options: AuditScanOptions): AsyncIterable<AuditRecord[]> {
+  /**
+   * Keyset pages of the records matching `options` (`WHERE seq > last ORDER BY seq LIMIT batch`),
+   * with their leaves when `leaf` (what the verifier reads).
+   */
+  #pages(tenantId: string, options: AuditScanOptions, leaf = false): AsyncIterable<AuditRecord[]> {
     const batch = Math.max(1, options.batchSize ?? this.#scanBatch);
     const where = whereFilter(tenantId, options.filter);
     const from = entriesOf(tenantId, options.filter);
@@ -222,7 +266,7 @@ export class KyselyAuditStore implements AuditStore {
       batch,
       options,
       (after) =>
-        sql<AuditRow>`SELECT ${SELECT_COLUMNS} FROM ${from}
+        sql<AuditRow>`SELECT ${SELECT_COLUMNS}${leaf ? sql`, leaf` : sql``} FROM ${from}
           WHERE ${where} AND seq > ${after}${upper} ORDER BY seq LIMIT ${batch}`.execute(this.#db),
       (rows) => rows.map(toRecord),
     );
