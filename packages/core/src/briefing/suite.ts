@@ -2,7 +2,9 @@ import { expect } from 'vitest';
 import { newId } from '../ids';
 import {
   defineConformanceSuite,
-  expectRejects,
+  duplicateKeyCase,
+  type RecordAccess,
+  roundTripCase,
   STRING_255,
   shuffled,
   UNICODE_SAMPLES,
@@ -43,25 +45,26 @@ function richBriefing(): Briefing {
   });
 }
 
+const briefings: RecordAccess<BriefingStore, Briefing> = {
+  write: (store, b) => store.insert(b),
+  read: (store, b) => store.get(b.tenantId, b.id),
+};
+
 const cases = {
-  'insert/get: every field round-trips (nullables, nested arrays, maps, unicode)': async (
-    store: BriefingStore,
-  ) => {
-    const rich = richBriefing();
-    const plain = makeBriefing({ tenantId: A });
-    expect(plain.deliveredAt).toBeNull();
-    await store.insert(rich);
-    await store.insert(plain);
-    expect(await store.get(A, rich.id)).toEqual(rich);
-    expect(await store.get(A, plain.id)).toEqual(plain);
-    expect(await store.get(A, newId())).toBeUndefined();
-  },
-  'insert: a duplicate id throws and keeps the original': async (store: BriefingStore) => {
-    const b = makeBriefing({ tenantId: A });
-    await store.insert(b);
-    await expectRejects(store.insert({ ...b, deliveryChannel: 'web_ui' }));
-    expect(await store.get(A, b.id)).toEqual(b);
-  },
+  'insert/get: every field round-trips (nullables, nested arrays, maps, unicode)': roundTripCase(
+    briefings,
+    () => {
+      const plain = makeBriefing({ tenantId: A });
+      expect(plain.deliveredAt).toBeNull();
+      return [richBriefing(), plain];
+    },
+    () => makeBriefing({ tenantId: A }),
+  ),
+  'insert: a duplicate id throws and keeps the original': duplicateKeyCase(
+    briefings,
+    () => makeBriefing({ tenantId: A }),
+    (b): Briefing => ({ ...b, deliveryChannel: 'web_ui' }),
+  ),
   'latest: the most recently generated briefing of the user': async (store: BriefingStore) => {
     expect(await store.latest(A, 'alice')).toBeUndefined();
     const mine = [3, 0, 7, 5].map((m) =>

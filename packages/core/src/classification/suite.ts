@@ -1,5 +1,11 @@
 import { expect } from 'vitest';
-import { defineConformanceSuite, shuffled, UNICODE_SAMPLES } from '../testing/conformance';
+import {
+  defineConformanceSuite,
+  type RecordAccess,
+  roundTripCase,
+  shuffled,
+  UNICODE_SAMPLES,
+} from '../testing/conformance';
 import { isoAt, makeClassification } from '../testing/fixtures';
 import type { ClassificationStore } from './port';
 import type { DataClassification } from './schema';
@@ -10,27 +16,30 @@ const B = 'tenant-b';
 // ASCII lower-case refs: their order is the same under byte order and any common collation.
 const REFS = ['calendar:evt-1', 'drive:doc-1', 'drive:doc-2', 'mail:msg-1', 'mail:msg-2', 'tracker:eng-42'];
 
+const classifications: RecordAccess<ClassificationStore, DataClassification> = {
+  write: (store, c) => store.put(c),
+  read: (store, c) => store.get(c.tenantId, c.dataRef),
+};
+
 const cases = {
-  'put/get: every field round-trips (nullables, unicode, 1024-char refs)': async (
-    store: ClassificationStore,
-  ) => {
-    const rich = makeClassification({
-      tenantId: A,
-      dataRef: `drive:${'d'.repeat(1018)}`,
-      level: 'public',
-      assignedBy: 'admin_override',
-      originalLevel: 'confidential',
-      overrideBy: UNICODE_SAMPLES[0],
-      overrideReason: UNICODE_SAMPLES.join(' '),
-      assessedAt: '2025-10-11T12:13:14.015Z',
-    });
-    const plain = makeClassification({ tenantId: A, dataRef: 'mail:東京-🚀' });
-    await store.put(rich);
-    await store.put(plain);
-    expect(await store.get(A, rich.dataRef)).toEqual(rich);
-    expect(await store.get(A, plain.dataRef)).toEqual(plain);
-    expect(await store.get(A, 'mail:unknown')).toBeUndefined();
-  },
+  'put/get: every field round-trips (nullables, unicode, 1024-char refs)': roundTripCase(
+    classifications,
+    () => {
+      const rich = makeClassification({
+        tenantId: A,
+        dataRef: `drive:${'d'.repeat(1018)}`,
+        level: 'public',
+        assignedBy: 'admin_override',
+        originalLevel: 'confidential',
+        overrideBy: UNICODE_SAMPLES[0],
+        overrideReason: UNICODE_SAMPLES.join(' '),
+        assessedAt: '2025-10-11T12:13:14.015Z',
+      });
+      const plain = makeClassification({ tenantId: A, dataRef: 'mail:東京-🚀' });
+      return [rich, plain];
+    },
+    () => makeClassification({ tenantId: A, dataRef: 'mail:unknown' }),
+  ),
   'put: replaces the record of the same dataRef': async (store: ClassificationStore) => {
     const first = makeClassification({ tenantId: A, dataRef: 'mail:msg-1', level: 'internal' });
     await store.put(first);

@@ -2,7 +2,9 @@ import { expect } from 'vitest';
 import { newId } from '../ids';
 import {
   defineConformanceSuite,
-  expectRejects,
+  duplicateKeyCase,
+  type RecordAccess,
+  roundTripCase,
   STRING_255,
   shuffled,
   UNICODE_SAMPLES,
@@ -48,26 +50,27 @@ function richExchange(): Exchange {
   });
 }
 
+const exchanges: RecordAccess<ExchangeStore, Exchange> = {
+  write: (store, x) => store.insert(x),
+  read: (store, x) => store.get(x.tenantId, x.exchangeId),
+};
+
 const cases = {
-  'insert/get: every field round-trips (nullables, nested arrays, unicode, 255 chars)': async (
-    store: ExchangeStore,
-  ) => {
-    const rich = richExchange();
-    const plain = makeExchange({ tenantId: A });
-    expect(plain.endedAt).toBeNull();
-    expect(plain.escalationReason).toBeNull();
-    await store.insert(rich);
-    await store.insert(plain);
-    expect(await store.get(A, rich.exchangeId)).toEqual(rich);
-    expect(await store.get(A, plain.exchangeId)).toEqual(plain);
-    expect(await store.get(A, newId())).toBeUndefined();
-  },
-  'insert: a duplicate exchangeId throws and keeps the original': async (store: ExchangeStore) => {
-    const x = makeExchange({ tenantId: A });
-    await store.insert(x);
-    await expectRejects(store.insert({ ...x, channel: 'other' }));
-    expect(await store.get(A, x.exchangeId)).toEqual(x);
-  },
+  'insert/get: every field round-trips (nullables, nested arrays, unicode, 255 chars)': roundTripCase(
+    exchanges,
+    () => {
+      const plain = makeExchange({ tenantId: A });
+      expect(plain.endedAt).toBeNull();
+      expect(plain.escalationReason).toBeNull();
+      return [richExchange(), plain];
+    },
+    () => makeExchange({ tenantId: A }),
+  ),
+  'insert: a duplicate exchangeId throws and keeps the original': duplicateKeyCase(
+    exchanges,
+    () => makeExchange({ tenantId: A }),
+    (x) => ({ ...x, channel: 'other' }),
+  ),
   'update: compare-and-set on currentRound': async (store: ExchangeStore) => {
     const x = makeExchange({ tenantId: A, currentRound: 0 });
     await store.insert(x);

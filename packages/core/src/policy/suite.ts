@@ -1,7 +1,9 @@
 import { expect } from 'vitest';
 import {
   defineConformanceSuite,
-  expectRejects,
+  duplicateKeyCase,
+  type RecordAccess,
+  roundTripCase,
   STRING_255,
   shuffled,
   UNICODE_SAMPLES,
@@ -68,41 +70,44 @@ function writeIfMutable(write: () => void): void {
   }
 }
 
+const policies: RecordAccess<PolicyStore, Policy> = {
+  write: (store, p) => store.insert(p),
+  read: (store, p) => store.get(p.tenantId, p.id),
+};
+
 const cases = {
-  'insert/get: every field round-trips (unicode, 255-character strings, long content)': async (
-    store: PolicyStore,
-  ) => {
-    const rich = makePolicy({
-      tenantId: A,
-      scope: 'team',
-      scopeId: STRING_255,
-      domain: 'integrations',
-      name: STRING_255,
-      version: '12.3.4-rc.1+build.5',
-      content: `# ${UNICODE_SAMPLES.join('\n# ')}\nallowed_classifications: [public, internal]\n${'x: 1\n'.repeat(2000)}`,
-      status: 'draft',
-      createdBy: UNICODE_SAMPLES[0],
-      createdAt: '2025-02-03T04:05:06.007Z',
-      updatedAt: '2025-02-04T04:05:06.999Z',
-      changeReason: UNICODE_SAMPLES.join(' '),
-    });
-    await store.insert(rich);
-    expect(await store.get(A, rich.id)).toEqual(rich);
-    const plain = makePolicy({ tenantId: A });
-    await store.insert(plain);
-    expect(await store.get(A, plain.id)).toEqual(plain);
-  },
+  'insert/get: every field round-trips (unicode, 255-character strings, long content)': roundTripCase(
+    policies,
+    () => {
+      const rich = makePolicy({
+        tenantId: A,
+        scope: 'team',
+        scopeId: STRING_255,
+        domain: 'integrations',
+        name: STRING_255,
+        version: '12.3.4-rc.1+build.5',
+        content: `# ${UNICODE_SAMPLES.join('\n# ')}\nallowed_classifications: [public, internal]\n${'x: 1\n'.repeat(2000)}`,
+        status: 'draft',
+        createdBy: UNICODE_SAMPLES[0],
+        createdAt: '2025-02-03T04:05:06.007Z',
+        updatedAt: '2025-02-04T04:05:06.999Z',
+        changeReason: UNICODE_SAMPLES.join(' '),
+      });
+      const plain = makePolicy({ tenantId: A });
+      return [rich, plain];
+    },
+    () => makePolicy({ tenantId: A }),
+  ),
   'get: an unknown id is undefined': async (store: PolicyStore) => {
     await store.insert(makePolicy({ tenantId: A }));
     expect(await store.get(A, '00000000-0000-4000-8000-000000000000')).toBeUndefined();
   },
-  'insert: a duplicate id throws and keeps the original': async (store: PolicyStore) => {
-    const p = makePolicy({ tenantId: A });
-    await store.insert(p);
-    await expectRejects(store.insert({ ...p, name: 'other' }));
-    expect(await store.get(A, p.id)).toEqual(p);
-    expect(await store.count(A)).toBe(1);
-  },
+  'insert: a duplicate id throws and keeps the original': duplicateKeyCase(
+    policies,
+    () => makePolicy({ tenantId: A }),
+    (p) => ({ ...p, name: 'other' }),
+    async (store) => expect(await store.count(A)).toBe(1),
+  ),
   'update: replaces the stored policy and returns true': async (store: PolicyStore) => {
     const p = makePolicy({ tenantId: A, status: 'draft' });
     await store.insert(p);

@@ -1,37 +1,48 @@
 import { expect } from 'vitest';
-import { defineConformanceSuite, expectRejects, STRING_255, UNICODE_SAMPLES } from '../testing/conformance';
+import {
+  defineConformanceSuite,
+  duplicateKeyCase,
+  type RecordAccess,
+  roundTripCase,
+  STRING_255,
+  UNICODE_SAMPLES,
+} from '../testing/conformance';
 import { FIXTURE_EPOCH, isoAt, makeSession, sha256Hex } from '../testing/fixtures';
 import type { SessionRecord, SessionStore } from './port';
 
+const sessions: RecordAccess<SessionStore, SessionRecord> = {
+  write: (store, s) => store.create(s),
+  read: (store, s) => store.get(s.idHash),
+};
+
 const cases = {
-  'create/get: every field round-trips (roles array, nullables, unicode)': async (store: SessionStore) => {
-    const rich = makeSession({
-      tenantId: 'tenant-a',
-      userId: STRING_255,
-      email: 'zoë@exämple.com',
-      roles: ['enterprise_admin', 'org_admin', 'team_lead', 'user'],
-      orgUnit: UNICODE_SAMPLES[1],
-      team: UNICODE_SAMPLES[2],
-      createdAt: '2025-11-12T13:14:15.016Z',
-      expiresAt: '2025-11-12T14:14:15.016Z',
-      lastSeenAt: '2025-11-12T13:44:15.999Z',
-      absoluteExpiresAt: '2025-11-13T01:14:15.016Z',
-      userAgent: `${UNICODE_SAMPLES[0]} ${'x'.repeat(400)}`,
-      ip: '2001:db8::1',
-    });
-    const plain = makeSession({ orgUnit: null, team: null, roles: [], userAgent: null, ip: null });
-    await store.create(rich);
-    await store.create(plain);
-    expect(await store.get(rich.idHash)).toEqual(rich);
-    expect(await store.get(plain.idHash)).toEqual(plain);
-    expect(await store.get(sha256Hex('unknown'))).toBeUndefined();
-  },
-  'create: a duplicate idHash throws and keeps the original': async (store: SessionStore) => {
-    const s = makeSession();
-    await store.create(s);
-    await expectRejects(store.create({ ...s, userId: 'mallory' }));
-    expect(await store.get(s.idHash)).toEqual(s);
-  },
+  'create/get: every field round-trips (roles array, nullables, unicode)': roundTripCase(
+    sessions,
+    () => {
+      const rich = makeSession({
+        tenantId: 'tenant-a',
+        userId: STRING_255,
+        email: 'zoë@exämple.com',
+        roles: ['enterprise_admin', 'org_admin', 'team_lead', 'user'],
+        orgUnit: UNICODE_SAMPLES[1],
+        team: UNICODE_SAMPLES[2],
+        createdAt: '2025-11-12T13:14:15.016Z',
+        expiresAt: '2025-11-12T14:14:15.016Z',
+        lastSeenAt: '2025-11-12T13:44:15.999Z',
+        absoluteExpiresAt: '2025-11-13T01:14:15.016Z',
+        userAgent: `${UNICODE_SAMPLES[0]} ${'x'.repeat(400)}`,
+        ip: '2001:db8::1',
+      });
+      const plain = makeSession({ orgUnit: null, team: null, roles: [], userAgent: null, ip: null });
+      return [rich, plain];
+    },
+    () => makeSession({ idHash: sha256Hex('unknown') }),
+  ),
+  'create: a duplicate idHash throws and keeps the original': duplicateKeyCase(
+    sessions,
+    () => makeSession(),
+    (s) => ({ ...s, userId: 'mallory' }),
+  ),
   'get: an expired session is still returned': async (store: SessionStore) => {
     const s = makeSession({ createdAt: '2000-01-01T00:00:00.000Z', expiresAt: '2000-01-01T01:00:00.000Z' });
     await store.create(s);

@@ -1,6 +1,13 @@
 import { expect } from 'vitest';
 import { newId } from '../ids';
-import { defineConformanceSuite, STRING_255, shuffled, UNICODE_SAMPLES } from '../testing/conformance';
+import {
+  defineConformanceSuite,
+  type RecordAccess,
+  roundTripCase,
+  STRING_255,
+  shuffled,
+  UNICODE_SAMPLES,
+} from '../testing/conformance';
 import { isoAt, makeTask } from '../testing/fixtures';
 import type { TaskStore } from './port';
 import type { Task, TaskStatus } from './schema';
@@ -35,45 +42,48 @@ function matches(t: Task, f: TaskFilter): boolean {
   );
 }
 
+const tasks: RecordAccess<TaskStore, Task> = {
+  write: (store, t) => store.put(t),
+  read: (store, t) => store.get(t.tenantId, t.id),
+};
+
 const cases = {
-  'put/get: every field round-trips (nullables, nested signals, unicode, 255 chars)': async (
-    store: TaskStore,
-  ) => {
-    const rich = makeTask({
-      tenantId: A,
-      userId: STRING_255,
-      title: STRING_255,
-      description: UNICODE_SAMPLES.join('\n'),
-      priorityScore: 100,
-      status: 'completed',
-      sources: [
-        { system: 'tracker', id: 'ENG-42', url: 'https://tracker.example.com/ENG-42' },
-        { system: 'mail', id: 'msg-東京', url: '' },
-      ],
-      correlationId: newId(),
-      correlationConfidence: 0.85,
-      deadline: '2025-07-08T09:10:11.012Z',
-      urgencySignals: {
-        senderSeniority: 0.75,
-        followUpCount: 4,
-        slaTimer: 'PT4H',
-        blockingRelationships: ['ENG-43', 'ENG-44'],
-      },
-      classification: 'restricted',
-      discoveredAt: '2025-07-01T00:00:00.000Z',
-      completedAt: '2025-07-02T00:00:00.000Z',
-      archivedAt: '2025-08-01T00:00:00.000Z',
-      purgeAt: '2025-10-30T00:00:00.000Z',
-    });
-    const plain = makeTask({ tenantId: A, priorityScore: 0 });
-    expect(plain.correlationId).toBeNull();
-    expect(plain.urgencySignals.senderSeniority).toBeNull();
-    await store.put(rich);
-    await store.put(plain);
-    expect(await store.get(A, rich.id)).toEqual(rich);
-    expect(await store.get(A, plain.id)).toEqual(plain);
-    expect(await store.get(A, newId())).toBeUndefined();
-  },
+  'put/get: every field round-trips (nullables, nested signals, unicode, 255 chars)': roundTripCase(
+    tasks,
+    () => {
+      const rich = makeTask({
+        tenantId: A,
+        userId: STRING_255,
+        title: STRING_255,
+        description: UNICODE_SAMPLES.join('\n'),
+        priorityScore: 100,
+        status: 'completed',
+        sources: [
+          { system: 'tracker', id: 'ENG-42', url: 'https://tracker.example.com/ENG-42' },
+          { system: 'mail', id: 'msg-東京', url: '' },
+        ],
+        correlationId: newId(),
+        correlationConfidence: 0.85,
+        deadline: '2025-07-08T09:10:11.012Z',
+        urgencySignals: {
+          senderSeniority: 0.75,
+          followUpCount: 4,
+          slaTimer: 'PT4H',
+          blockingRelationships: ['ENG-43', 'ENG-44'],
+        },
+        classification: 'restricted',
+        discoveredAt: '2025-07-01T00:00:00.000Z',
+        completedAt: '2025-07-02T00:00:00.000Z',
+        archivedAt: '2025-08-01T00:00:00.000Z',
+        purgeAt: '2025-10-30T00:00:00.000Z',
+      });
+      const plain = makeTask({ tenantId: A, priorityScore: 0 });
+      expect(plain.correlationId).toBeNull();
+      expect(plain.urgencySignals.senderSeniority).toBeNull();
+      return [rich, plain];
+    },
+    () => makeTask({ tenantId: A }),
+  ),
   'put: replaces an existing task with the same id': async (store: TaskStore) => {
     const t = makeTask({ tenantId: A });
     await store.put(t);

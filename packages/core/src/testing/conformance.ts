@@ -102,3 +102,47 @@ export const UNICODE_SAMPLES = [
 
 /** A string of exactly 255 characters (2-byte characters in UTF-8: catches byte-length limits). */
 export const STRING_255 = 'é'.repeat(255);
+
+/** How a shared case reaches a store's records: write one, and read back the one with its key. */
+export interface RecordAccess<S, T> {
+  write(store: S, record: T): Promise<unknown>;
+  read(store: S, record: T): Promise<T | undefined>;
+}
+
+/**
+ * The shared "every field round-trips" case: writes each of `records()` (a rich one with every
+ * optional field, unicode and maximal lengths, and a plain one), reads each back equal, and reads
+ * nothing for `unknown()` (a record of the same tenant that was never written).
+ */
+export function roundTripCase<S, T>(
+  access: RecordAccess<S, T>,
+  records: () => readonly T[],
+  unknown: () => T,
+): ConformanceCase<S> {
+  return async (store) => {
+    const written = records();
+    for (const r of written) await access.write(store, r);
+    for (const r of written) expect(await access.read(store, r)).toEqual(r);
+    expect(await access.read(store, unknown())).toBeUndefined();
+  };
+}
+
+/**
+ * The shared "a duplicate key throws and keeps the original" case: writes `make()`, expects the
+ * write of `changed(original)` (same key, other values) to reject, and reads the original back;
+ * `then` checks more (a count, a list) on the same store.
+ */
+export function duplicateKeyCase<S, T>(
+  access: RecordAccess<S, T>,
+  make: () => T,
+  changed: (original: T) => T,
+  then?: (store: S) => Promise<void>,
+): ConformanceCase<S> {
+  return async (store) => {
+    const original = make();
+    await access.write(store, original);
+    await expectRejects(access.write(store, changed(original)));
+    expect(await access.read(store, original)).toEqual(original);
+    await then?.(store);
+  };
+}
