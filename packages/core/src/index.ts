@@ -78,4 +78,5 @@ export * from './tracker/store';
 export * from './unit-of-work/journal';
 export * from './unit-of-work/memory';
 export * from './unit-of-work/port';
+export * from './verification';
 export * from './vocabulary';

@@ -18,11 +18,12 @@ import {
   knowsNode,
   type OrgDirectory,
   PolicyEngineUnreachableError,
+  VerificationError,
 } from '@agentgov/core';
 import { type ExchangeAuditFacts, writeAudit } from './audit';
 import {
   type EnvelopeClaims,
-  EnvelopeRejectedError,
+  type EnvelopeVerificationError,
   MAX_ENVELOPE_LIFETIME_MS,
   signEnvelope,
   verifyEnvelope,
@@ -223,22 +224,19 @@ export function createNodeContext(options: NodeOptions, clock: Clock, replay: Re
       signEnvelope(options.signingKey, claims, { nowMs: clock.now().getTime(), ttlMs: ctx.envelopeTtlMs }),
     async accept(jws, content, contextId) {
       const nowMs = clock.now().getTime();
-      try {
-        const claims = await verifyEnvelope(jws, options.keys, {
-          audience: { tenantId: me.tenantId, agentId: me.agentId },
-          content,
-          nowMs,
-          maxLifetimeMs: maxEnvelopeLifetimeMs,
-          ...(contextId !== undefined ? { contextId } : {}),
-        });
-        if (!(await replay.consume(claims.jti, claims.exp * 1000 + 30_000, nowMs))) {
-          throw new EnvelopeRejectedError('replayed', 'the envelope was already used');
-        }
-        return claims;
-      } catch (error) {
-        if (error instanceof EnvelopeRejectedError) throw envelopeError(error);
-        throw error;
+      const verified = await verifyEnvelope(jws, options.keys, {
+        audience: { tenantId: me.tenantId, agentId: me.agentId },
+        content,
+        nowMs,
+        maxLifetimeMs: maxEnvelopeLifetimeMs,
+        ...(contextId !== undefined ? { contextId } : {}),
+      });
+      if (verified.isErr()) throw envelopeError(verified.error);
+      const claims = verified.value;
+      if (!(await replay.consume(claims.jti, claims.exp * 1000 + 30_000, nowMs))) {
+        throw envelopeError(new VerificationError('replayed', 'the envelope was already used'));
       }
+      return claims;
     },
     async placement(tenantId, userId) {
       const user = { scope: 'user', scopeId: userId } as const;
@@ -278,7 +276,7 @@ export function createNodeContext(options: NodeOptions, clock: Clock, replay: Re
 }
 
 /** An envelope refusal as the spec's error body: invalid_token with the reason in detail. */
-function envelopeError(error: EnvelopeRejectedError): GovernanceError {
+function envelopeError(error: EnvelopeVerificationError): GovernanceError {
   return errorOf('invalid_token', `Exchange envelope rejected: ${error.message}`, { reason: error.reason });
 }
 

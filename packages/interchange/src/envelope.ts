@@ -15,8 +15,12 @@ import {
   type Envelope,
   EnvelopeSchema,
   ExchangeTypeSchema,
+  err,
   INTERCHANGE_PROTOCOL_VERSION,
   newId,
+  ok,
+  type Result,
+  VerificationError,
 } from '@agentgov/core';
 import { z } from 'zod';
 import { protectedHeader, signCompact, verifyCompact } from './jws';
@@ -116,14 +120,10 @@ export type EnvelopeRejection =
   | 'lifetime_too_long'
   | 'replayed';
 
-export class EnvelopeRejectedError extends Error {
-  readonly reason: EnvelopeRejection;
-  constructor(reason: EnvelopeRejection, message: string) {
-    super(message);
-    this.name = 'EnvelopeRejectedError';
-    this.reason = reason;
-  }
-}
+/** A refused envelope: a `VerificationError` whose `reason` is an `EnvelopeRejection`. */
+export type EnvelopeVerificationError = VerificationError<EnvelopeRejection>;
+/** @deprecated `verifyEnvelope` answers a `Result`; its error is an `EnvelopeVerificationError`. */
+export type EnvelopeRejectedError = EnvelopeVerificationError;
 
 export interface VerifyExpectations {
   /** The receiving agent: the envelope must be addressed to it. */
@@ -142,21 +142,22 @@ export interface VerifyExpectations {
   maxLifetimeMs?: number;
 }
 
-const reject = (reason: EnvelopeRejection, message: string): never => {
-  throw new EnvelopeRejectedError(reason, message);
-};
+const reject = (reason: EnvelopeRejection, message: string): Result<never, EnvelopeVerificationError> =>
+  err(new VerificationError(reason, message));
 
 /**
  * Verifies a compact JWS envelope: size, header, signature by the key of the agent the header
  * names, claims shape, sender = signer, user = the key's user, audience, context, digest, time
- * window and lifetime. Throws EnvelopeRejectedError. Consumes nothing: replay is checked by the
- * caller afterwards.
+ * window and lifetime. Never throws for anything in its input: a refusal is an
+ * `EnvelopeVerificationError` whose `reason` says which check failed (a key resolver that fails
+ * still throws — that is the store's failure, not the envelope's). Consumes nothing: replay is
+ * checked by the caller afterwards (`replayed`).
  */
 export async function verifyEnvelope(
   jws: unknown,
   keys: KeyResolver,
   expect: VerifyExpectations,
-): Promise<EnvelopeClaims> {
+): Promise<Result<EnvelopeClaims, EnvelopeVerificationError>> {
   if (typeof jws !== 'string' || jws.length === 0) return reject('envelope_missing', 'no signed envelope');
   if (jws.length > MAX_ENVELOPE_BYTES) return reject('envelope_too_large', 'the envelope exceeds 16 KiB');
   const header = protectedHeader(jws);
@@ -202,5 +203,5 @@ export async function verifyEnvelope(
     return reject('lifetime_too_long', `the envelope lives longer than ${maxLifetime / 1000} s`);
   if (c.exp * 1000 > expect.nowMs + maxLifetime + skew)
     return reject('lifetime_too_long', 'the envelope expires too far in the future');
-  return c;
+  return ok(c);
 }

@@ -206,11 +206,13 @@ describe('governed A2A round trip', () => {
     expect(events).toHaveLength(1);
     const reply = fromWireMessage(events[0].result.message);
     expect(reply?.metadata.kind).toBe('reply');
-    const claims = await verifyEnvelope(reply?.metadata.envelope, w.keys, {
-      audience: { tenantId: 'acme', agentId: 'agent-alice' },
-      content: reply?.content,
-      nowMs: Date.now(),
-    });
+    const claims = (
+      await verifyEnvelope(reply?.metadata.envelope, w.keys, {
+        audience: { tenantId: 'acme', agentId: 'agent-alice' },
+        content: reply?.content,
+        nowMs: Date.now(),
+      })
+    )._unsafeUnwrap();
     expect(claims.from.agentId).toBe('agent-bob');
     expect((await rpc('bob', q, { 'a2a-extensions': GOVERNANCE_EXTENSION_URI })).body.error).toMatchObject({
       code: -32042,
@@ -291,7 +293,11 @@ describe('governed A2A round trip', () => {
   it('a card not signed by the expected agent is refused before sending; the SDK’s console line goes to our logger', async () => {
     const before = w.audits.carol.entries.length;
     const r = await nodes.alice.query({ to: 'agent-impostor', message: { text: 'hi' } });
-    expect(r.isErr()).toBe(true);
+    // The card's refusal reaches the caller as a typed error with its reason (it was a 500 before).
+    expect(r._unsafeUnwrapErr()).toMatchObject({
+      code: 'service_unavailable',
+      detail: { reason: 'card_signature_invalid' },
+    });
     expect(w.audits.carol.entries.length).toBe(before);
     expect(consoleDebug).not.toHaveBeenCalled();
     expect(sdkLines.some((l) => l.startsWith('a2a-sdk'))).toBe(true);

@@ -259,7 +259,7 @@ describe('item 1: keys without a user, users outside the directory, cards naming
     try {
       urls.set('agent-carol', s.url);
       const card = await (await fetch(new URL('.well-known/agent-card.json', s.url))).json();
-      await expect(verifyGovernedCard(card, 'agent-carol', w.keys)).rejects.toMatchObject({
+      expect((await verifyGovernedCard(card, 'agent-carol', w.keys))._unsafeUnwrapErr()).toMatchObject({
         reason: 'card_identity_mismatch',
       });
       const r = await alice.query({ to: 'agent-carol', message: { text: 'hi', items: [] } });

@@ -110,7 +110,7 @@ export class WebhookService {
       this.#o.logger.warn('webhook refused: no secret configured', { tenantId: req.tenantId, source });
       throw errorOf('invalid_webhook_secret');
     }
-    if (!verifySignature(req.rawBody, req.headers, secrets)) throw errorOf('invalid_webhook_secret');
+    if (verifySignature(req.rawBody, req.headers, secrets).isErr()) throw errorOf('invalid_webhook_secret');
     const type = req.headers.get('content-type') ?? '';
     if (!/^application\/(?:[\w.+-]*\+)?json\b/i.test(type))
       throw errorOf('unsupported_media_type', 'Webhooks must be sent as application/json');

@@ -4,7 +4,7 @@
  * JSON-RPC method, short-lived and single-use. The server derives the caller's tenant and
  * identity from this token only — never from `params.tenant` or anything else in the request.
  */
-import { newId } from '@agentgov/core';
+import { err, newId, ok, type Result, VerificationError } from '@agentgov/core';
 import { protectedHeader, signCompact, verifyCompact } from '../jws';
 import { type KeyResolver, keyId, parseKeyId, type SigningKey } from '../keys';
 
@@ -37,16 +37,41 @@ export async function callerToken(
   );
 }
 
-/** Verifies a caller token (no nonce consumed): the caller, its jti and expiry; throws with a reason. */
+/** Why a caller token was refused (the JSON-RPC error's `data.reason`). */
+export type CallerRejection =
+  | 'caller_token_missing'
+  | 'caller_token_too_large'
+  | 'caller_token_malformed'
+  | 'unknown_caller'
+  | 'caller_signature_invalid'
+  | 'caller_audience_mismatch'
+  | 'caller_method_mismatch'
+  | 'caller_token_expired'
+  | 'caller_token_not_valid_now';
+
+/** A refused caller token: a `VerificationError` whose `reason` is a `CallerRejection`. */
+export type CallerVerificationError = VerificationError<CallerRejection>;
+
+/** A verified caller token: who calls, its `jti` (for the replay guard) and when it expires, ms. */
+export interface VerifiedCaller {
+  caller: Caller;
+  jti: string;
+  expMs: number;
+}
+
+/**
+ * Verifies a caller token (no nonce consumed): the caller, its jti and expiry. Never throws for
+ * anything in the token: a refusal is a `CallerVerificationError` (a key resolver that fails
+ * still throws).
+ */
 export async function verifyCallerToken(
-  token: string | undefined,
+  token: unknown,
   keys: KeyResolver,
   expect: { audience: Caller; method: string; nowMs: number },
-): Promise<{ caller: Caller; jti: string; expMs: number }> {
-  const fail = (reason: string): never => {
-    throw Object.assign(new Error(`caller authentication failed: ${reason}`), { reason });
-  };
-  if (!token) return fail('caller_token_missing');
+): Promise<Result<VerifiedCaller, CallerVerificationError>> {
+  const fail = (reason: CallerRejection): Result<never, CallerVerificationError> =>
+    err(new VerificationError(reason, `caller authentication failed: ${reason}`));
+  if (typeof token !== 'string' || token === '') return fail('caller_token_missing');
   if (token.length > 4096) return fail('caller_token_too_large');
   const h = protectedHeader(token);
   if (!h || h.typ !== CALLER_JWS_TYPE) return fail('caller_token_malformed');
@@ -54,12 +79,13 @@ export async function verifyCallerToken(
   if (!caller) return fail('caller_token_malformed');
   const key = (await keys.publicKey(caller.tenantId, caller.agentId))?.key;
   if (!key) return fail('unknown_caller');
-  let payload: { aud?: unknown; method?: unknown; jti?: unknown; iat?: unknown; exp?: unknown };
+  let payload: { aud?: unknown; method?: unknown; jti?: unknown; iat?: unknown; exp?: unknown } | null;
   try {
     payload = JSON.parse(utf8.decode(await verifyCompact(token, key, h)));
   } catch {
     return fail('caller_signature_invalid');
   }
+  if (typeof payload !== 'object' || payload === null) return fail('caller_token_malformed');
   if (payload.aud !== keyId(expect.audience.tenantId, expect.audience.agentId))
     return fail('caller_audience_mismatch');
   if (payload.method !== expect.method) return fail('caller_method_mismatch');
@@ -68,5 +94,5 @@ export async function verifyCallerToken(
   if (payload.exp * 1000 + 30_000 <= expect.nowMs) return fail('caller_token_expired');
   if (payload.iat * 1000 - 30_000 > expect.nowMs || payload.exp - payload.iat > 300)
     return fail('caller_token_not_valid_now');
-  return { caller, jti: payload.jti, expMs: payload.exp * 1000 + 30_000 };
+  return ok({ caller, jti: payload.jti, expMs: payload.exp * 1000 + 30_000 });
 }

@@ -6,7 +6,14 @@
  * declares the extension as required and whose identity matches the signer.
  */
 import { AgentCard, generateAgentCardSignature, verifyAgentCardSignature } from '@a2a-js/sdk';
-import { ClassificationLevelSchema, ExchangeTypeSchema } from '@agentgov/core';
+import {
+  ClassificationLevelSchema,
+  ExchangeTypeSchema,
+  err,
+  ok,
+  type Result,
+  VerificationError,
+} from '@agentgov/core';
 import { z } from 'zod';
 import { type KeyResolver, keyId, parseKeyId, type SigningKey } from '../keys';
 import type { PeerInfo } from '../transport';
@@ -73,29 +80,45 @@ export async function buildGovernedCard(input: {
   return sign(card);
 }
 
-export class CardRejectedError extends Error {
-  readonly reason: string;
-  constructor(reason: string, message: string) {
-    super(message);
-    this.name = 'CardRejectedError';
-    this.reason = reason;
-  }
+/** Why an agent card was refused. */
+export type CardRejection =
+  | 'card_malformed'
+  | 'card_unsigned'
+  | 'card_signature_invalid'
+  | 'card_not_governed'
+  | 'card_identity_mismatch';
+
+/** A refused card: a `VerificationError` whose `reason` is a `CardRejection`. */
+export type CardVerificationError = VerificationError<CardRejection>;
+/** @deprecated `verifyGovernedCard` answers a `Result`; its error is a `CardVerificationError`. */
+export type CardRejectedError = CardVerificationError;
+
+/** A verified card and the peer it publishes. */
+export interface VerifiedCard {
+  card: AgentCard;
+  peer: PeerInfo;
 }
 
-/** Verifies a card (JSON as served) expected to belong to `agentId`; returns the peer it publishes. */
+const reject = (reason: CardRejection, message: string): Result<never, CardVerificationError> =>
+  err(new VerificationError(reason, message));
+
+/**
+ * Verifies a card (JSON as served) expected to belong to `agentId`; answers the peer it publishes.
+ * Never throws for anything in the card: a refusal is a `CardVerificationError`.
+ */
 export async function verifyGovernedCard(
   json: unknown,
   agentId: string,
   keys: KeyResolver,
-): Promise<{ card: AgentCard; peer: PeerInfo }> {
+): Promise<Result<VerifiedCard, CardVerificationError>> {
   let card: AgentCard;
   try {
     card = AgentCard.fromJSON(json);
   } catch {
-    throw new CardRejectedError('card_malformed', 'the agent card is not a valid AgentCard');
+    return reject('card_malformed', 'the agent card is not a valid AgentCard');
   }
   if (card.signatures.length !== 1)
-    throw new CardRejectedError('card_unsigned', 'the agent card must carry exactly one signature');
+    return reject('card_unsigned', 'the agent card must carry exactly one signature');
   let signer: { tenantId: string; agentId: string; userId: string | undefined } | undefined;
   try {
     await verifyAgentCardSignature(async (kid) => {
@@ -107,17 +130,13 @@ export async function verifyGovernedCard(
       return bound.key as never;
     })(card);
   } catch {
-    throw new CardRejectedError('card_signature_invalid', `the agent card is not signed by ${agentId}`);
+    return reject('card_signature_invalid', `the agent card is not signed by ${agentId}`);
   }
   const ext = card.capabilities?.extensions.find((e) => e.uri === GOVERNANCE_EXTENSION_URI);
   if (!ext?.required)
-    throw new CardRejectedError(
-      'card_not_governed',
-      'the agent card does not require the governance extension',
-    );
+    return reject('card_not_governed', 'the agent card does not require the governance extension');
   const params = GovernanceParamsSchema.safeParse(ext.params);
-  if (!params.success)
-    throw new CardRejectedError('card_malformed', 'the governance extension params are invalid');
+  if (!params.success) return reject('card_malformed', 'the governance extension params are invalid');
   const { protocolVersion: _v, ...peer } = params.data;
   // The user the card names must be the one the signing key is bound to (none bound: refused).
   if (
@@ -126,10 +145,7 @@ export async function verifyGovernedCard(
     peer.agentId !== signer.agentId ||
     peer.userId !== signer.userId
   ) {
-    throw new CardRejectedError(
-      'card_identity_mismatch',
-      'the card publishes another identity than its signer',
-    );
+    return reject('card_identity_mismatch', 'the card publishes another identity than its signer');
   }
-  return { card, peer };
+  return ok({ card, peer });
 }

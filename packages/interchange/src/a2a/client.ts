@@ -59,8 +59,17 @@ export class A2ATransport implements Transport {
         'service_unavailable',
         `The agent card of ${agentId} could not be read (HTTP ${res.status})`,
       );
-    // Verified before anything is sent: a card that does not verify is an unknown agent.
-    const { card, peer } = await verifyGovernedCard(await res.json(), agentId, this.#o.keys);
+    // Verified before anything is sent: a card that does not verify is an agent we cannot reach.
+    const verified = await verifyGovernedCard(await res.json(), agentId, this.#o.keys);
+    if (verified.isErr())
+      throw errorOf(
+        'service_unavailable',
+        `The agent card of ${agentId} does not verify: ${verified.error.message}`,
+        {
+          reason: verified.error.reason,
+        },
+      );
+    const { card, peer } = verified.value;
     const rpcUrl = card.supportedInterfaces.find((i) => i.protocolBinding === 'JSONRPC')?.url;
     if (!rpcUrl)
       throw errorOf('service_unavailable', `The agent card of ${agentId} offers no JSON-RPC interface`);

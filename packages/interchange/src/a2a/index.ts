@@ -4,8 +4,24 @@
  * SDK's request handler) and a Transport for InterchangeNode that verifies cards before sending.
  */
 
-export { CALLER_JWS_TYPE, type Caller, callerToken, verifyCallerToken } from './caller';
-export { buildGovernedCard, CardRejectedError, GovernanceParamsSchema, verifyGovernedCard } from './card';
+export {
+  CALLER_JWS_TYPE,
+  type Caller,
+  type CallerRejection,
+  type CallerVerificationError,
+  callerToken,
+  type VerifiedCaller,
+  verifyCallerToken,
+} from './caller';
+export {
+  buildGovernedCard,
+  type CardRejectedError,
+  type CardRejection,
+  type CardVerificationError,
+  GovernanceParamsSchema,
+  type VerifiedCard,
+  verifyGovernedCard,
+} from './card';
 export { A2ATransport, type A2ATransportOptions } from './client';
 export { routeSdkConsole } from './console';
 export { type A2AServerOptions, type GovernedA2AServer, startA2AServer } from './server';

@@ -29,7 +29,7 @@ import {
 import { type Clock, type Logger, newId, silentLogger, systemClock } from '@agentgov/core';
 import { InMemoryReplayGuard, type KeyResolver, keyId, type ReplayGuard, type SigningKey } from '../keys';
 import type { InterchangeNode } from '../node';
-import { type Caller, verifyCallerToken } from './caller';
+import { type Caller, type VerifiedCaller, verifyCallerToken } from './caller';
 import { buildGovernedCard } from './card';
 import { routeSdkConsole } from './console';
 import { deliverSendMessage } from './deliver';
@@ -243,11 +243,20 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
       }
       const params = body.params ?? {};
       if (typeof params !== 'object') return fail(200, id, { code: -32602, message: 'Invalid params' });
-      let token: Awaited<ReturnType<typeof verifyCallerToken>> | undefined;
+      let token: VerifiedCaller | undefined;
       // What the checks below need of a SendMessage, read once (nothing here is trusted yet).
       sendView = sending ? readSendMessage(params, metadataLimit) : undefined;
       if (bearer !== undefined || !sendView) {
-        token = await verifyCallerToken(bearer, keys, { audience: me, method, nowMs: clock.now().getTime() });
+        const verified = await verifyCallerToken(bearer, keys, {
+          audience: me,
+          method,
+          nowMs: clock.now().getTime(),
+        });
+        if (verified.isErr()) {
+          const { message, reason } = verified.error;
+          return fail(200, id, rpcError(E.callerUnauthenticated, message, reason));
+        }
+        token = verified.value;
         caller = token.caller;
       } else {
         const signer = sendView.signer;
@@ -279,8 +288,8 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
         );
       }
     } catch (error) {
-      const reason = (error as { reason?: string }).reason ?? 'caller_invalid';
-      return fail(200, id, rpcError(E.callerUnauthenticated, (error as Error).message, reason));
+      // The verifiers answer a Result; what throws here is a port (keys, replay guard) that failed.
+      return fail(200, id, rpcError(E.callerUnauthenticated, (error as Error).message, 'caller_invalid'));
     }
     const owner = keyId(caller.tenantId, caller.agentId);
     let params: Record<string, unknown> = { ...(body.params ?? {}) };
