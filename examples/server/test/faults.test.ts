@@ -18,6 +18,7 @@ import {
   inspectTenant,
   missingServices,
   type ProcessFixture,
+  postPolicy,
   processFixture,
   type ServerProcess,
   sleep,
@@ -115,20 +116,12 @@ describe.skipIf(Boolean(missing))(
           const tenant = tenants[i % tenants.length] as string;
           const at = phase;
           const token = await fixture.issuer.mintIdToken(`admin-${i % tenants.length}`);
-          void fetch(`${server.url}/api/v1/policies`, {
-            method: 'POST',
-            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-            body: JSON.stringify({
-              scope: 'enterprise',
-              scopeId: tenant,
-              domain: 'features',
-              name: `p${i}`,
-              version: '1.0.0',
-              content: '{}',
-              changeReason: 'fault test',
-            }),
-            signal: AbortSignal.timeout(20_000),
-          })
+          void postPolicy(
+            server.url,
+            token,
+            { tenant, name: `p${i}`, changeReason: 'fault test' },
+            AbortSignal.timeout(20_000),
+          )
             .then(async (r) =>
               outcomes.push({ phase: at, answered: phase, tenant, status: r.status, body: await r.json() }),
             )

@@ -8,17 +8,16 @@
  * a 12 s variant otherwise, so CI on 2 shared cores stays bounded. Rate: 25 requests/s.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   adminAccount,
   inspectTenant,
   missingServices,
-  type ProcessFixture,
   percentile,
-  processFixture,
+  postPolicy,
   type ServerProcess,
   sleep,
-  startProcess,
+  useProcesses,
 } from './processes';
 
 const missing = missingServices();
@@ -34,28 +33,20 @@ describe.skipIf(Boolean(missing))(
     const suffix = randomBytes(5).toString('hex');
     const tenants = Array.from({ length: TENANTS }, (_, i) => `l${i}-${suffix}`);
     const limited = `lx-${suffix}`;
-    let fixture: ProcessFixture;
-    const servers: ServerProcess[] = [];
-
-    beforeAll(async () => {
-      fixture = await processFixture({
+    const run = useProcesses(
+      () => ({
         name: 'load',
         accounts: [...tenants, limited].map((tenant, i) => adminAccount(`u${i}`, tenant)),
-      });
-      servers.push(await startProcess(fixture.env));
-      servers.push(await startProcess(fixture.env));
-    }, 120_000);
-
-    afterAll(async () => {
-      for (const s of servers) await s.stop();
-      await fixture?.close();
-    }, 60_000);
+      }),
+      2,
+    );
+    const { servers } = run;
 
     it(
       'zero 5xx, p99 reported, shared limits exact, every chain valid',
       async () => {
         const tokens = await Promise.all(
-          [...tenants, limited].map((_, i) => fixture.issuer.mintIdToken(`u${i}`)),
+          [...tenants, limited].map((_, i) => run.fixture.issuer.mintIdToken(`u${i}`)),
         );
         const latencies: number[] = [];
         const statuses = new Map<number, number>();
@@ -82,6 +73,17 @@ describe.skipIf(Boolean(missing))(
         };
         // the limited tenant: 70 mutations spread over the run, through both processes
         const mutations: Promise<number>[] = [];
+        const mutate = () => {
+          const k = mutations.length;
+          const server = servers[k % 2] as ServerProcess;
+          const policy = { tenant: limited, name: `m${k}`, changeReason: 'load' };
+          mutations.push(
+            postPolicy(server.url, tokens[TENANTS] as string, policy).then(async (r) => {
+              await r.arrayBuffer();
+              return r.status;
+            }),
+          );
+        };
         const ticks = Math.floor((SECONDS * 1000) / TICK_MS);
         const started = Date.now();
         for (let t = 0; t < ticks; t++) {
@@ -102,50 +104,12 @@ describe.skipIf(Boolean(missing))(
             else send(i, '/audit?page_size=5', {});
           }
           if (mutations.length < 70 && t % Math.max(1, Math.floor(ticks / 70)) === 0) {
-            const k = mutations.length;
-            mutations.push(
-              fetch(`${(servers[k % 2] as ServerProcess).url}/api/v1/policies`, {
-                method: 'POST',
-                headers: { authorization: `Bearer ${tokens[TENANTS]}`, 'content-type': 'application/json' },
-                body: JSON.stringify({
-                  scope: 'enterprise',
-                  scopeId: limited,
-                  domain: 'features',
-                  name: `m${k}`,
-                  version: '1.0.0',
-                  content: '{}',
-                  changeReason: 'load',
-                }),
-              }).then(async (r) => {
-                await r.arrayBuffer();
-                return r.status;
-              }),
-            );
+            mutate();
           }
           const next = started + (t + 1) * TICK_MS;
           await sleep(Math.max(0, next - Date.now()));
         }
-        while (mutations.length < 70) {
-          const k = mutations.length;
-          mutations.push(
-            fetch(`${(servers[k % 2] as ServerProcess).url}/api/v1/policies`, {
-              method: 'POST',
-              headers: { authorization: `Bearer ${tokens[TENANTS]}`, 'content-type': 'application/json' },
-              body: JSON.stringify({
-                scope: 'enterprise',
-                scopeId: limited,
-                domain: 'features',
-                name: `m${k}`,
-                version: '1.0.0',
-                content: '{}',
-                changeReason: 'load',
-              }),
-            }).then(async (r) => {
-              await r.arrayBuffer();
-              return r.status;
-            }),
-          );
-        }
+        while (mutations.length < 70) mutate();
         await Promise.all(pending);
         const mutationStatuses = await Promise.all(mutations);
         const elapsed = (Date.now() - started) / 1000;
@@ -163,7 +127,7 @@ describe.skipIf(Boolean(missing))(
         expect(mutationStatuses.filter((s) => s === 201)).toHaveLength(60);
         expect(mutationStatuses.filter((s) => s === 429)).toHaveLength(10);
         for (const tenant of [...tenants, limited]) {
-          const seen = await inspectTenant(fixture.databaseUrl, tenant);
+          const seen = await inspectTenant(run.fixture.databaseUrl, tenant);
           expect(seen.chainOk, tenant).toBe(true);
           expect(seen.checked, tenant).toBeGreaterThan(0);
         }

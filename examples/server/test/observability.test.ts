@@ -14,55 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
 import { type RunningServer, startServer } from '../src/server';
 import { adminAccount, missingServices, type ProcessFixture, processFixture, sleep } from './processes';
+import { startTcpProxy, type TcpProxy } from './tcp-proxy';
 
 const missing = missingServices();
-
-/** A TCP proxy to `target` that can hold new connections back, drop them all, or let them through. */
-async function gatedProxy(targetHost: string, targetPort: number) {
-  const sockets = new Set<net.Socket>();
-  const held: net.Socket[] = [];
-  let mode: 'hold' | 'pass' | 'cut' = 'hold';
-  const pipe = (client: net.Socket) => {
-    const upstream = net.connect(targetPort, targetHost);
-    sockets.add(client).add(upstream);
-    const drop = () => {
-      client.destroy();
-      upstream.destroy();
-      sockets.delete(client);
-      sockets.delete(upstream);
-    };
-    client.on('error', drop).on('close', drop);
-    upstream.on('error', drop).on('close', drop);
-    client.pipe(upstream);
-    upstream.pipe(client);
-  };
-  const server = net.createServer((client) => {
-    if (mode === 'cut') client.destroy();
-    else if (mode === 'hold') {
-      client.on('error', () => {});
-      held.push(client);
-    } else pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    address: `127.0.0.1:${(server.address() as net.AddressInfo).port}`,
-    pass() {
-      mode = 'pass';
-      for (const c of held.splice(0)) pipe(c);
-    },
-    cut() {
-      mode = 'cut';
-      for (const s of sockets) s.destroy();
-      sockets.clear();
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        mode = 'cut';
-        for (const s of [...sockets, ...held]) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 async function freePort(): Promise<number> {
   const probe = net.createServer();
@@ -96,11 +50,11 @@ describe.skipIf(Boolean(missing))(
   `readiness on PostgreSQL through a proxy${missing ? ` — skipped: ${missing} not set` : ''}`,
   () => {
     let fixture: ProcessFixture;
-    let proxy: Awaited<ReturnType<typeof gatedProxy>>;
+    let proxy: TcpProxy;
     let server: RunningServer | undefined;
     beforeAll(async () => {
       const pg = new URL(process.env.TEST_DATABASE_URL as string);
-      proxy = await gatedProxy(pg.hostname, Number(pg.port || 5432));
+      proxy = await startTcpProxy(pg.hostname, Number(pg.port || 5432), { hold: true });
       fixture = await processFixture({
         name: 'readiness',
         accounts: [adminAccount('ada', 'acme')],
@@ -134,7 +88,7 @@ describe.skipIf(Boolean(missing))(
         components: { gateway: { status: 'unhealthy' }, database: { status: 'unhealthy' }, connectors: {} },
       });
 
-      proxy.pass();
+      proxy.restore();
       server = await starting;
       expect(await probe(`${base}/readyz`)).toEqual({
         status: 200,
@@ -149,7 +103,7 @@ describe.skipIf(Boolean(missing))(
       });
       expect(await probe(`${base}/livez`)).toEqual({ status: 200, body: { status: 'alive' } });
 
-      proxy.pass();
+      proxy.restore();
       const back = await until(`${base}/readyz`, (s) => s === 200);
       expect(back.body).toEqual({ status: 'ready', components: { database: { status: 'healthy' } } });
 

@@ -9,16 +9,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  adminAccount,
-  inspectTenant,
-  missingServices,
-  type ProcessFixture,
-  processFixture,
-  type ServerProcess,
-  sleep,
-  startProcess,
-} from './processes';
+import { adminAccount, inspectTenant, missingServices, sleep, useProcesses } from './processes';
 
 const missing = missingServices();
 
@@ -39,37 +30,31 @@ describe.skipIf(Boolean(missing))(
   `decision engine away mid-load${missing ? ` — skipped: ${missing} not set` : ''}`,
   () => {
     const tenant = `o-${randomBytes(5).toString('hex')}`;
-    let fixture: ProcessFixture;
     let opa: http.Server;
     let opaPort: number;
-    let server: ServerProcess;
 
     beforeAll(async () => {
       opa = await startOpa();
       opaPort = (opa.address() as AddressInfo).port;
-      fixture = await processFixture({
-        name: 'opa',
-        accounts: [adminAccount('ada', tenant)],
-        env: { OPA_URL: `http://127.0.0.1:${opaPort}` },
-      });
-      server = await startProcess(fixture.env);
-    }, 120_000);
-
+    });
     afterAll(async () => {
-      await server?.stop();
       opa?.closeAllConnections();
       await new Promise((r) => opa?.close(r));
-      await fixture?.close();
-    }, 60_000);
+    });
+    const run = useProcesses(() => ({
+      name: 'opa',
+      accounts: [adminAccount('ada', tenant)],
+      env: { OPA_URL: `http://127.0.0.1:${opaPort}` },
+    }));
 
     it('fails closed with 503 while it is away, /status 503, recovers by itself', async () => {
       let exited = false;
-      server.child.once('exit', () => {
+      run.server.child.once('exit', () => {
         exited = true;
       });
-      const token = await fixture.issuer.mintIdToken('ada');
+      const token = await run.fixture.issuer.mintIdToken('ada');
       const decide = async () => {
-        const r = await fetch(`${server.url}/api/v1/decisions`, {
+        const r = await fetch(`${run.server.url}/api/v1/decisions`, {
           method: 'POST',
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
           body: JSON.stringify({
@@ -86,7 +71,7 @@ describe.skipIf(Boolean(missing))(
         };
       };
       const status = async () => {
-        const r = await fetch(`${server.url}/api/v1/status`);
+        const r = await fetch(`${run.server.url}/api/v1/status`);
         return {
           status: r.status,
           body: (await r.json()) as { components: Record<string, { status: string }> },
@@ -123,7 +108,7 @@ describe.skipIf(Boolean(missing))(
         `opa: away ${away.length} × 503 POLICY_ENGINE_UNREACHABLE, healthy again ${Date.now() - since} ms after it returned`,
       );
       expect(exited).toBe(false);
-      const seen = await inspectTenant(fixture.databaseUrl, tenant);
+      const seen = await inspectTenant(run.fixture.databaseUrl, tenant);
       expect(seen.chainOk).toBe(true);
       expect(seen.checked).toBeGreaterThanOrEqual(16);
     }, 120_000);

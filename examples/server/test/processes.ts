@@ -10,6 +10,7 @@ import { verifyTenant } from '@agentgov/audit';
 import { EnvSecretStore } from '@agentgov/core';
 import { servicesRequired } from '@agentgov/core/testing';
 import { openStore, sql } from '@agentgov/store-kysely';
+import { afterAll, beforeAll } from 'vitest';
 import { type DevAccount, type DevIssuer, startDevIssuer } from '../src/dev-issuer';
 
 const serverDir = fileURLToPath(new URL('..', import.meta.url));
@@ -195,4 +196,61 @@ export function adminAccount(sub: string, tenant: string, extra: Partial<DevAcco
     org_unit: 'eng',
     ...extra,
   };
+}
+
+/**
+ * The set-up of a describe block that runs reference-server processes: before all its tests, a
+ * fixture (`options()`, read then, so an earlier `beforeAll` can start what it points at) and
+ * `count` processes on it, started one after the other (the first migrates); after them, the
+ * processes stopped and the fixture closed. The returned handle is filled in by `beforeAll`.
+ */
+export function useProcesses(
+  options: () => Parameters<typeof processFixture>[0],
+  count = 1,
+): { readonly fixture: ProcessFixture; readonly servers: ServerProcess[]; readonly server: ServerProcess } {
+  let fixture: ProcessFixture | undefined;
+  const servers: ServerProcess[] = [];
+  beforeAll(async () => {
+    fixture = await processFixture(options());
+    for (let i = 0; i < count; i++) servers.push(await startProcess(fixture.env));
+  }, 120_000);
+  afterAll(async () => {
+    for (const s of servers.splice(0)) await s.stop();
+    await fixture?.close();
+  }, 60_000);
+  return {
+    get fixture() {
+      if (!fixture) throw new Error('useProcesses: the fixture is not started yet (use it inside a test)');
+      return fixture;
+    },
+    servers,
+    get server() {
+      const first = servers[0];
+      if (!first) throw new Error('useProcesses: no process is running');
+      return first;
+    },
+  };
+}
+
+/** POSTs an enterprise-scope policy (`features`, content `{}`) of `tenant` to a process. */
+export function postPolicy(
+  baseUrl: string,
+  token: string,
+  policy: { tenant: string; name: string; changeReason: string },
+  signal?: AbortSignal,
+): Promise<Response> {
+  return fetch(`${baseUrl}/api/v1/policies`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      scope: 'enterprise',
+      scopeId: policy.tenant,
+      domain: 'features',
+      name: policy.name,
+      version: '1.0.0',
+      content: '{}',
+      changeReason: policy.changeReason,
+    }),
+    signal,
+  });
 }

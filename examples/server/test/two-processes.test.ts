@@ -5,15 +5,14 @@
  * AGENTGOV_REQUIRE_SERVICES=1). Each run uses a fresh database and a fresh tenant id.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   adminAccount,
   inspectTenant,
   missingServices,
-  type ProcessFixture,
-  processFixture,
+  postPolicy,
   type ServerProcess,
-  startProcess,
+  useProcesses,
 } from './processes';
 
 const missing = missingServices();
@@ -25,28 +24,20 @@ describe.skipIf(Boolean(missing)).each([
   `two reference-server processes on $label${missing ? ` — skipped: ${missing} not set` : ''}`,
   ({ redis }) => {
     const tenant = `t-${randomBytes(5).toString('hex')}`;
-    let fixture: ProcessFixture;
-    const servers: ServerProcess[] = [];
-
-    beforeAll(async () => {
-      fixture = await processFixture({
+    const withoutRedis: Record<string, string> = redis ? {} : { REDIS_URL: '' };
+    const run = useProcesses(
+      () => ({
         name: 'two_proc',
         accounts: [adminAccount('ada', tenant, { team: 'core' })],
-        env: redis ? {} : { REDIS_URL: '' },
-      });
-      // The first process migrates; the second starts against the migrated database.
-      servers.push(await startProcess(fixture.env));
-      servers.push(await startProcess(fixture.env));
-    }, 120_000);
-
-    afterAll(async () => {
-      for (const s of servers.splice(0)) await s.stop();
-      await fixture?.close();
-    }, 60_000);
+        env: withoutRedis,
+      }),
+      2,
+    );
+    const { servers } = run;
 
     it('shares sessions: a session created on one process works on the other', async () => {
       const [a, b] = servers as [ServerProcess, ServerProcess];
-      const code = await fixture.issuer.authorizationCode('ada');
+      const code = await run.fixture.issuer.authorizationCode('ada');
       const login = await fetch(`${a.url}/api/v1/auth/callback`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -62,20 +53,12 @@ describe.skipIf(Boolean(missing)).each([
     });
 
     /** POSTs a policy through process `i % 2`. */
-    async function postPolicy(i: number): Promise<Response> {
-      const token = await fixture.issuer.mintIdToken('ada');
-      return fetch(`${(servers[i % 2] as ServerProcess).url}/api/v1/policies`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          scope: 'enterprise',
-          scopeId: tenant,
-          domain: 'features',
-          name: `p${i}`,
-          version: '1.0.0',
-          changeReason: 'two-process test',
-          content: '{}',
-        }),
+    async function postThrough(i: number): Promise<Response> {
+      const token = await run.fixture.issuer.mintIdToken('ada');
+      return postPolicy((servers[i % 2] as ServerProcess).url, token, {
+        tenant,
+        name: `p${i}`,
+        changeReason: 'two-process test',
       });
     }
 
@@ -86,7 +69,7 @@ describe.skipIf(Boolean(missing)).each([
       async () => {
         const statuses: number[] = [];
         for (let i = 0; i < 70; i++) {
-          const res = await postPolicy(i);
+          const res = await postThrough(i);
           statuses.push(res.status);
           if (res.status === 429) expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
           await res.arrayBuffer();
@@ -98,7 +81,7 @@ describe.skipIf(Boolean(missing)).each([
     );
 
     it('counts both processes as gateway instances', async () => {
-      const token = await fixture.issuer.mintIdToken('ada');
+      const token = await run.fixture.issuer.mintIdToken('ada');
       const res = await fetch(`${servers[0]?.url}/api/v1/tenants/${tenant}/status`, {
         headers: { authorization: `Bearer ${token}` },
       });
@@ -109,11 +92,11 @@ describe.skipIf(Boolean(missing)).each([
     it('keeps one valid audit chain for the tenant written by both processes', async () => {
       if (!redis) {
         // Concurrent writes through both processes (the Redis variant wrote 60 above).
-        const results = await Promise.all(Array.from({ length: 30 }, (_, i) => postPolicy(i)));
+        const results = await Promise.all(Array.from({ length: 30 }, (_, i) => postThrough(i)));
         expect(results.map((r) => r.status)).toEqual(Array(30).fill(201));
       }
       // Both processes generated-or-read the same development keys from the database.
-      const seen = await inspectTenant(fixture.databaseUrl, tenant);
+      const seen = await inspectTenant(run.fixture.databaseUrl, tenant);
       expect(seen.chainOk).toBe(true);
       expect(seen.identifiers).toBe('checked');
       expect(seen.checked).toBeGreaterThanOrEqual(redis ? 60 : 30);
