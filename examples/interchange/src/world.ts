@@ -4,12 +4,7 @@
  * confidential and restricted denied across org units, internal the most shared); the built-in
  * decision engine; one key pair, exchange store and audit log per assistant.
  */
-import {
-  InMemoryAuditSink,
-  InMemoryExchangeStore,
-  InMemoryOrgDirectory,
-  InMemoryPolicyStore,
-} from '@agentgov/core';
+import { InMemoryAuditSink, InMemoryExchangeStore } from '@agentgov/core';
 import {
   type AgentKeyPair,
   type AgentPolicyView,
@@ -21,7 +16,7 @@ import {
   parseAgentIdentityConfig,
   type Transport,
 } from '@agentgov/interchange';
-import { BuiltinDecisionEngine, EffectivePolicyResolver, PolicyService } from '@agentgov/policy';
+import { inMemoryPolicyStack } from '@agentgov/policy';
 
 const POLICY = `enabled: true
 allowed_exchange_types: [information_query, meeting_scheduling, commitment_request]
@@ -76,38 +71,19 @@ export async function buildWorld(
   transportFor: (person: Person, keys: AgentKeyPair, ring: KeyRing) => Transport,
   keyPairs?: Partial<Record<Person, AgentKeyPair>>,
 ) {
-  const policyStore = new InMemoryPolicyStore();
-  const directory = new InMemoryOrgDirectory();
-  for (const p of [...Object.values(PEOPLE), GUEST])
-    await directory.place(p.tenantId, p.userId, { orgUnit: p.orgUnit });
-  const resolver = new EffectivePolicyResolver({ store: policyStore, directory });
-  const policies = new PolicyService({
-    store: policyStore,
-    directory,
-    audit: new InMemoryAuditSink(),
-    onChange: (t) => resolver.invalidate(t),
+  const stack = await inMemoryPolicyStack({
+    placements: [...Object.values(PEOPLE), GUEST],
+    enterprise: ['acme', 'globex'].map((tenantId) => ({
+      tenantId,
+      domain: 'agent-to-agent' as const,
+      name: 'Agent-to-agent',
+      content: POLICY,
+      changeReason: 'demo',
+    })),
   });
-  for (const tenantId of ['acme', 'globex']) {
-    const created = await policies.create(
-      { userId: 'admin', tenantId, roles: ['enterprise_admin'] },
-      {
-        scope: 'enterprise',
-        scopeId: tenantId,
-        domain: 'agent-to-agent',
-        name: 'Agent-to-agent',
-        version: '1.0.0',
-        content: POLICY,
-        changeReason: 'demo',
-      },
-    );
-    if (created.isErr()) throw created.error;
-  }
-  const engine = new BuiltinDecisionEngine(resolver);
-  const policyView = async (tenantId: string, userId: string): Promise<AgentPolicyView> => {
-    const r = await resolver.resolve(tenantId, 'agent-to-agent', { scope: 'user', scopeId: userId });
-    if (r.isErr()) throw r.error;
-    return r.value.content as AgentPolicyView;
-  };
+  const { directory, engine } = stack;
+  const policyView = async (tenantId: string, userId: string) =>
+    (await stack.effectiveContent(tenantId, 'agent-to-agent', userId)) as AgentPolicyView;
   const ring = new KeyRing();
   const pairs = {} as Record<Person, AgentKeyPair>;
   for (const person of Object.keys(PEOPLE) as Person[]) {

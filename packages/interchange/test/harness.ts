@@ -12,13 +12,11 @@ import {
   type ExchangeType,
   InMemoryAuditSink,
   InMemoryExchangeStore,
-  InMemoryOrgDirectory,
-  InMemoryPolicyStore,
   ManualClock,
   newId,
   type OrgDirectory,
 } from '@agentgov/core';
-import { BuiltinDecisionEngine, EffectivePolicyResolver, PolicyService } from '@agentgov/policy';
+import { inMemoryPolicyStack } from '@agentgov/policy';
 import {
   type AgentKeyPair,
   type AgentPolicyView,
@@ -88,41 +86,21 @@ export interface WorldOptions {
 
 export async function makeWorld(options: WorldOptions = {}): Promise<World> {
   const clock = new ManualClock('2026-01-05T09:00:00.000Z');
-  const policyStore = new InMemoryPolicyStore();
-  const directory = new InMemoryOrgDirectory();
-  for (const a of Object.values(AGENTS)) await directory.place(a.tenantId, a.userId, { orgUnit: a.orgUnit });
-  const resolver = new EffectivePolicyResolver({ store: policyStore, directory });
-  const service = new PolicyService({
-    store: policyStore,
-    directory,
-    audit: new InMemoryAuditSink(),
-    onChange: (t) => resolver.invalidate(t),
-  });
   const policy = options.policy === undefined ? A2A_POLICY : options.policy;
-  if (policy !== null) {
-    for (const tenantId of ['acme', 'globex']) {
-      const created = await service.create(
-        { userId: 'root', tenantId, roles: ['enterprise_admin'] },
-        {
-          scope: 'enterprise',
-          scopeId: tenantId,
-          domain: 'agent-to-agent',
-          name: 'a2a',
-          version: '1.0.0',
-          content: policy,
-          changeReason: 'test',
-        },
-      );
-      if (created.isErr()) throw created.error;
-    }
-  }
-  const builtin = new BuiltinDecisionEngine(resolver);
-  const engine = options.engine ? options.engine(builtin) : builtin;
-  const policyView = async (tenantId: string, userId: string): Promise<AgentPolicyView> => {
-    const r = await resolver.resolve(tenantId, 'agent-to-agent', { scope: 'user', scopeId: userId });
-    if (r.isErr()) throw r.error;
-    return r.value.content as AgentPolicyView;
-  };
+  const stack = await inMemoryPolicyStack({
+    placements: Object.values(AGENTS),
+    enterprise: (policy === null ? [] : ['acme', 'globex']).map((tenantId) => ({
+      tenantId,
+      domain: 'agent-to-agent' as const,
+      name: 'a2a',
+      content: policy ?? '',
+      changeReason: 'test',
+    })),
+  });
+  const { directory } = stack;
+  const engine = options.engine ? options.engine(stack.engine) : stack.engine;
+  const policyView = async (tenantId: string, userId: string) =>
+    (await stack.effectiveContent(tenantId, 'agent-to-agent', userId)) as AgentPolicyView;
   const network = new InProcessNetwork();
   const keys = new KeyRing();
   const tenantStores = new Map<string, ExchangeStore>();

@@ -36,7 +36,6 @@ export {
   type OpaDecisionEngineOptions,
   OpaDecisionSchema,
 } from './engines';
-export { type TlsFetchOptions, tlsFetch } from './tls-fetch';
 export {
   DEFAULT_MAX_CLASSIFICATION_SHARED,
   evaluate,
@@ -66,6 +65,7 @@ export {
   validateChain,
   violationsAgainst,
 } from './hierarchy';
+export { type InMemoryPolicyStack, type InMemoryPolicyStackOptions, inMemoryPolicyStack } from './in-memory';
 export {
   POLICY_FILE_SCHEMA_FILE,
   policyFileJsonSchema,
@@ -96,4 +96,5 @@ export {
   type PolicyServiceOptions,
   type WriteContext,
 } from './service';
+export { type TlsFetchOptions, tlsFetch } from './tls-fetch';
 export { type PolicyWarning, policyContentWarnings } from './warnings';
