@@ -11,16 +11,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresKysely, createSqlStores, type SqlStores } from '../src/index';
-import {
-  closePGlite,
-  collect,
-  describePGlite,
-  describePostgres,
-  pgliteStores,
-  postgresStores,
-} from './helpers';
-
-type Stores = SqlStores & { cleanup: () => Promise<void> };
+import { collect, describeSqlBackends, postgresStores, type TestStores } from './helpers';
 
 /** Seq and links of a tenant's stored chain, checked from 1. */
 async function expectChain(s: SqlStores, tenantId: string, length: number): Promise<AuditRecord[]> {
@@ -33,9 +24,9 @@ async function expectChain(s: SqlStores, tenantId: string, length: number): Prom
   return records;
 }
 
-function appendSuite(name: string, open: () => Promise<Stores>): void {
+function appendSuite(name: string, open: () => Promise<TestStores>): void {
   describe(name, () => {
-    let s: Stores;
+    let s: TestStores;
     beforeAll(async () => {
       s = await open();
     });
@@ -153,14 +144,7 @@ function appendSuite(name: string, open: () => Promise<Stores>): void {
   });
 }
 
-describePGlite('audit append path (pglite)', () => {
-  afterAll(closePGlite);
-  appendSuite('audit append path: pglite', () => pgliteStores());
-});
-
-await describePostgres('audit append path (postgres)', (url) => {
-  appendSuite('audit append path: postgres', () => postgresStores(url));
-
+await describeSqlBackends('audit append path', appendSuite, (url) => {
   describe('two kysely instances (two processes) appending to one tenant at once', () => {
     it('every append lands once, in one unbroken chain', async () => {
       const a = await postgresStores(url);

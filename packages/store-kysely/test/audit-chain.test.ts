@@ -9,10 +9,7 @@ import { createAuditLog, createAuditService, ensureAuditKeysOrThrow, verifyTenan
 import { type AuditEntry, type AuditEntryInput, InMemorySecretStore } from '@agentgov/core';
 import { type RawBuilder, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SqlStores } from '../src/index';
-import { closePGlite, describePGlite, describePostgres, pgliteStores, postgresStores } from './helpers';
-
-type Stores = SqlStores & { cleanup: () => Promise<void> };
+import { describeSqlBackends, type TestStores } from './helpers';
 
 const input = (tenantId: string, i: number, overrides: Partial<AuditEntryInput> = {}): AuditEntryInput => ({
   tenantId,
@@ -66,9 +63,9 @@ const COLUMN_TAMPERS: Record<string, RawBuilder<unknown>> = {
 /** The tampers the leaf check finds without `deep` (the others change columns it does not re-derive). */
 const LEAF_TAMPERS = new Set(['prev_hash', 'hash', 'leaf']);
 
-function chainSuite(name: string, open: () => Promise<Stores>): void {
+function chainSuite(name: string, open: () => Promise<TestStores>): void {
   describe(name, () => {
-    let s: Stores;
+    let s: TestStores;
     const secrets = new InMemorySecretStore();
     beforeAll(async () => {
       s = await open();
@@ -287,11 +284,4 @@ function chainSuite(name: string, open: () => Promise<Stores>): void {
   });
 }
 
-describePGlite('audit chain over the SQL store (pglite)', () => {
-  afterAll(closePGlite);
-  chainSuite('audit chain over the SQL store: pglite', () => pgliteStores());
-});
-
-await describePostgres('audit chain over the SQL store (postgres)', (url) => {
-  chainSuite('audit chain over the SQL store: postgres', () => postgresStores(url));
-});
+await describeSqlBackends('audit chain over the SQL store', chainSuite);

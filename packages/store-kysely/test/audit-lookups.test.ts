@@ -10,10 +10,8 @@ import { appendEntries, makeAuditEntry } from '@agentgov/core/testing';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countQuery, getByIdQueries, idOutsideItsTime, pageQuery } from '../src/audit-sql';
-import type { Database, SqlStores } from '../src/index';
-import { closePGlite, describePGlite, describePostgres, pgliteStores, postgresStores } from './helpers';
-
-type Stores = SqlStores & { cleanup: () => Promise<void> };
+import type { Database } from '../src/index';
+import { describeSqlBackends, type TestStores } from './helpers';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const DAY_MS = 24 * 3600 * 1000;
@@ -55,10 +53,10 @@ async function partitionsRead(db: Kysely<Database>, query: RawBuilder<unknown>):
 
 const monthOf = (iso: string) => `audit_entries_p${iso.slice(0, 4)}${iso.slice(5, 7)}`;
 
-function lookupSuite(name: string, open: () => Promise<Stores>): void {
+function lookupSuite(name: string, open: () => Promise<TestStores>): void {
   describe(name, () => {
     const T = 'lookups';
-    let s: Stores;
+    let s: TestStores;
     /** By name: in the window of its id's time, backdated (listed by id), and with a non-ULID id. */
     const entries: Record<string, AuditEntry> = {};
     beforeAll(async () => {
@@ -212,11 +210,4 @@ function lookupSuite(name: string, open: () => Promise<Stores>): void {
   });
 }
 
-describePGlite('audit lookups (pglite)', () => {
-  afterAll(closePGlite);
-  lookupSuite('audit lookups: pglite', () => pgliteStores());
-});
-
-await describePostgres('audit lookups (postgres)', (url) => {
-  lookupSuite('audit lookups: postgres', () => postgresStores(url));
-});
+await describeSqlBackends('audit lookups', lookupSuite);

@@ -11,17 +11,8 @@ import type { AuditEntry, AuditFilter, AuditRecord } from '@agentgov/core';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { KyselyAuditStore, SqlStores } from '../src/index';
-import {
-  closePGlite,
-  collect,
-  describePGlite,
-  describePostgres,
-  pgliteStores,
-  postgresStores,
-} from './helpers';
-
-type Stores = SqlStores & { cleanup: () => Promise<void> };
+import type { KyselyAuditStore } from '../src/index';
+import { collect, describeSqlBackends, type TestStores } from './helpers';
 
 /** Whether PostgreSQL can store the value (no NUL, no lone surrogate), judged on its JSON text. */
 const storable = (value: unknown): boolean => !/\\u0000|\\ud[89a-f]/i.test(JSON.stringify(value));
@@ -115,7 +106,7 @@ function equalRecords(actual: readonly AuditRecord[], expected: readonly AuditRe
 
 /** Every read of `tenantId`'s `n` records (scan, scanPages, filtered scans, get) equals `query`'s. */
 async function expectSameReads(
-  stores: Stores,
+  stores: TestStores,
   tenantId: string,
   n: number,
   batchSize: number,
@@ -143,8 +134,8 @@ async function expectSameReads(
   }
 }
 
-function scanSuite(make: () => Promise<Stores>): void {
-  let stores: Stores;
+function scanSuite(make: () => Promise<TestStores>): void {
+  let stores: TestStores;
   beforeAll(async () => {
     stores = await make();
   });
@@ -209,11 +200,4 @@ function scanSuite(make: () => Promise<Stores>): void {
   }, 120_000);
 }
 
-describePGlite('audit scan pages ≡ column reads on PGlite', () => {
-  afterAll(closePGlite);
-  scanSuite(() => pgliteStores());
-});
-
-await describePostgres('audit scan pages ≡ column reads on PostgreSQL', (url) => {
-  scanSuite(() => postgresStores(url));
-});
+await describeSqlBackends('audit scan pages ≡ column reads', (_name, open) => scanSuite(() => open()));

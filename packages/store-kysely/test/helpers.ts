@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
-import { describe, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import {
   createPGliteKysely,
   createPostgresKysely,
@@ -162,4 +162,30 @@ export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const x of iterable) out.push(x);
   return out;
+}
+
+/** The stores a backend test opens: over a fresh schema, with `cleanup` dropping it. */
+export type TestStores = SqlStores & { cleanup: () => Promise<void> };
+
+/** Opens fresh stores on one backend (`migrate: false` leaves the schema empty). */
+export type OpenStores = (options?: { migrate?: boolean }) => Promise<TestStores>;
+
+/**
+ * Registers `suite` on both SQL backends: `<title> (pglite)` on the file's PGlite instance (closed
+ * after the block), and `<title> (postgres)` when PostgreSQL is usable (see `describePostgres`),
+ * where `postgresOnly(url)` registers what needs a real server (several pools, several processes).
+ */
+export async function describeSqlBackends(
+  title: string,
+  suite: (name: string, open: OpenStores) => void,
+  postgresOnly?: (url: string) => void,
+): Promise<void> {
+  describePGlite(`${title} (pglite)`, () => {
+    afterAll(closePGlite);
+    suite(`${title}: pglite`, (o) => pgliteStores(o));
+  });
+  await describePostgres(`${title} (postgres)`, (url) => {
+    suite(`${title}: postgres`, (o) => postgresStores(url, o));
+    postgresOnly?.(url);
+  });
 }

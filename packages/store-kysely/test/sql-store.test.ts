@@ -8,16 +8,7 @@ import { linkRecords, makeAuditEntry } from '@agentgov/core/testing';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, ensurePartitions, migrateToLatest, type SqlStores } from '../src/index';
-import {
-  closePGlite,
-  collect,
-  describePGlite,
-  describePostgres,
-  pgliteStores,
-  postgresStores,
-} from './helpers';
-
-type Stores = SqlStores & { cleanup: () => Promise<void> };
+import { collect, describeSqlBackends, type TestStores } from './helpers';
 
 async function rejects(work: Promise<unknown>): Promise<string> {
   try {
@@ -46,9 +37,9 @@ async function seed(s: SqlStores, tenant: string, entries: AuditEntry[]): Promis
   );
 }
 
-function storeSuite(name: string, open: () => Promise<Stores>): void {
+function storeSuite(name: string, open: () => Promise<TestStores>): void {
   describe(name, () => {
-    let s: Stores;
+    let s: TestStores;
     beforeAll(async () => {
       s = await open();
     });
@@ -340,11 +331,4 @@ function storeSuite(name: string, open: () => Promise<Stores>): void {
   });
 }
 
-describePGlite('SQL store (pglite)', () => {
-  afterAll(closePGlite);
-  storeSuite('SQL store: pglite', () => pgliteStores());
-});
-
-await describePostgres('SQL store (postgres)', (url) => {
-  storeSuite('SQL store: postgres', () => postgresStores(url));
-});
+await describeSqlBackends('SQL store', storeSuite);

@@ -6,10 +6,8 @@
 import { makeConnector, makeExchange, makeTask } from '@agentgov/core/testing';
 import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS, migrateToLatest, type SqlStores } from '../src/index';
-import { closePGlite, describePGlite, describePostgres, pgliteStores, postgresStores } from './helpers';
-
-type Stores = SqlStores & { cleanup: () => Promise<void> };
+import { MIGRATIONS, migrateToLatest } from '../src/index';
+import { describeSqlBackends, type TestStores } from './helpers';
 
 const TENANT_TABLES = [
   'connectors',
@@ -23,7 +21,7 @@ const TENANT_TABLES = [
   'policies',
 ];
 
-function suite(name: string, open: (options?: { migrate?: boolean }) => Promise<Stores>): void {
+function suite(name: string, open: (options?: { migrate?: boolean }) => Promise<TestStores>): void {
   describe(name, () => {
     it('a database at 0001_initial is upgraded by the later migrations alone and keeps its rows', async () => {
       const s = await open({ migrate: false });
@@ -51,7 +49,7 @@ function suite(name: string, open: (options?: { migrate?: boolean }) => Promise<
     describe('on a migrated schema', () => {
       // In beforeAll (not at collection time): kysely instances sharing the file's PGlite session
       // must not run at the same time, each sets its own search_path on that one session.
-      let s: Stores;
+      let s: TestStores;
       beforeAll(async () => {
         s = await open();
       });
@@ -117,11 +115,4 @@ function suite(name: string, open: (options?: { migrate?: boolean }) => Promise<
   });
 }
 
-describePGlite('SQL stores (pglite)', () => {
-  afterAll(closePGlite);
-  suite('SQL stores: pglite', (o) => pgliteStores(o));
-});
-
-await describePostgres('SQL stores (postgres)', (url) => {
-  suite('SQL stores: postgres', (o) => postgresStores(url, o));
-});
+await describeSqlBackends('SQL stores', suite);
