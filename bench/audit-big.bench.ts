@@ -208,8 +208,21 @@ const seedNote = (s: Seeded) =>
     ? `seeded ${ROWS.toLocaleString('en-US')} entries in ${(s.seedMs / 1000).toFixed(0)} s`
     : `cached seed ${SCHEMA}`;
 
+/**
+ * The columns a record is read from (what `store.scan` reads): every entry column and the chain's,
+ * not the leaf (which only the verifier reads).
+ */
+const RECORD_COLUMNS = sql`tenant_id, id, user_id, "timestamp", action_type, action_detail, data_accessed,
+  model_used, model_tokens, data_classification, policy_applied, policy_result, policy_reason, outcome,
+  request_id, prev_hash, hash, commitments`;
+
 /** Keyset pages of `batch` rows of the same columns the store reads, rows dropped. */
-async function plainScan(s: SqlStores, toSeq: number, batch = 1000, columns = sql`*`): Promise<number> {
+async function plainScan(
+  s: SqlStores,
+  toSeq: number,
+  batch = 1000,
+  columns = RECORD_COLUMNS,
+): Promise<number> {
   let last = 0;
   let n = 0;
   for (;;) {
