@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../src/config';
 import { configFilePath, loadServerSettings, parseConfigFile } from '../src/config-file';
+import { EVERY_VARIABLE } from './contract-env';
 
 const serverDir = fileURLToPath(new URL('..', import.meta.url));
 let dir: string;
@@ -66,31 +67,7 @@ describe('agentgov.yaml (kind GovernanceServer)', () => {
   it('gives every setting the environment variables give, with the same result', async () => {
     const f = await file(FULL);
     const { config, env } = load(f, { AGENTGOV_SECRET_OIDC_CLIENT: 's3cret' });
-    expect(config).toEqual(
-      loadConfig(
-        {
-          PORT: '9000',
-          HOST: '0.0.0.0',
-          AGENTGOV_FRAMEWORK: 'koa',
-          DATABASE_URL: 'postgres://u@db:5432/gov',
-          REDIS_URL: 'redis://cache:6379',
-          OPA_URL: 'http://opa:8181',
-          OIDC_ISSUER: 'https://idp.example',
-          OIDC_CLIENT_ID: 'gov',
-          OIDC_CLIENT_SECRET: 's3cret',
-          OIDC_REDIRECT_URI: 'https://gov.example/callback',
-          OIDC_SCOPES: 'openid email groups',
-          AGENTGOV_SECRETS: 'env',
-          AGENTGOV_CHECKPOINT_INTERVAL: '300',
-          AGENTGOV_LOG_LEVEL: 'warn',
-          AGENTGOV_METRICS_TOKEN: 'scraper-token-0123456789',
-          AGENTGOV_TRUST_PROXY: '1',
-          AGENTGOV_FORWARDED_HEADER: 'forwarded',
-          AGENTGOV_SECURE_COOKIES: '1',
-        },
-        '/srv',
-      ),
-    );
+    expect(config).toEqual(loadConfig(EVERY_VARIABLE, '/srv'));
     expect(config.oidc.clientSecret).toBe('s3cret');
     // Settings the server reads outside loadConfig reach it through the environment it is given.
     expect(env).toMatchObject({

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEV_OIDC_CLIENT, loadConfig } from '../src/config';
+import { EVERY_VARIABLE } from './contract-env';
 
 describe('reference server configuration', () => {
   it('defaults to PGlite in ./.agentgov, express, 127.0.0.1:8080 and the development issuer', () => {
@@ -24,29 +25,7 @@ describe('reference server configuration', () => {
   });
 
   it('reads every variable of the contract', () => {
-    const c = loadConfig(
-      {
-        PORT: '9000',
-        HOST: '0.0.0.0',
-        AGENTGOV_FRAMEWORK: 'koa',
-        DATABASE_URL: 'postgres://u@db:5432/gov',
-        REDIS_URL: 'redis://cache:6379',
-        OPA_URL: 'http://opa:8181',
-        OIDC_ISSUER: 'https://idp.example',
-        OIDC_CLIENT_ID: 'gov',
-        OIDC_CLIENT_SECRET: 's3cret',
-        OIDC_REDIRECT_URI: 'https://gov.example/callback',
-        AGENTGOV_SECRETS: 'env',
-        OIDC_SCOPES: 'openid email groups',
-        AGENTGOV_CHECKPOINT_INTERVAL: '300',
-        AGENTGOV_LOG_LEVEL: 'warn',
-        AGENTGOV_METRICS_TOKEN: 'scraper-token-0123456789',
-        AGENTGOV_TRUST_PROXY: '1',
-        AGENTGOV_FORWARDED_HEADER: 'forwarded',
-        AGENTGOV_SECURE_COOKIES: '1',
-      },
-      '/srv',
-    );
+    const c = loadConfig(EVERY_VARIABLE, '/srv');
     expect(c).toEqual({
       port: 9000,
       host: '0.0.0.0',
