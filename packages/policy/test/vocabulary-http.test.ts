@@ -16,34 +16,42 @@ afterAll(async () => {
   await idp.close();
 });
 
+/** The policy routes over an in-memory store of `acme` (org `eng`), and calls as its enterprise admin. */
+async function policiesOfAcme() {
+  const store = new InMemoryPolicyStore();
+  const plugin = policyRoutes({
+    store,
+    directory: InMemoryOrgDirectory.fromDefinitions({ tenant: 'acme', orgs: { eng: {} } }),
+    audit: new InMemoryAuditSink(),
+  });
+  const gov = createTestGovernance(idp, { plugins: [plugin] });
+  const token = await idp.signIdToken({ sub: 'root', roles: ['enterprise_admin'], tenant_id: 'acme' });
+  const call = async (method: string, path: string, body: unknown) => {
+    const r = await gov.handle(
+      new Request(`http://gw/api/v1${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
+    );
+    return { status: r.status, body: (await r.json()) as Record<string, unknown> };
+  };
+  return { store, gov, call };
+}
+
 describe('POST /policies with the spec users vocabulary', () => {
   it('accepts the spellings, refuses cross_enterprise: true and widening children with the spec bodies', async () => {
-    const store = new InMemoryPolicyStore();
-    const plugin = policyRoutes({
-      store,
-      directory: InMemoryOrgDirectory.fromDefinitions({ tenant: 'acme', orgs: { eng: {} } }),
-      audit: new InMemoryAuditSink(),
-    });
-    const gov = createTestGovernance(idp, { plugins: [plugin] });
-    const token = await idp.signIdToken({ sub: 'root', roles: ['enterprise_admin'], tenant_id: 'acme' });
-    const post = async (scope: string, scopeId: string, domain: string, content: string) => {
-      const r = await gov.handle(
-        new Request('http://gw/api/v1/policies', {
-          method: 'POST',
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: JSON.stringify({
-            scope,
-            scopeId,
-            domain,
-            name: `${domain} ${scopeId}`,
-            version: '1.0.0',
-            changeReason: 'test',
-            content,
-          }),
-        }),
-      );
-      return { status: r.status, body: (await r.json()) as Record<string, unknown> };
-    };
+    const { store, gov, call } = await policiesOfAcme();
+    const post = (scope: string, scopeId: string, domain: string, content: string) =>
+      call('POST', '/policies', {
+        scope,
+        scopeId,
+        domain,
+        name: `${domain} ${scopeId}`,
+        version: '1.0.0',
+        changeReason: 'test',
+        content,
+      });
     try {
       const a2a = await post(
         'enterprise',
@@ -94,24 +102,7 @@ describe('POST /policies with the spec users vocabulary', () => {
 
 describe('feature-flag names the engine does not know', () => {
   it('POST and PUT /policies store the policy and answer warnings naming the field and the nearest known name', async () => {
-    const store = new InMemoryPolicyStore();
-    const plugin = policyRoutes({
-      store,
-      directory: InMemoryOrgDirectory.fromDefinitions({ tenant: 'acme', orgs: { eng: {} } }),
-      audit: new InMemoryAuditSink(),
-    });
-    const gov = createTestGovernance(idp, { plugins: [plugin] });
-    const token = await idp.signIdToken({ sub: 'root', roles: ['enterprise_admin'], tenant_id: 'acme' });
-    const call = async (method: string, path: string, body: unknown) => {
-      const r = await gov.handle(
-        new Request(`http://gw/api/v1${path}`, {
-          method,
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        }),
-      );
-      return { status: r.status, body: (await r.json()) as Record<string, unknown> };
-    };
+    const { store, gov, call } = await policiesOfAcme();
     try {
       const created = await call('POST', '/policies', {
         scope: 'enterprise',
