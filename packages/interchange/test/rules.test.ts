@@ -1,8 +1,18 @@
 /** One table per rule of "Agent-to-agent exchange behavior", on real policies and the built-in engine. */
 import { type DecisionEngine, err, ok, PolicyEngineUnreachableError } from '@agentgov/core';
 import { describe, expect, it } from 'vitest';
-import { parseAgentIdentityConfig } from '../src/index';
-import { itemsAt, makeWorld, type WorldOptions } from './harness';
+import { type InterchangeNode, parseAgentIdentityConfig } from '../src/index';
+import { ask, itemsAt, makeWorld, type WorldOptions } from './harness';
+
+/** The error code of a human decision the node refuses (throws when it is accepted). */
+async function refusedCode(
+  node: InterchangeNode,
+  exchangeId: string,
+  by: string,
+  decision: 'approved' | 'rejected',
+): Promise<string> {
+  return (await node.resolveApproval({ exchangeId, by, decision }))._unsafeUnwrapErr().code;
+}
 
 const allowEverything = (): DecisionEngine => ({
   name: 'permissive',
@@ -275,26 +285,12 @@ describe('rule: commitments and meetings always need a human', () => {
       const decision = got.exchange.transcript.find((t) => t.kind === 'human_decision');
       expect(decision).toMatchObject({ decision: 'approved', by: 'bob', at: '2026-01-05T09:01:00.000Z' });
       // single use: a second decision finds nothing pending
-      expect(
-        (
-          await w.nodes.bob.resolveApproval({
-            exchangeId: r.exchange.exchangeId,
-            by: 'bob',
-            decision: 'rejected',
-          })
-        )._unsafeUnwrapErr().code,
-      ).toBe('NOT_FOUND');
+      expect(await refusedCode(w.nodes.bob, r.exchange.exchangeId, 'bob', 'rejected')).toBe('NOT_FOUND');
     });
   }
   it('decide() is the deprecated alias of resolveApproval() (one release): same result, same record', async () => {
     const w = await makeWorld();
-    const r = (
-      await w.nodes.alice.query({
-        to: 'agent-bob',
-        exchangeType: 'meeting_scheduling',
-        message: { text: 'meet?' },
-      })
-    )._unsafeUnwrap();
+    const r = await ask(w.nodes.alice, 'agent-bob', 'meeting_scheduling', 'meet?');
     const decided = (
       await w.nodes.bob.decide({ exchangeId: r.exchange.exchangeId, by: 'bob', decision: 'rejected' })
     )._unsafeUnwrap();
@@ -306,13 +302,7 @@ describe('rule: commitments and meetings always need a human', () => {
   });
   it('approve and reject at the same time: exactly one decision is recorded', async () => {
     const w = await makeWorld();
-    const r = (
-      await w.nodes.alice.query({
-        to: 'agent-bob',
-        exchangeType: 'meeting_scheduling',
-        message: { text: 'meet?' },
-      })
-    )._unsafeUnwrap();
+    const r = await ask(w.nodes.alice, 'agent-bob', 'meeting_scheduling', 'meet?');
     const both = await Promise.all([
       w.nodes.bob.resolveApproval({ exchangeId: r.exchange.exchangeId, by: 'bob', decision: 'approved' }),
       w.nodes.bob.resolveApproval({ exchangeId: r.exchange.exchangeId, by: 'bob', decision: 'rejected' }),
@@ -323,13 +313,7 @@ describe('rule: commitments and meetings always need a human', () => {
   });
   it('a rejection denies the exchange and tells the initiator', async () => {
     const w = await makeWorld();
-    const r = (
-      await w.nodes.alice.query({
-        to: 'agent-bob',
-        exchangeType: 'commitment_request',
-        message: { text: 'take ticket X?' },
-      })
-    )._unsafeUnwrap();
+    const r = await ask(w.nodes.alice, 'agent-bob', 'commitment_request', 'take ticket X?');
     (
       await w.nodes.bob.resolveApproval({
         exchangeId: r.exchange.exchangeId,
@@ -344,32 +328,10 @@ describe('rule: commitments and meetings always need a human', () => {
   });
   it('only the asked human may decide; an expired approval window expires the exchange', async () => {
     const w = await makeWorld();
-    const r = (
-      await w.nodes.alice.query({
-        to: 'agent-bob',
-        exchangeType: 'meeting_scheduling',
-        message: { text: 'meet?' },
-      })
-    )._unsafeUnwrap();
-    expect(
-      (
-        await w.nodes.bob.resolveApproval({
-          exchangeId: r.exchange.exchangeId,
-          by: 'alice',
-          decision: 'approved',
-        })
-      )._unsafeUnwrapErr().code,
-    ).toBe('forbidden');
+    const r = await ask(w.nodes.alice, 'agent-bob', 'meeting_scheduling', 'meet?');
+    expect(await refusedCode(w.nodes.bob, r.exchange.exchangeId, 'alice', 'approved')).toBe('forbidden');
     w.clock.advance(3_600_001);
-    expect(
-      (
-        await w.nodes.bob.resolveApproval({
-          exchangeId: r.exchange.exchangeId,
-          by: 'bob',
-          decision: 'approved',
-        })
-      )._unsafeUnwrapErr().code,
-    ).toBe('policy_denied');
+    expect(await refusedCode(w.nodes.bob, r.exchange.exchangeId, 'bob', 'approved')).toBe('policy_denied');
     expect((await w.stores.bob.get('acme', r.exchange.exchangeId))?.outcome).toBe('expired');
   });
   it('an agent-generated message carrying a commitment raises COMMITMENT_REQUIRES_HUMAN, nothing sent', async () => {
