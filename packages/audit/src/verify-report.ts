@@ -64,14 +64,15 @@ export interface VerifyReport {
   /** Records read. */
   checked: number;
   /**
-   * What was checked of each record. `leaf` (the default): the stored leaf — the exact text the
-   * record's hash covers, kept with it as Certificate Transparency logs keep theirs — hashes to
-   * the record's hash and names the previous record's hash and the record's seq; the columns
-   * (entry, commitments, clear identifiers) are not re-derived, except in records stored without
-   * a leaf (`derived`). `deep` (`deep: true`, CLI `--deep`): every record is also re-derived from
-   * its columns — entry schema, id, tenant, commitments (clear identifiers against them with the
-   * commitment key) and its hash recomputed from them, so a changed column is found. Links,
-   * Merkle roots and checkpoint signatures are checked at both depths.
+   * What was checked of each record. `deep` (the default): every record is re-derived from its
+   * columns — entry schema, id, tenant, commitments (clear identifiers against them with the
+   * commitment key) and its hash recomputed from them, so a changed column is found — besides its
+   * stored leaf. `leaf` (`deep: false`, CLI `--leaves-only`, the fast check): the stored leaf —
+   * the exact text the record's hash covers, kept with it as Certificate Transparency logs keep
+   * theirs — hashes to the record's hash and names the previous record's hash and the record's
+   * seq; the columns (entry, commitments, clear identifiers) are NOT re-derived, except in
+   * records stored without a leaf (`derived`), so a column edited behind the triggers is not
+   * found. Links, Merkle roots and checkpoint signatures are checked at both depths.
    */
   depth: 'leaf' | 'deep';
   /** Records re-derived from their columns: every record at depth `deep`; else those stored without a leaf. */

@@ -1,9 +1,10 @@
 /**
- * The verifier: streams a tenant's records (store.scanLeaves / scanPages / scan, bounded memory)
- * and checks every link over the stored leaves (the exact text each hash covers); records stored
- * without a leaf, and every record with `deep`, are re-derived from their columns (with the
- * commitment key, each clear identifier against its commitment too); it recomputes the Merkle
- * root at every checkpoint and checks the checkpoint's signature.
+ * The verifier: streams a tenant's records (store.scanPages / scanLeaves / scan, bounded memory)
+ * and checks every link over the stored leaves (the exact text each hash covers) and, by default,
+ * re-derives every record from its columns (with the commitment key, each clear identifier
+ * against its commitment too), so a column edited behind the store's back is found. `deep: false`
+ * is the explicit leaf-only fast check (records stored without a leaf are still re-derived); it
+ * recomputes the Merkle root at every checkpoint and checks the checkpoint's signature.
  * Per-record checks: `verify-record.ts`; checkpoint checks: `verify-checkpoints.ts`; the report:
  * `verify-report.ts`.
  */
@@ -43,9 +44,11 @@ export interface VerifyOptions {
   toSeq?: number;
   batchSize?: number;
   /**
-   * Also re-derive every record from its columns (CLI `--deep`): its entry, commitments and
-   * clear identifiers, and the hash recomputed from them. Without it, a record stored with its
-   * leaf is checked over the leaf alone (see `VerifyReport.depth`).
+   * Re-derive every record from its columns (default true): its entry, commitments and clear
+   * identifiers, and the hash recomputed from them, so an edited column is found. `deep: false`
+   * (CLI `--leaves-only`) is the leaf-only fast check at hash speed: a record stored with its leaf
+   * is checked over the leaf alone and its columns are NOT re-derived — the report says so
+   * (`VerifyReport.depth` 'leaf', `derived`).
    */
   deep?: boolean;
   /** Called every 1,000 records and at the end. */
@@ -124,7 +127,7 @@ export async function verifyTenant(
   tenantId: string,
   options: VerifyOptions = {},
 ): Promise<VerifyReport> {
-  const deep = options.deep === true;
+  const deep = options.deep !== false;
   const commitKey = await loadCommit(options, tenantId);
   const commit = commitKey.value;
   const fromSeq = Math.max(1, options.fromSeq ?? 1);

@@ -169,9 +169,9 @@ describe('hash chain', () => {
             const rows = structuredClone(original);
             const target = rows[pos] as AuditRecord;
             (TAMPERS[kind] as Tamper)(target);
+            // The default is the deep check: every tampered column is found.
             const report = await verifyTenant(new Store(rows, base.rows.cps), 't1', {
               secrets: base.secrets,
-              deep: true,
             });
             expect(report.ok).toBe(false);
             expect(report.depth).toBe('deep');
@@ -179,10 +179,12 @@ describe('hash chain', () => {
             expect(report.firstBreak?.seq).toBe(target.seq);
             expect(report.checked).toBe(pos + 1); // nothing after the break is read
 
-            // Over the leaves alone: a changed leaf, hash, link or seq is found at that record; a
-            // changed column is not looked at (the report says so: depth leaf, nothing derived).
+            // Over the leaves alone (deep: false, the explicit fast check): a changed leaf, hash,
+            // link or seq is found at that record; a changed column is not looked at (the report
+            // says so: depth leaf, nothing derived).
             const leafOnly = await verifyTenant(new Store(rows, base.rows.cps), 't1', {
               secrets: base.secrets,
+              deep: false,
             });
             expect(leafOnly).toMatchObject({ depth: 'leaf', derived: 0 });
             if (LEAF_TAMPERS.has(kind)) {
@@ -277,12 +279,30 @@ describe('hash chain', () => {
     expect(report.firstBreak).toMatchObject({ reason: 'leaf_mismatch', field: 'leaf', seq: 6 });
   });
 
+  it('the default check finds a column edited behind the store (outcome denied → success); deep: false says it did not look', async () => {
+    const base = await chain(12);
+    const rows = structuredClone(base.rows.rows);
+    const target = rows[6] as AuditRecord;
+    target.entry.outcome = target.entry.outcome === 'success' ? 'denied' : 'success'; // leaf and hash kept
+    const report = await verifyTenant(new PagedRowsStore(rows, base.rows.cps), 't1', {
+      secrets: base.secrets,
+    });
+    expect(report).toMatchObject({ ok: false, depth: 'deep', checked: 7 });
+    expect(report.firstBreak).toMatchObject({ entryId: target.entry.id, seq: 7 });
+    const fast = await verifyTenant(new PagedRowsStore(rows, base.rows.cps), 't1', {
+      secrets: base.secrets,
+      deep: false,
+    });
+    expect(fast).toMatchObject({ ok: true, depth: 'leaf', derived: 0, checked: 12 });
+  });
+
   it('records stored without a leaf are re-derived from their columns, a changed column found', async () => {
     const base = await chain(12);
     const rows = structuredClone(base.rows.rows);
     for (const r of rows.slice(4)) delete r.leaf; // as rows stored before the leaf was kept
     const report = await verifyTenant(new PagedRowsStore(rows, base.rows.cps), 't1', {
       secrets: base.secrets,
+      deep: false,
     });
     expect(report).toMatchObject({
       ok: true,
@@ -293,7 +313,10 @@ describe('hash chain', () => {
     });
     expect(report.checkpoints[0]).toMatchObject({ ok: true, rootMatches: true });
     (rows[7] as AuditRecord).entry.outcome = 'denied';
-    const broken = await verifyTenant(new RowsStore(rows, base.rows.cps), 't1', { secrets: base.secrets });
+    const broken = await verifyTenant(new RowsStore(rows, base.rows.cps), 't1', {
+      secrets: base.secrets,
+      deep: false,
+    });
     expect(broken.firstBreak).toMatchObject({ reason: 'hash_mismatch', seq: 8 });
   });
 
