@@ -10,10 +10,10 @@
  * `IncomingMessage`, ./node.ts) and answers an `Outcome` (status, headers, body) that the
  * transport writes: as a Fetch `Response`, or straight to the Node response with a
  * Content-Length. So a Node request never pays for building a Fetch Request and Response unless a
- * route asks for one.
+ * route asks for one. The route's input (bounded, validated, the body read once) is read by
+ * ./pipeline-input.ts.
  */
 import {
-  type AnyRoute,
   type Clock,
   createRequestContext,
   errorOf,
@@ -25,21 +25,10 @@ import {
   type RateLimiter,
   type RequestObserver,
   type RequestOutcome,
-  type RouteInput,
-  ValidationError,
-  validationErrorFromZod,
 } from '@agentgov/core';
-import {
-  errorOutcome,
-  type Outcome,
-  outcomeOf,
-  parseJsonBody,
-  readBodyLimited,
-  requestIdFrom,
-  responseOf,
-} from './http';
+import { errorOutcome, type Outcome, outcomeOf, readBodyLimited, requestIdFrom, responseOf } from './http';
 import type { IdempotencyHook } from './idempotency';
-import { checkInputBounds } from './input-bounds';
+import { createInputReader } from './pipeline-input';
 import { AUTH_FAILURES, setRateLimitHeaders } from './rate-limit';
 import type { Router } from './router';
 
@@ -120,113 +109,10 @@ function extraOf(seen: Seen): Outcome['headers'] {
 
 export type Pipeline = (incoming: Incoming, peerAddress?: string) => Promise<Outcome>;
 
-function validate(schema: AnyRoute['params'], input: unknown): unknown {
-  if (!schema) return input;
-  const r = schema.safeParse(input);
-  if (!r.success) throw validationErrorFromZod(r.error, input, '');
-  return r.data;
-}
-
-/** A zod schema's definition, as far as `lengthBoundsOf` reads it. */
-interface ZodDef {
-  type: string;
-  shape?: Record<string, { _zod: { def: ZodDef } }>;
-  checks?: { _zod: { def: { check: string; minimum?: number; maximum?: number } } }[];
-  [other: string]: unknown;
-}
-
-/**
- * The length bounds of each member, when `schema` is a `z.object` (unknown keys stripped) of plain
- * strings bounded by length only (`IdParams`) whose members are exactly `names`; otherwise
- * undefined (only zod knows what it checks).
- */
-function lengthBoundsOf(schema: unknown, names: readonly string[]): [string, number, number][] | undefined {
-  const def = (schema as { _zod?: { def?: ZodDef } } | undefined)?._zod?.def;
-  if (def?.type !== 'object' || !def.shape || Object.keys(def).some((k) => k !== 'type' && k !== 'shape'))
-    return undefined;
-  const keys = Object.keys(def.shape);
-  if (keys.length !== names.length || !names.every((n) => keys.includes(n))) return undefined;
-  const bounds: [string, number, number][] = [];
-  for (const key of keys) {
-    const field = def.shape[key]?._zod.def;
-    if (field?.type !== 'string' || Object.keys(field).some((k) => k !== 'type' && k !== 'checks'))
-      return undefined;
-    let min = 0;
-    let max = Number.POSITIVE_INFINITY;
-    for (const c of field.checks ?? []) {
-      const { check, minimum, maximum } = c._zod.def;
-      if (check === 'min_length' && typeof minimum === 'number') min = Math.max(min, minimum);
-      else if (check === 'max_length' && typeof maximum === 'number') max = Math.min(max, maximum);
-      else return undefined;
-    }
-    bounds.push([key, min, max]);
-  }
-  return bounds;
-}
-
-/** A route's parameter names, in its path (`/policies/{id}` → `id`). */
-const paramNames = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
-
-/**
- * The path-parameter check of each route: for a schema `lengthBoundsOf` reads, the router's
- * params (strings, one per name) are what zod would answer when every length is within bounds, so
- * they are taken as they are; any other value, or any other schema, goes to zod (which names the
- * fault, with the same error body).
- */
-function paramsCheck(route: AnyRoute): (params: Record<string, string>) => unknown {
-  const schema = route.params;
-  const bounds = schema ? lengthBoundsOf(schema, paramNames(route.path)) : undefined;
-  if (!bounds || bounds.length === 0) return (params) => validate(schema, params);
-  // The router makes a new params object for each request: the handler may keep it as zod's copy.
-  return (params) => {
-    for (const [key, min, max] of bounds) {
-      const v = params[key];
-      if (typeof v !== 'string' || v.length < min || v.length > max) return validate(schema, params);
-    }
-    return params;
-  };
-}
-
-/** Query parameters as an object; a repeated parameter keeps its first value (as core's `queryObject`). */
-function queryOf(search: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (search.length > 1) for (const [k, v] of new URLSearchParams(search)) if (!(k in out)) out[k] = v;
-  return out;
-}
-
-/**
- * A handler's input; `request` and `url` are built only for a handler that reads them (on Node; a
- * Fetch caller's are already there). A class, not an object literal with getters: every such
- * literal gets its own hidden class in the old generation pointing at the request's closures, so
- * each request's objects would survive young-generation GCs and be promoted (scavenges ~10× slower).
- */
-class HandlerInput implements RouteInput {
-  readonly #incoming: Incoming;
-
-  constructor(
-    incoming: Incoming,
-    readonly params: unknown,
-    readonly query: unknown,
-    readonly body: unknown,
-    readonly rawBody: Uint8Array | undefined,
-  ) {
-    this.#incoming = incoming;
-  }
-
-  get request(): Request {
-    return this.#incoming.fetchRequest();
-  }
-
-  get url(): URL {
-    return this.#incoming.url();
-  }
-}
-
 export function createPipeline(o: PipelineOptions): Pipeline {
   const { basePath } = o;
   const basePrefix = `${basePath}/`;
-  /** Each route's path-parameter check (`paramsCheck`), made on its first request. */
-  const paramsChecks = new Map<AnyRoute, (params: Record<string, string>) => unknown>();
+  const readInput = createInputReader(o.bodyLimit);
 
   /** Counts one request of `category` for `subject`; sets the headers; 429 when over the limit. */
   async function consume(category: string, subject: string, out: Outcome['headers']): Promise<void> {
@@ -312,30 +198,10 @@ export function createPipeline(o: PipelineOptions): Pipeline {
           : `tenant:${principal.tenantId}`;
       await consume(route.rateLimit, subject, extraOf(seen));
     }
-
-    checkInputBounds(match.params, '(path)');
-    const rawQuery = queryOf(search);
-    checkInputBounds(rawQuery, '(query)');
-    let check = paramsChecks.get(route);
-    if (!check) {
-      check = paramsCheck(route);
-      paramsChecks.set(route, check);
-    }
-    const params = check(match.params);
-    const query = validate(route.query, rawQuery);
-    let body: unknown;
-    let rawBody: Uint8Array | undefined;
-    if (route.body) {
-      rawBody = await incoming.readBody(o.bodyLimit);
-      const raw = parseJsonBody(rawBody);
-      checkInputBounds(raw, '(body)');
-      if (raw !== undefined && (raw === null || typeof raw !== 'object' || Array.isArray(raw))) {
-        throw ValidationError.invalid('(body)', 'the body must be a JSON object');
-      }
-      body = validate(route.body, raw ?? undefined);
-    }
-
-    const input = new HandlerInput(incoming, params, query, body, rawBody);
+    // No await (and no microtask) for a route without a body.
+    const read = readInput(incoming, route, match.params, search);
+    const input = read instanceof Promise ? await read : read;
+    const { rawBody } = input;
     // --- Idempotency-Key (./idempotency.ts): replay the stored response of a retried write. The
     // hook answers `run()` itself without the header, so a request without one skips it (and
     // awaits the handler here, without a promise of its own).
