@@ -19,9 +19,7 @@ import {
   InMemoryActivityTracker,
   InMemoryIdempotencyStore,
   type Logger,
-  nowMs,
   type OrgDirectory,
-  type Principal,
   type RateLimit,
   type RateLimiter,
   type RunAudited,
@@ -37,6 +35,7 @@ import { SessionManager, type SessionOptions } from './auth/sessions';
 import { createClientAddress, type ForwardedHeader, type TrustProxy } from './client-address';
 import { DEFAULT_BODY_LIMIT, responseOf } from './http';
 import { createIdempotency } from './idempotency';
+import { createLearner } from './learn';
 import { type NodeRequestOptions, nodeIncoming, writeOutcome } from './node';
 import { composeObservers, requestLogObserver } from './observability/request-log';
 import { buildOpenApi, type OpenApiDocument } from './openapi';
@@ -164,9 +163,6 @@ export interface Governance {
   close(): Promise<void>;
 }
 
-/** The shortest interval between two activity writes of one principal. */
-const TOUCH_INTERVAL_MS = 1000;
-
 export function createGovernance(config: GovernanceConfig): Governance {
   const clock = config.clock ?? systemClock;
   const logger = config.logger ?? silentLogger;
@@ -204,60 +200,7 @@ export function createGovernance(config: GovernanceConfig): Governance {
     ...config.sessions,
     ttlSeconds: config.sessions?.ttlSeconds ?? config.limits?.sessionTtlSeconds,
   });
-
-  // Tenants and org placements already recorded by this process (skip repeated writes).
-  const knownTenants = new Set<string>();
-  const knownPlacements = new Map<string, string>();
-  // When each principal's activity was last written (`learn` coalesces its writes).
-  const lastTouched = new Map<string, number>();
-  // The keys `learn` uses, per shared principal object (a cached Bearer token's, frozen).
-  const learnKeys = new WeakMap<Principal, { key: string; placement: string }>();
-  /**
-   * `learn` answered at once (no promise) when there is nothing to write — the tenant and the
-   * placement known, the activity written less than a second ago — as for most requests.
-   */
-  function learnNow(p: Principal): Promise<void> | undefined {
-    let keys = learnKeys.get(p);
-    if (!keys) {
-      keys = { key: `${p.tenantId}\u0000${p.userId}`, placement: `${p.orgUnit ?? ''}\u0000${p.team ?? ''}` };
-      // Kept only for a shared (frozen) principal: a per-request one would write the map per request.
-      if (Object.isFrozen(p)) learnKeys.set(p, keys);
-    }
-    const { key, placement } = keys;
-    if (!knownTenants.has(p.tenantId) || knownPlacements.get(key) !== placement)
-      return record(p, key, placement);
-    return touch(p, key);
-  }
-  async function record(p: Principal, key: string, placement: string): Promise<void> {
-    if (!knownTenants.has(p.tenantId)) {
-      await stores.tenants.ensure({ id: p.tenantId }, clock.now());
-      knownTenants.add(p.tenantId);
-    }
-    if (knownPlacements.get(key) !== placement) {
-      await directory.place(p.tenantId, p.userId, {
-        orgUnit: p.orgUnit ?? undefined,
-        team: p.team ?? undefined,
-      });
-      knownPlacements.set(key, placement);
-    }
-    await touch(p, key);
-  }
-  // Best effort: who was active feeds /metrics only; an activity store that is away (Redis
-  // down) must not turn every authenticated request into a 503. At most one write per principal
-  // per second (the active-user windows count in minutes and days).
-  function touch(p: Principal, key: string): Promise<void> | undefined {
-    const at = nowMs(clock);
-    const last = lastTouched.get(key);
-    if (last !== undefined && Math.abs(at - last) < TOUCH_INTERVAL_MS) return undefined;
-    lastTouched.set(key, at);
-    return activity.touch(p.tenantId, p.userId, new Date(at)).catch((error: unknown) => {
-      lastTouched.delete(key);
-      logger.warn('activity tracker unavailable; activity not recorded', { error: String(error) });
-    });
-  }
-  async function learn(p: Principal): Promise<void> {
-    await learnNow(p);
-  }
+  const learner = createLearner({ tenants: stores.tenants, directory, activity, clock, logger });
 
   const services: KernelServices = {
     stores,
@@ -276,7 +219,7 @@ export function createGovernance(config: GovernanceConfig): Governance {
     basePath,
     plugins,
     activeUsersWindowMs: config.limits?.activeUsersWindowMs ?? 86_400_000,
-    learn,
+    learn: learner.learn,
     probeDatabase:
       config.probes?.database ??
       (() =>
@@ -333,7 +276,7 @@ export function createGovernance(config: GovernanceConfig): Governance {
       ...(config.trustedOrigins ?? []),
     ]),
     clientAddress: createClientAddress(config.trustProxy, config.forwardedHeader),
-    learn: learnNow,
+    learn: learner.learnNow,
     idempotency: createIdempotency(
       guardPort(config.idempotency ?? new InMemoryIdempotencyStore(), 'idempotency store'),
       clock,
@@ -381,7 +324,7 @@ export function createGovernance(config: GovernanceConfig): Governance {
         try {
           for (const t of config.tenants ?? []) {
             await stores.tenants.ensure(t, clock.now());
-            knownTenants.add(t.id);
+            learner.tenantKnown(t.id);
           }
           for (const p of plugins) await p.start?.({ basePath });
           await beat();
