@@ -5,25 +5,13 @@
  */
 import { createHash } from 'node:crypto';
 import { InMemorySessionStore, ManualClock } from '@agentgov/core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Governance, GovernanceConfig } from '../src/index';
 import { createMemoryStores } from '../src/memory';
-import {
-  createTestGovernance,
-  listen,
-  signIn,
-  startTestIssuer,
-  type TestAccount,
-  type TestIssuer,
-} from '../src/testing/index';
+import { createTestGovernance, listen, signIn, type TestAccount } from '../src/testing/index';
+import { fileIssuer } from './issuer';
 
-let idp: TestIssuer;
-beforeAll(async () => {
-  idp = await startTestIssuer();
-});
-afterAll(async () => {
-  await idp.close();
-});
+const idp = await fileIssuer();
 
 const ALICE: TestAccount = { sub: 'alice', email: 'alice@acme.example', roles: ['user'], tenant_id: 'acme' };
 const ADMIN: TestAccount = {

@@ -4,18 +4,13 @@
  * token at its `exp` — and JWT access tokens (RFC 9068, `typ: at+jwt`) are accepted with the
  * configured audience. Everything runs against the real loopback OIDC provider.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OidcClient, type OidcConfig } from '../src/auth/oidc';
 import type { Governance } from '../src/index';
-import { createTestGovernance, startTestIssuer, type TestIssuer, testOidcConfig } from '../src/testing/index';
+import { createTestGovernance, startTestIssuer, testOidcConfig } from '../src/testing/index';
+import { fileIssuer } from './issuer';
 
-let idp: TestIssuer;
-beforeAll(async () => {
-  idp = await startTestIssuer();
-});
-afterAll(async () => {
-  await idp.close();
-});
+const idp = await fileIssuer();
 
 const ALICE = { sub: 'alice', email: 'alice@acme.example', roles: ['user'], tenant_id: 'acme' };
 const BOB = { sub: 'bob', roles: ['user'], tenant_id: 'acme' };

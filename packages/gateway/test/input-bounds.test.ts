@@ -3,18 +3,13 @@
  * surrogates, date years outside 0001–9999 → 400 invalid_type with the spec's body.
  */
 import { definePlugin, defineRoute, type ValidationError } from '@agentgov/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { checkInputBounds } from '../src/input-bounds';
-import { createTestGovernance, startTestIssuer, type TestIssuer } from '../src/testing/index';
+import { createTestGovernance } from '../src/testing/index';
+import { fileIssuer } from './issuer';
 
-let idp: TestIssuer;
-beforeAll(async () => {
-  idp = await startTestIssuer();
-});
-afterAll(async () => {
-  await idp.close();
-});
+const idp = await fileIssuer();
 
 const seen: unknown[] = [];
 const echo = definePlugin({
@@ -44,7 +39,7 @@ describe('input bounds (issue 12 item 3)', () => {
   it.each([
     ['nested 17 deep', { context: nested(17) }, ''],
     ['a NUL character', { name: 'a\u0000b' }, ''],
-    ['a NUL character in a key', { ['k\u0000']: 1 }, ''],
+    ['a NUL character in a key', { 'k\u0000': 1 }, ''],
     ['a lone high surrogate', { name: 'x\uD800y' }, ''],
     ['a lone low surrogate', { name: '\uDC00' }, ''],
     ['a string over 64 KiB', { additional: { blob: 'x'.repeat(70_000) } }, ''],

@@ -19,17 +19,12 @@ import {
   ok,
 } from '@agentgov/core';
 import { appendEntries, makeAuditEntry } from '@agentgov/core/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Governance } from '../src/index';
-import { createTestGovernance, startTestIssuer, type TestIssuer } from '../src/testing/index';
+import { createTestGovernance } from '../src/testing/index';
+import { fileIssuer } from './issuer';
 
-let idp: TestIssuer;
-beforeAll(async () => {
-  idp = await startTestIssuer();
-});
-afterAll(async () => {
-  await idp.close();
-});
+const idp = await fileIssuer();
 
 const call = (gov: Governance, path: string, token?: string, init: RequestInit = {}) =>
   gov.handle(

@@ -9,18 +9,13 @@ import {
   InMemorySecretStore,
 } from '@agentgov/core';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createGovernance, createMemoryStores, type Governance } from '../src/index';
-import { createTestGovernance, startTestIssuer, type TestIssuer } from '../src/testing/index';
+import { createTestGovernance } from '../src/testing/index';
+import { fileIssuer } from './issuer';
 
-let idp: TestIssuer;
-beforeAll(async () => {
-  idp = await startTestIssuer();
-});
-afterAll(async () => {
-  await idp.close();
-});
+const idp = await fileIssuer();
 
 const get = (gov: Governance, path: string, token?: string, init: RequestInit = {}) =>
   gov.handle(

@@ -6,26 +6,13 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GovernanceError, ManualClock } from '@agentgov/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OidcClient } from '../src/auth/oidc';
 import type { Governance } from '../src/index';
-import { createTestGovernance, signIn, startTestIssuer, type TestIssuer } from '../src/testing/index';
+import { createTestGovernance, signIn } from '../src/testing/index';
+import { ALICE, fileIssuer } from './issuer';
 
-let idp: TestIssuer;
-beforeAll(async () => {
-  idp = await startTestIssuer();
-});
-afterAll(async () => {
-  await idp.close();
-});
-
-const ALICE = {
-  sub: 'alice',
-  email: 'alice@acme.example',
-  roles: ['enterprise_admin'],
-  tenant_id: 'acme',
-  org_unit: 'eng',
-};
+const idp = await fileIssuer();
 
 const get = (gov: Governance, path: string, headers: Record<string, string> = {}) =>
   gov.handle(new Request(`http://gw/api/v1${path}`, { headers }));

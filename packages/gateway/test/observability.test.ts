@@ -33,30 +33,11 @@ import { z } from 'zod';
 import { type Governance, type GovernanceConfig, sendFetchResponse, toFetchRequest } from '../src/index';
 import { PINO_REDACT, pinoLogger, prometheusMetrics } from '../src/observability/index';
 import { otelTracing } from '../src/otel/index';
-import {
-  createTestGovernance,
-  listen,
-  type StartedServer,
-  signIn,
-  startTestIssuer,
-  type TestIssuer,
-} from '../src/testing/index';
+import { createTestGovernance, listen, type StartedServer, signIn } from '../src/testing/index';
+import { ALICE, fileIssuer } from './issuer';
 
-let idp: TestIssuer;
-beforeAll(async () => {
-  idp = await startTestIssuer();
-});
-afterAll(async () => {
-  await idp.close();
-});
+const idp = await fileIssuer();
 
-const ALICE = {
-  sub: 'alice',
-  email: 'alice@acme.example',
-  roles: ['enterprise_admin'],
-  tenant_id: 'acme',
-  org_unit: 'eng',
-};
 const OLIVER = { ...ALICE, sub: 'oliver', email: 'oliver@acme.example', roles: ['org_admin'] };
 
 /** A kernel behind node:http on port 0; closes both. */

@@ -3,17 +3,12 @@
  * user hammering an admin route is refused (403) without using the admins' budget; requests that
  * fail authentication count only against the caller address's own `auth_failures` limit.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Governance } from '../src/index';
-import { createTestGovernance, startTestIssuer, type TestIssuer } from '../src/testing/index';
+import { createTestGovernance } from '../src/testing/index';
+import { fileIssuer } from './issuer';
 
-let idp: TestIssuer;
-beforeAll(async () => {
-  idp = await startTestIssuer();
-});
-afterAll(async () => {
-  await idp.close();
-});
+const idp = await fileIssuer();
 
 const call = (gov: Governance, path: string, token: string | undefined, remoteAddress = '10.0.0.1') =>
   gov.handle(
