@@ -29,7 +29,7 @@ const SINGLES = 200; // per single round
 
 const schemaName = () => `agentgov_bench_${randomBytes(4).toString('hex')}`;
 
-const input = (tenantId: string, i: number): AuditEntryInput => ({
+export const input = (tenantId: string, i: number): AuditEntryInput => ({
   tenantId,
   userId: `user-${i % 100}`,
   actionType: 'tool_invocation',
@@ -58,7 +58,7 @@ function plainRows(tenantId: string, n: number) {
   });
 }
 
-async function plainInsert(s: SqlStores, tenantId: string, n: number): Promise<void> {
+export async function plainInsert(s: SqlStores, tenantId: string, n: number): Promise<void> {
   await sql`INSERT INTO audit_entries (tenant_id, seq, id, user_id, "timestamp", action_type, action_detail,
     data_accessed, model_used, model_tokens, data_classification, policy_applied, policy_result, policy_reason,
     outcome, request_id, prev_hash, hash, commitments) VALUES ${sql.join(plainRows(tenantId, n))}`.execute(
