@@ -148,8 +148,12 @@ const COMMANDS: Spec[] = [
       opt('--keys <dir>', 'a fileKeyStore directory holding audit-commitment-key / audit-signing-key'),
       opt('--public-key <file>', 'JWK that verifies the checkpoints (default: from the signing key)'),
       opt(
+        '--leaves-only',
+        'fast check: the chain over the stored leaves only; the columns (entry, identifiers) are not re-derived, so an edited column is not found',
+      ),
+      opt(
         '--deep',
-        'also re-derive every entry from its columns (entry, identifiers, hash); by default the chain is checked over the stored leaves',
+        'the default: also re-derive every entry from its columns (accepted for existing scripts)',
       ),
       opt('--allow-unchecked', 'accept a partial check when a key is missing (reported unchecked)'),
       opt('--json', 'machine-readable report'),

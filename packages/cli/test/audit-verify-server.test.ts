@@ -63,9 +63,9 @@ describe('agentgov audit verify on the server data directory', () => {
     await stores.close();
 
     const t = io({ AGENTGOV_DATA_DIR: dir }); // no --database, no key in the environment
-    expect(await run(['audit', 'verify', '--deep'], t.io), t.err()).toBe(0);
+    expect(await run(['audit', 'verify'], t.io), t.err()).toBe(0);
     expect(t.out()).toContain(
-      'tenant acme: intact — 3 entries, leaves and columns checked (--deep), identifiers checked, 1 checkpoint(s), signatures valid',
+      'tenant acme: intact — 3 entries, leaves and columns checked, identifiers checked, 1 checkpoint(s), signatures valid',
     );
   }, 60_000);
 
@@ -96,7 +96,7 @@ describe('agentgov audit verify on the server data directory', () => {
     const none = io();
     expect(await run(['audit', 'verify', '--database', join(dir, 'db')], none.io)).toBe(1);
     expect(none.err()).toContain("commitment key 'audit-commitment-key' missing — give it with --keys DIR");
-    // With --keys: everything checked.
+    // With --keys: everything checked (--deep, the default, still accepted).
     const t = io();
     expect(
       await run(
@@ -106,7 +106,7 @@ describe('agentgov audit verify on the server data directory', () => {
       t.err(),
     ).toBe(0);
     expect(t.out()).toBe(
-      'tenant acme: intact — 1 entries, leaves and columns checked (--deep), identifiers checked, 1 checkpoint(s), signatures valid\n',
+      'tenant acme: intact — 1 entries, leaves and columns checked, identifiers checked, 1 checkpoint(s), signatures valid\n',
     );
   }, 60_000);
 

@@ -88,17 +88,24 @@ describe('agentgov audit verify (injected store)', () => {
     const t = io();
     const code = await createAuditVerify({ openStore: opener(store) })(['--database', 'x'], t.io);
     expect(code).toBe(0);
-    expect(t.out()).toBe(
-      'tenant acme: intact — 30 entries, leaves checked (columns not re-derived: --deep does), 1 checkpoint(s), signatures valid\n' +
-        'tenant globex: intact — 5 entries, leaves checked (columns not re-derived: --deep does), 1 checkpoint(s), signatures valid\n',
-    );
+    const full =
+      'tenant acme: intact — 30 entries, leaves and columns checked, identifiers checked, 1 checkpoint(s), signatures valid\n' +
+      'tenant globex: intact — 5 entries, leaves and columns checked, identifiers checked, 1 checkpoint(s), signatures valid\n';
+    expect(t.out()).toBe(full);
+    // --deep names the default (accepted so existing scripts keep working).
     const deep = io();
     expect(
       await createAuditVerify({ openStore: opener(store) })(['--database', 'x', '--deep'], deep.io),
     ).toBe(0);
-    expect(deep.out()).toBe(
-      'tenant acme: intact — 30 entries, leaves and columns checked (--deep), identifiers checked, 1 checkpoint(s), signatures valid\n' +
-        'tenant globex: intact — 5 entries, leaves and columns checked (--deep), identifiers checked, 1 checkpoint(s), signatures valid\n',
+    expect(deep.out()).toBe(full);
+    // --leaves-only is the fast check, and says what it did not do.
+    const fast = io();
+    expect(
+      await createAuditVerify({ openStore: opener(store) })(['--database', 'x', '--leaves-only'], fast.io),
+    ).toBe(0);
+    expect(fast.out()).toBe(
+      'tenant acme: intact — 30 entries, leaves checked (columns not re-derived: --leaves-only), 1 checkpoint(s), signatures valid\n' +
+        'tenant globex: intact — 5 entries, leaves checked (columns not re-derived: --leaves-only), 1 checkpoint(s), signatures valid\n',
     );
   });
 
@@ -157,7 +164,7 @@ describe('agentgov audit verify (injected store)', () => {
       ),
     ).toBe(0);
     expect(text.out()).toBe(
-      'tenant acme: intact — 10 entries, leaves checked (columns not re-derived: --deep does), identifiers UNCHECKED (no commitment key), 1 checkpoint(s), signatures unchecked (no public key) (partial check accepted: --allow-unchecked)\n',
+      'tenant acme: intact — 10 entries, leaves and columns checked, identifiers UNCHECKED (no commitment key), 1 checkpoint(s), signatures unchecked (no public key) (partial check accepted: --allow-unchecked)\n',
     );
   });
 
@@ -173,7 +180,7 @@ describe('agentgov audit verify (injected store)', () => {
       const cmd = createAuditVerify({ openStore: opener(store) });
       expect(await cmd(['--database', 'x', '--keys', join(dir, 'keys')], t.io), t.err()).toBe(0);
       expect(t.out()).toBe(
-        'tenant acme: intact — 6 entries, leaves checked (columns not re-derived: --deep does), 1 checkpoint(s), signatures valid\n',
+        'tenant acme: intact — 6 entries, leaves and columns checked, identifiers checked, 1 checkpoint(s), signatures valid\n',
       );
       expect(t.err()).toBe('');
       // A mistyped directory fails clearly (never a verification with no keys).
@@ -229,17 +236,18 @@ describe('agentgov audit verify (injected store)', () => {
         victim = r.entry.id;
       }
     });
-    // A changed column is not what the leaf check reads: intact over the leaves, and it says so.
+    // A changed column is not what the leaf-only check reads: intact over the leaves, and it says so.
     const leaves = io();
     expect(
-      await createAuditVerify({ openStore: opener(store) })(['--database', 'x', '--json'], leaves.io),
+      await createAuditVerify({ openStore: opener(store) })(
+        ['--database', 'x', '--json', '--leaves-only'],
+        leaves.io,
+      ),
     ).toBe(0);
     expect(JSON.parse(leaves.out()).tenants[0]).toMatchObject({ ok: true, depth: 'leaf', derived: 0 });
+    // The default check re-derives the columns and finds it.
     const t = io();
-    const code = await createAuditVerify({ openStore: opener(store) })(
-      ['--database', 'x', '--json', '--deep'],
-      t.io,
-    );
+    const code = await createAuditVerify({ openStore: opener(store) })(['--database', 'x', '--json'], t.io);
     expect(code).toBe(1);
     const json = JSON.parse(t.out());
     expect(json.ok).toBe(false);
@@ -253,26 +261,29 @@ describe('agentgov audit verify (injected store)', () => {
 
     const text = io();
     expect(
-      await createAuditVerify({ openStore: opener(store) })(
-        ['--database', 'x', '--tenant', 'acme', '--deep'],
-        text.io,
-      ),
+      await createAuditVerify({ openStore: opener(store) })(['--database', 'x', '--tenant', 'acme'], text.io),
     ).toBe(1);
     expect(text.out()).toContain(`first broken entry: ${victim} (seq 7): hash_mismatch`);
 
-    // A changed leaf is: found without --deep.
+    // A changed leaf is found by both checks, the default and --leaves-only.
     const leafEdited = tampered(clean, (r) => {
       if (r.seq === 5) r.leaf = (r.leaf as string).replace('"outcome":"success"', '"outcome":"denied"');
     });
-    const l = io();
-    expect(
-      await createAuditVerify({ openStore: opener(leafEdited) })(['--database', 'x', '--json'], l.io),
-    ).toBe(1);
-    expect(JSON.parse(l.out()).firstBreak).toMatchObject({
-      tenantId: 'acme',
-      seq: 5,
-      reason: 'hash_mismatch',
-    });
+    for (const flags of [[], ['--leaves-only']]) {
+      const l = io();
+      expect(
+        await createAuditVerify({ openStore: opener(leafEdited) })(
+          ['--database', 'x', '--json', ...flags],
+          l.io,
+        ),
+        flags.join(' '),
+      ).toBe(1);
+      expect(JSON.parse(l.out()).firstBreak).toMatchObject({
+        tenantId: 'acme',
+        seq: 5,
+        reason: 'hash_mismatch',
+      });
+    }
   });
 
   it('exit 2 on unusable input', async () => {
@@ -282,6 +293,7 @@ describe('agentgov audit verify (injected store)', () => {
     const cases: [string[], Record<string, string>, RegExp][] = [
       [[], ENV, /--database is required/],
       [['--database', 'x', '--bogus'], ENV, /Unknown option/],
+      [['--database', 'x', '--deep', '--leaves-only'], ENV, /--deep and --leaves-only contradict each other/],
       [['--database', 'x', 'extra'], ENV, /positional/i],
       [['--database', 'x', '--tenant', 'nobody'], ENV, /tenant nobody has no audit entries/],
       [['--database', 'x'], { AGENTGOV_SECRET_AUDIT_COMMITMENT_KEY: 'short' }, /shorter than 32/],
@@ -346,7 +358,7 @@ describe('agentgov audit verify (PGlite directory through @agentgov/store-kysely
   });
 
   it('verifies a PGlite directory (exit 0), detects a row edited behind the triggers (exit 1)', async () => {
-    const { openStore } = await import('@agentgov/store-kysely');
+    const { openStore, sql } = await import('@agentgov/store-kysely');
     const dir = mkdtempSync(join(tmpdir(), 'agentgov-verify-'));
     dirs.push(dir);
     const stores = await openStore({ database: dir });
@@ -356,25 +368,36 @@ describe('agentgov audit verify (PGlite directory through @agentgov/store-kysely
     const ok = io();
     expect(await run(['audit', 'verify', '--database', dir], ok.io)).toBe(0);
     expect(ok.out()).toContain(
-      'tenant acme: intact — 25 entries, leaves checked (columns not re-derived: --deep does), 1 checkpoint(s), signatures valid',
+      'tenant acme: intact — 25 entries, leaves and columns checked, identifiers checked, 1 checkpoint(s), signatures valid',
     );
 
-    // A row edited behind the store's back (the SQL engineer's triggers forbid UPDATE; the
-    // tamper is applied to what the real store reads back).
-    const edited = createAuditVerify({
-      openStore: async (database) => {
-        const s = await openStore({ database, migrate: false });
-        return {
-          audit: tampered(s.audit, (r) => r.seq === 9 && Object.assign(r.entry, { policyReason: 'edited' })),
-          close: s.close,
-        };
-      },
+    // An operator with database access edits a column behind the store's back: the triggers
+    // that forbid UPDATE switched off (session_replication_role = replica), the leaf and hash kept.
+    const editor = await openStore({ database: dir, migrate: false });
+    await editor.db.transaction().execute(async (trx) => {
+      await sql`SET LOCAL session_replication_role = replica`.execute(trx);
+      await sql`UPDATE audit_entries SET outcome = 'denied' WHERE tenant_id = 'acme' AND seq = 9`.execute(
+        trx,
+      );
     });
+    await editor.close();
+
+    // The default check (no flag) re-derives the columns and finds the edited row.
     const broken = io();
-    expect(await edited(['--database', dir, '--json', '--deep'], broken.io)).toBe(1);
+    expect(await run(['audit', 'verify', '--database', dir, '--json'], broken.io)).toBe(1);
     const first = JSON.parse(broken.out()).firstBreak;
     expect(first).toMatchObject({ tenantId: 'acme', seq: 9, reason: 'hash_mismatch' });
     expect(first.entryId).toMatch(/^[0-9A-Z]{26}$/);
+    const text = io();
+    expect(await run(['audit', 'verify', '--database', dir], text.io)).toBe(1);
+    expect(text.out()).toContain(`first broken entry: ${first.entryId} (seq 9): hash_mismatch`);
+
+    // --leaves-only does not look at the columns, and its summary says so.
+    const fast = io();
+    expect(await run(['audit', 'verify', '--database', dir, '--leaves-only'], fast.io)).toBe(0);
+    expect(fast.out()).toContain(
+      'tenant acme: intact — 25 entries, leaves checked (columns not re-derived: --leaves-only), 1 checkpoint(s), signatures valid',
+    );
   }, 60_000);
 
   it('exit 2 for a directory that does not exist (never creates one)', async () => {

@@ -60,7 +60,7 @@ const COLUMN_TAMPERS: Record<string, RawBuilder<unknown>> = {
   leaf: sql`leaf = replace(leaf, '"outcome":"success"', '"outcome":"error"')`,
 };
 
-/** The tampers the leaf check finds without `deep` (the others change columns it does not re-derive). */
+/** The tampers the leaf-only check (`deep: false`) finds (the others change columns it does not re-derive). */
 const LEAF_TAMPERS = new Set(['prev_hash', 'hash', 'leaf']);
 
 function chainSuite(name: string, open: () => Promise<TestStores>): void {
@@ -108,14 +108,16 @@ function chainSuite(name: string, open: () => Promise<TestStores>): void {
         const entries = await seed(tenant);
         const target = entries[2] as AuditEntry;
         await tamper(sql`UPDATE audit_entries SET ${change} WHERE tenant_id = ${tenant} AND seq = 3`);
-        const report = await verifyTenant(s.audit, tenant, { secrets, deep: true });
-        expect(report.ok).toBe(false);
+        // The default check (deep) finds every edited column.
+        const report = await verifyTenant(s.audit, tenant, { secrets });
+        expect(report).toMatchObject({ ok: false, depth: 'deep' });
         const expectedId = column === 'id' ? '01ARZ3NDEKTSV4RRFFQ69G5FAV' : target.id;
         expect(report.firstBreak?.entryId, JSON.stringify(report.firstBreak)).toBe(expectedId);
         expect(report.firstBreak?.seq).toBe(3);
-        // Over the stored leaves alone (scanLeaves: no entry column read), only a change to the
-        // leaf, the hash or the link is seen; the report says the columns were not re-derived.
-        const leaves = await verifyTenant(s.audit, tenant, { secrets });
+        // Over the stored leaves alone (deep: false, scanLeaves: no entry column read), only a
+        // change to the leaf, the hash or the link is seen; the report says the columns were not
+        // re-derived.
+        const leaves = await verifyTenant(s.audit, tenant, { secrets, deep: false });
         expect(leaves).toMatchObject({ depth: 'leaf', derived: 0, ok: !LEAF_TAMPERS.has(column) });
         if (LEAF_TAMPERS.has(column)) expect(leaves.firstBreak).toMatchObject({ entryId: target.id, seq: 3 });
       });
@@ -125,7 +127,7 @@ function chainSuite(name: string, open: () => Promise<TestStores>): void {
       const tenant = 't-legacy';
       await seed(tenant);
       await tamper(sql`UPDATE audit_entries SET leaf = NULL WHERE tenant_id = ${tenant} AND seq IN (2, 4)`);
-      const report = await verifyTenant(s.audit, tenant, { secrets, batchSize: 2 });
+      const report = await verifyTenant(s.audit, tenant, { secrets, batchSize: 2, deep: false });
       expect(report).toMatchObject({
         ok: true,
         checked: 5,
@@ -133,9 +135,9 @@ function chainSuite(name: string, open: () => Promise<TestStores>): void {
         derived: 2,
         identifiers: 'checked',
       });
-      // A changed column of such an entry is found without deep.
+      // A changed column of such an entry is found even leaf-only.
       await tamper(sql`UPDATE audit_entries SET outcome = 'error' WHERE tenant_id = ${tenant} AND seq = 4`);
-      const broken = await verifyTenant(s.audit, tenant, { secrets, batchSize: 2 });
+      const broken = await verifyTenant(s.audit, tenant, { secrets, batchSize: 2, deep: false });
       expect(broken.firstBreak).toMatchObject({ seq: 4, reason: 'hash_mismatch' });
     });
 
@@ -172,14 +174,14 @@ function chainSuite(name: string, open: () => Promise<TestStores>): void {
           // As before migration 0009 (what the read-only CLI may open): no leaf column at all.
           await sql`ALTER TABLE audit_entries DROP COLUMN leaf`.execute(old.db);
           for (const round of [1, 2]) {
-            const report = await verifyTenant(old.audit, tenant, { secrets });
+            const report = await verifyTenant(old.audit, tenant, { secrets, deep: false });
             expect(report, `round ${round}`).toMatchObject({
               ok: true,
               checked: 3,
               depth: 'leaf',
               derived: 3,
             });
-            const deep = await verifyTenant(old.audit, tenant, { secrets, deep: true });
+            const deep = await verifyTenant(old.audit, tenant, { secrets });
             expect(deep, `round ${round}`).toMatchObject({ ok: true, checked: 3, depth: 'deep', derived: 3 });
           }
         } finally {

@@ -1,11 +1,14 @@
 /**
  * `agentgov audit verify --database URL|DIR [--tenant ID] [--keys DIR] [--public-key FILE]
- * [--deep] [--allow-unchecked] [--json]`
+ * [--leaves-only] [--deep] [--allow-unchecked] [--json]`
  *
  * Streams each tenant's audit log from PostgreSQL (`postgres://…`) or a PGlite directory
  * (anything else) and verifies the hash chain over the stored leaves (the exact text each hash
- * covers) and the signed checkpoints; `--deep` also re-derives every entry from its columns (the
- * identifier commitments included). Entries stored without a leaf are always re-derived. Keys: `--keys DIR` (a `fileKeyStore` directory), then the environment
+ * covers) and the signed checkpoints, and by default re-derives every entry from its columns (the
+ * identifier commitments included), so a column edited behind the triggers fails the run.
+ * `--leaves-only` is the fast check (leaves only, columns not re-derived — the summary says so;
+ * entries stored without a leaf are still re-derived); `--deep` names the default (accepted for
+ * existing scripts). Keys: `--keys DIR` (a `fileKeyStore` directory), then the environment
  * (AGENTGOV_SECRET_AUDIT_*), then the development keys the server kept in the database; the
  * checkpoints' public key also from --public-key. Unchecked is not intact: a part no key could
  * check fails the run (exit 1, naming the missing key and how to give it) unless
@@ -54,7 +57,7 @@ export interface AuditVerifyDeps {
 export const PROGRESS_THRESHOLD = 5000;
 
 const USAGE =
-  'usage: agentgov audit verify --database URL|DIR [--tenant ID] [--keys DIR] [--public-key FILE] [--deep] [--allow-unchecked] [--json]';
+  'usage: agentgov audit verify --database URL|DIR [--tenant ID] [--keys DIR] [--public-key FILE] [--leaves-only] [--deep] [--allow-unchecked] [--json]';
 
 /** Hides the password of a database URL in messages. */
 export function redactDatabase(database: string): string {
@@ -146,7 +149,9 @@ function parse(args: string[]) {
         'public-key': { type: 'string' },
         keys: { type: 'string' },
         'allow-unchecked': { type: 'boolean', default: false },
+        // The default (accepted so existing scripts keep working); --leaves-only is the fast check.
         deep: { type: 'boolean', default: false },
+        'leaves-only': { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
       },
       allowPositionals: false,
@@ -205,13 +210,13 @@ function howToGive(u: UncheckedPart): string {
 function scope(report: VerifyReport): string {
   const unchecked = report.identifiers === 'checked' ? '' : ', identifiers UNCHECKED (no commitment key)';
   if (report.depth === 'deep') {
-    return `leaves and columns checked (--deep)${report.identifiers === 'checked' ? ', identifiers checked' : unchecked}`;
+    return `leaves and columns checked${report.identifiers === 'checked' ? ', identifiers checked' : unchecked}`;
   }
   const derived =
     report.derived > 0
       ? `, ${report.derived} without a stored leaf re-derived from their columns${report.identifiers === 'checked' ? ' (identifiers checked)' : ''}`
       : '';
-  return `leaves checked (columns not re-derived: --deep does)${derived}${unchecked}`;
+  return `leaves checked (columns not re-derived: --leaves-only)${derived}${unchecked}`;
 }
 
 function human(report: VerifyReport): string {
@@ -256,6 +261,11 @@ export function createAuditVerify(deps: Partial<AuditVerifyDeps> = {}) {
 
   return async function auditVerify(args: string[], io: CliIo): Promise<number> {
     const values = parse(args);
+    if (values.deep && values['leaves-only']) {
+      throw new UsageError(
+        `--deep and --leaves-only contradict each other (the default is --deep)\n${USAGE}`,
+      );
+    }
     // The reference server's configuration when --database is not given: DATABASE_URL, else
     // AGENTGOV_DATA_DIR.
     const database = values.database ?? io.env.DATABASE_URL ?? io.env.AGENTGOV_DATA_DIR;
@@ -314,7 +324,7 @@ export function createAuditVerify(deps: Partial<AuditVerifyDeps> = {}) {
               secrets,
               ...(publicJwk ? { publicJwk } : {}),
               ...(values['allow-unchecked'] ? { allowUnchecked: true } : {}),
-              ...(values.deep ? { deep: true } : {}),
+              deep: !values['leaves-only'],
               onProgress: (checked, total) => {
                 if (!progress || total < PROGRESS_THRESHOLD) return;
                 if (!started) {
