@@ -5,59 +5,42 @@
  * (policy, audit, work tracking), and the chosen framework adapter. `startServer` is what
  * `main.ts` runs and what the tests start in-process.
  *
- * Over 300 lines on purpose: the whole assembly reads top to bottom in one place; the parts with
- * logic of their own (request log, checkpoints, data-directory lock, secrets) are modules.
+ * The whole assembly reads top to bottom in one place; the parts with logic of their own are
+ * modules: the stores (./stores.ts), the MCP extension (./mcp.ts), the HTTP front (./http-front.ts),
+ * the request log, checkpoints, data-directory lock and secrets.
  */
 
 import { mkdir } from 'node:fs/promises';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { mount as mountExpress } from '@agentgov/adapter-express';
-import { mount as mountKoa } from '@agentgov/adapter-koa';
 import { type AuditService, createAuditLog, DEFAULT_COMMITMENT_KEY_REF } from '@agentgov/audit';
 import { auditRoutes } from '@agentgov/audit/gateway';
 import { consoleRoutes } from '@agentgov/console/gateway';
 import {
-  type AuditStore,
   auditedTransactions,
   createUlidFactory,
   type DecisionEngine,
   EnvSecretStore,
   guardPort,
-  InMemoryAuditStore,
   InMemoryBriefingStore,
   InMemoryClassificationStore,
-  InMemoryConnectorStore,
   InMemoryExchangeStore,
-  InMemoryInstanceRegistry,
-  InMemoryOrgDirectory,
-  InMemoryPolicyStore,
   InMemoryScheduledRunStore,
-  InMemorySessionStore,
   InMemoryTaskStore,
-  InMemoryTenantStore,
-  InMemoryUnitOfWork,
   InMemoryWorkTrackingStore,
-  type OrgDirectory,
-  type PolicyStore,
   type SecretStore,
   systemClock,
-  type UnitOfWork,
 } from '@agentgov/core';
 import {
   createGovernance,
   createNodeServer,
   type Governance,
-  type KernelStores,
   MemoryRateLimiter,
-  sendFetchResponse,
-  toFetchRequest,
+  type OidcConfig,
 } from '@agentgov/gateway';
 import { prometheusMetrics } from '@agentgov/gateway/observability';
 import { interchangeRoutes } from '@agentgov/interchange/gateway';
-import { createMcpProxy, loadMcpConfig } from '@agentgov/mcp';
-import { mcpRoutes } from '@agentgov/mcp/gateway';
 import {
   BuiltinDecisionEngine,
   EffectivePolicyResolver,
@@ -69,15 +52,16 @@ import { KyselyScheduledRunStore, openStore, type SqlStores } from '@agentgov/st
 import { createRedisStores, type RedisStores } from '@agentgov/store-redis';
 import { connectorIntegrations } from '@agentgov/work-tracking';
 import { workTrackingRoutes } from '@agentgov/work-tracking/gateway';
-import express from 'express';
-import Koa from 'koa';
 import { apiReference } from './api-reference';
 import { scheduleCheckpoints } from './checkpoints';
 import { browserHost, type ServerConfig } from './config';
 import { lockDataDir } from './data-lock';
 import { DEV_ACCOUNTS, type DevIssuer, startDevIssuer } from './dev-issuer';
 import { serverSecrets } from './dev-secrets';
+import { frameworkListener } from './http-front';
+import { mcpPluginFromEnv } from './mcp';
 import { createServerLogger, type StartupPhase, startupResponder } from './request-log';
+import { countActiveSessions, serverStores } from './stores';
 
 export interface RunningServer {
   /** Base URL, e.g. http://127.0.0.1:8080 */
@@ -175,27 +159,7 @@ export async function startServer(
     phase = 'starting';
     // Everything lives in the database when there is one; `memory:` keeps it all in-process.
     // Audited writes (policies, connectors, erasure) commit with their entry: `unitOfWork`.
-    let stores: KernelStores;
-    let policyStore: PolicyStore;
-    let auditStore: AuditStore;
-    let directory: OrgDirectory;
-    let unitOfWork: UnitOfWork;
-    if (sqlStores) {
-      const { sessions, tenants, connectors, instances } = sqlStores;
-      stores = { sessions, tenants, connectors, instances };
-      ({ policies: policyStore, audit: auditStore, directory, unitOfWork } = sqlStores);
-    } else {
-      const memory = {
-        tenants: new InMemoryTenantStore(),
-        connectors: new InMemoryConnectorStore(),
-        policies: new InMemoryPolicyStore(),
-        audit: new InMemoryAuditStore(),
-        directory: new InMemoryOrgDirectory(),
-      };
-      stores = { ...memory, sessions: new InMemorySessionStore(), instances: new InMemoryInstanceRegistry() };
-      ({ policies: policyStore, audit: auditStore, directory } = memory);
-      unitOfWork = new InMemoryUnitOfWork(memory);
-    }
+    let { stores, policyStore, auditStore, directory, unitOfWork } = serverStores(sqlStores);
 
     // --- Redis: shared rate limits, sessions and activity across processes
     let redis: RedisStores | undefined;
@@ -225,6 +189,14 @@ export async function startServer(
       devIssuer = await issuerStarting;
     }
     const issuer = config.oidc.issuer ?? (devIssuer as DevIssuer).issuer;
+    const oidcClient: OidcConfig = {
+      issuer,
+      clientId: config.oidc.clientId,
+      clientSecret: config.oidc.clientSecret,
+      redirectUri,
+      // Plain HTTP is accepted only for an issuer on loopback (the development issuer, tests).
+      ...(isLoopbackHttp(issuer) ? { allowInsecureRequests: true } : {}),
+    };
 
     // --- the development accounts are placed in the org tree up front
     if (devIssuer) {
@@ -286,35 +258,15 @@ export async function startServer(
       audit,
       directory,
     });
-    // Governed MCP tool calls (extension, optional): AGENTGOV_MCP_CONFIG names the proxy's
-    // configuration (mcp.yaml); its Streamable HTTP endpoint `/api/v1/mcp` accepts access tokens
-    // of the issuer for the resource AGENTGOV_MCP_RESOURCE (default `<origin>/api/v1/mcp`).
-    // Pending approvals live in the database (any process decides them; they survive restarts);
-    // per-user call limits use the server's rate limiter.
-    const mcp = env.AGENTGOV_MCP_CONFIG
-      ? createMcpProxy(await loadMcpConfig(env.AGENTGOV_MCP_CONFIG), {
-          engine: policyPlugin.engine,
-          audit,
-          rateLimiter,
-          ...(sqlStores ? { inbox: sqlStores.toolCalls } : {}),
-        })
-      : undefined;
-    const mcpPlugin =
-      mcp &&
-      mcpRoutes({
-        governor: mcp.governor,
-        oidc: {
-          issuer,
-          clientId: config.oidc.clientId,
-          clientSecret: config.oidc.clientSecret,
-          redirectUri,
-          ...(isLoopbackHttp(issuer) ? { allowInsecureRequests: true } : {}),
-        },
-        resource: env.AGENTGOV_MCP_RESOURCE || `${new URL(redirectUri).origin}/api/v1/mcp`,
-        audit,
-        directory,
-        onClose: () => mcp.close(),
-      });
+    // Governed MCP tool calls (extension, optional): AGENTGOV_MCP_CONFIG (./mcp.ts).
+    const mcpPlugin = await mcpPluginFromEnv(env, {
+      engine: policyPlugin.engine,
+      audit,
+      directory,
+      rateLimiter,
+      inbox: sqlStores?.toolCalls,
+      oidc: oidcClient,
+    });
     const workTrackingPlugin = workTrackingRoutes({
       store: sqlStores?.workTracking ?? new InMemoryWorkTrackingStore(),
       tasks: sqlStores?.tasks ?? new InMemoryTaskStore(),
@@ -358,14 +310,9 @@ export async function startServer(
       transaction,
       logger,
       oidc: {
-        issuer,
-        clientId: config.oidc.clientId,
-        clientSecret: config.oidc.clientSecret,
-        redirectUri,
+        ...oidcClient,
         // The development issuer puts tenant_id and the roles under its `agentgov` scope.
         scope: config.oidc.scope ?? (devIssuer ? 'openid email agentgov' : 'openid email profile'),
-        // Plain HTTP is accepted only for an issuer on loopback (the development issuer, tests).
-        ...(isLoopbackHttp(issuer) ? { allowInsecureRequests: true } : {}),
         afterLogin: `${consolePlugin.path}/`,
       },
       rateLimiter,
@@ -399,58 +346,7 @@ export async function startServer(
     // --- HTTP: the chosen framework; everything outside /api/v1 is answered by the console (its
     // pages, `/` for a browser) or the gateway, so unknown paths get the spec's 404 body rather
     // than a framework page.
-    // `/` for an API client (a browser was sent to the console above): where things are.
-    const rootIndex = (request: Request): Response | undefined => {
-      if (new URL(request.url).pathname !== '/') return undefined;
-      if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
-      const api = '/api/v1';
-      const body = JSON.stringify({
-        name: 'agentgov',
-        console: `${consolePlugin.path}/`,
-        api,
-        docs: `${api}/docs`,
-        openapi: `${api}/openapi.json`,
-        status: `${api}/status`,
-      });
-      return new Response(request.method === 'HEAD' ? null : body, {
-        status: 200,
-        headers: {
-          'content-type': 'application/json; charset=utf-8',
-          'cache-control': 'no-store',
-          'x-content-type-options': 'nosniff',
-        },
-      });
-    };
-    const fallback = (req: http.IncomingMessage, res: http.ServerResponse) => {
-      const remoteAddress = req.socket.remoteAddress;
-      const request = toFetchRequest(req, res);
-      consolePlugin
-        .serve(request)
-        .then((page) => page ?? rootIndex(request))
-        .then((page) => page ?? governance.handle(request, remoteAddress ? { remoteAddress } : {}))
-        .then((response) => sendFetchResponse(res, response))
-        .catch(() => {
-          if (!res.headersSent) res.writeHead(500);
-          res.end();
-        });
-    };
-    let listener: http.RequestListener;
-    if (config.framework === 'koa') {
-      const app = new Koa();
-      app.use(mountKoa(governance));
-      app.use(async (ctx) => {
-        ctx.respond = false;
-        fallback(ctx.req, ctx.res);
-      });
-      listener = app.callback();
-    } else {
-      const app = express();
-      app.disable('x-powered-by');
-      app.use(mountExpress(governance));
-      app.use((req, res) => fallback(req, res));
-      listener = app;
-    }
-    ready = listener;
+    ready = frameworkListener(config.framework, governance, consolePlugin);
 
     let closing: Promise<void> | undefined;
     return {
@@ -483,14 +379,4 @@ export async function startServer(
 function isLoopbackHttp(url: string): boolean {
   const { protocol, hostname } = new URL(url);
   return protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]', '::1'].includes(hostname);
-}
-
-/** Sessions not yet expired, for the `agentgov_sessions_active` gauge (sessions in the database). */
-async function countActiveSessions(stores: SqlStores): Promise<number> {
-  const row = await stores.db
-    .selectFrom('sessions')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('expires_at', '>', new Date().toISOString())
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
 }

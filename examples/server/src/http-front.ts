@@ -1,0 +1,72 @@
+/**
+ * The reference server's HTTP front: the chosen framework (Express, or Koa with
+ * `AGENTGOV_FRAMEWORK=koa`) with the gateway mounted through its adapter, and behind it, for
+ * everything outside /api/v1, the console's pages (`/` sends a browser there), `/` for an API
+ * client (a JSON index of where things are), then the gateway again — so unknown paths get the
+ * spec's 404 body rather than a framework page.
+ */
+import type http from 'node:http';
+import { mount as mountExpress } from '@agentgov/adapter-express';
+import { mount as mountKoa } from '@agentgov/adapter-koa';
+import type { consoleRoutes } from '@agentgov/console/gateway';
+import { type Governance, sendFetchResponse, toFetchRequest } from '@agentgov/gateway';
+import express from 'express';
+import Koa from 'koa';
+import type { ServerConfig } from './config';
+
+/** The request listener of the server: `framework` with the gateway, then the console and `/`. */
+export function frameworkListener(
+  framework: ServerConfig['framework'],
+  governance: Governance,
+  consolePlugin: ReturnType<typeof consoleRoutes>,
+): http.RequestListener {
+  // `/` for an API client (a browser was sent to the console above): where things are.
+  const rootIndex = (request: Request): Response | undefined => {
+    if (new URL(request.url).pathname !== '/') return undefined;
+    if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
+    const api = '/api/v1';
+    const body = JSON.stringify({
+      name: 'agentgov',
+      console: `${consolePlugin.path}/`,
+      api,
+      docs: `${api}/docs`,
+      openapi: `${api}/openapi.json`,
+      status: `${api}/status`,
+    });
+    return new Response(request.method === 'HEAD' ? null : body, {
+      status: 200,
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+      },
+    });
+  };
+  const fallback = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const remoteAddress = req.socket.remoteAddress;
+    const request = toFetchRequest(req, res);
+    consolePlugin
+      .serve(request)
+      .then((page) => page ?? rootIndex(request))
+      .then((page) => page ?? governance.handle(request, remoteAddress ? { remoteAddress } : {}))
+      .then((response) => sendFetchResponse(res, response))
+      .catch(() => {
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      });
+  };
+  if (framework === 'koa') {
+    const app = new Koa();
+    app.use(mountKoa(governance));
+    app.use(async (ctx) => {
+      ctx.respond = false;
+      fallback(ctx.req, ctx.res);
+    });
+    return app.callback();
+  }
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(mountExpress(governance));
+  app.use((req, res) => fallback(req, res));
+  return app;
+}
