@@ -5,8 +5,10 @@
  * not run this script). Mixed load — audited decisions, policy reads, audit reads, policy
  * creations over 12 tenants — from `BENCH_SCALE_CONNECTIONS` closed-loop clients (default 24) for
  * `BENCH_SCALE_SECONDS` (default 60), first through a frontend with ONE of the processes behind it,
- * then through the frontend with all THREE (fresh tenants each phase, so neither phase starts
- * with the other's rate-limit windows). Audit reads and creations stay under each tenant's limits
+ * then through a frontend with all THREE round-robin, then through one with all three by a hash of
+ * the caller's token (tenant affinity: one tenant's audit appends come from one process, so its
+ * group commit holds; see bench/chain-ceiling.bench.ts) — fresh tenants each phase, so no phase
+ * starts with another's rate-limit windows. Audit reads and creations stay under each tenant's limits
  * (100 and 50 per phase, against the spec's 120 and 60 a minute), so any 429 there is a finding.
  *
  * Checks at the end (exit code 1 when one fails):
@@ -94,12 +96,16 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** HAProxy with two frontends: `one` → the first backend server only, `three` → all, round-robin. */
+/**
+ * HAProxy with three frontends: `one` → the first backend server only; `three` → all three,
+ * round-robin per request; `affine` → all three, by a consistent hash of the Authorization header
+ * (one caller's requests — here one tenant's — stay on one process while it is up).
+ */
 async function startHaproxy(
   servers: string[],
-): Promise<{ one: string; three: string; stop(): Promise<void> }> {
+): Promise<{ one: string; three: string; affine: string; stop(): Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'agentgov-haproxy-'));
-  const [onePort, threePort] = [await freePort(), await freePort()];
+  const [onePort, threePort, affinePort] = [await freePort(), await freePort(), await freePort()];
   const line = (url: string, i: number) => `  server s${i + 1} ${new URL(url).host}`;
   const config = [
     'global',
@@ -115,11 +121,19 @@ async function startHaproxy(
     'frontend three',
     `  bind 127.0.0.1:${threePort}`,
     '  default_backend three',
+    'frontend affine',
+    `  bind 127.0.0.1:${affinePort}`,
+    '  default_backend affine',
     'backend one',
     '  http-response set-header x-backend %s',
     line(servers[0] as string, 0),
     'backend three',
     '  balance roundrobin',
+    '  http-response set-header x-backend %s',
+    ...servers.map(line),
+    'backend affine',
+    '  balance hdr(authorization)',
+    '  hash-type consistent',
     '  http-response set-header x-backend %s',
     ...servers.map(line),
     '',
@@ -131,9 +145,10 @@ async function startHaproxy(
   child.once('error', (e) => console.error(`haproxy: ${e.message} (apt-get install -y haproxy)`));
   const one = `http://127.0.0.1:${onePort}`;
   const three = `http://127.0.0.1:${threePort}`;
+  const affine = `http://127.0.0.1:${affinePort}`;
   for (let i = 0; ; i++) {
     const up = await Promise.all(
-      [one, three].map((u) =>
+      [one, three, affine].map((u) =>
         fetch(`${u}/api/v1/readyz`).then(
           (r) => r.ok,
           () => false,
@@ -147,6 +162,7 @@ async function startHaproxy(
   return {
     one,
     three,
+    affine,
     async stop() {
       await stopChild(child);
       await rm(dir, { recursive: true, force: true });
@@ -302,8 +318,9 @@ async function main(): Promise<number> {
   const phaseTenants = (p: string) => Array.from({ length: TENANTS }, (_, i) => `${p}${i}-${suffix}`);
   const tenantsOne = phaseTenants('one');
   const tenantsThree = phaseTenants('three');
+  const tenantsAffine = phaseTenants('affine');
   const limited = `limited-${suffix}`;
-  const all = [...tenantsOne, ...tenantsThree, limited];
+  const all = [...tenantsOne, ...tenantsThree, ...tenantsAffine, limited];
   const account = (tenant: string): DevAccount => ({
     sub: `admin-${tenant}`,
     email: `admin@${tenant}.example`,
@@ -353,10 +370,13 @@ async function main(): Promise<number> {
 
     const one = await load('1 instance ', lb.one, pick(tenantsOne));
     console.log(summary(one));
-    const three = await load('3 instances', lb.three, pick(tenantsThree));
+    const three = await load('3 instances, round-robin', lb.three, pick(tenantsThree));
     console.log(summary(three));
+    const affine = await load('3 instances, tenant-affine', lb.affine, pick(tenantsAffine));
+    console.log(summary(affine));
+    const rate = (p: Phase) => p.requests / p.seconds;
     console.log(
-      `capacity: 3 instances / 1 instance = ${(three.requests / three.seconds / (one.requests / one.seconds)).toFixed(2)}x req/s`,
+      `capacity vs 1 instance: 3 round-robin ${(rate(three) / rate(one)).toFixed(2)}x, 3 tenant-affine ${(rate(affine) / rate(one)).toFixed(2)}x req/s`,
     );
 
     const failures: string[] = [];
@@ -381,7 +401,7 @@ async function main(): Promise<number> {
     if (accepted !== 60 || limitedCount !== 10)
       failures.push(`rate limit: ${accepted} × 201, ${limitedCount} × 429`);
 
-    for (const p of [one, three]) {
+    for (const p of [one, three, affine]) {
       const bad = [...p.statuses.keys()].filter((s) => s === 0 || s >= 400);
       if (bad.length > 0)
         failures.push(`${p.label}: statuses ${JSON.stringify(Object.fromEntries(p.statuses))}`);
@@ -389,7 +409,7 @@ async function main(): Promise<number> {
     const seen = await inspect(databaseUrl, all);
     let writes = 0;
     let entries = 0;
-    for (const created of [one.created, three.created, new Map([[limited, limitedIds]])]) {
+    for (const created of [one.created, three.created, affine.created, new Map([[limited, limitedIds]])]) {
       for (const [tenant, ids] of created) {
         const s = seen.get(tenant);
         const missing = ids.filter((id) => !s?.ids.has(id));
