@@ -1,3 +1,8 @@
+/**
+ * `KyselyAuditStore`: the `AuditStore` port on PostgreSQL / PGlite — appends (group commit in
+ * `audit-append.ts`, the SQL in `audit-sql.ts`), lookups and queries, the keyset scans the
+ * verifier reads (`audit-pages.ts`), anonymization and checkpoints.
+ */
 import {
   type AuditCheckpoint,
   type AuditFilter,
@@ -14,38 +19,14 @@ import {
 } from '@agentgov/core';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { AppendGroups } from './audit-append';
-import {
-  type AuditRow,
-  countQuery,
-  entriesOf,
-  getById,
-  insertRecords,
-  type LeafRow,
-  leafPage,
-  lockHead,
-  pageQuery,
-  readHead,
-  SELECT_COLUMNS,
-  toRecord,
-  whereFilter,
-} from './audit-sql';
+import { hashPages, leafOr, leafPages, recordPages } from './audit-pages';
+import { countQuery, getById, insertRecords, lockHead, pageQuery, readHead, toRecord } from './audit-sql';
 import type { AuditCheckpointsTable, Database, StoredRow } from './schema';
 import { isoFromText, isoText, toNumber } from './sql-util';
 
 const DEFAULT_SCAN_BATCH = 500;
 /** Hashes per `scanHashes` round trip when the caller gives no `batchSize`. */
 const DEFAULT_HASH_BATCH = 10_000;
-
-interface HashPage {
-  n: string;
-  last_text: string | null;
-  hashes: string | null;
-}
-
-/** SQLSTATE of a column that does not exist (`leaf` before migration 0009). */
-const UNDEFINED_COLUMN = '42703';
-/** Kysely instances whose database has no `leaf` column (not migrated to 0009). */
-const leafless = new WeakSet<object>();
 
 /**
  * One per kysely instance: every store over the same database object shares the per-tenant
@@ -182,7 +163,8 @@ export class KyselyAuditStore implements AuditStore {
 
   /** The records of seq fromSeq..toSeq a page at a time (see `#pages`). */
   scanPages(tenantId: string, options: AuditHashScanOptions = {}): AsyncIterable<AuditRecord[]> {
-    return this.#leafOr(
+    return leafOr(
+      this.#db,
       () => this.#pages(tenantId, options, true),
       () => this.#pages(tenantId, options, false),
     );
@@ -199,114 +181,17 @@ export class KyselyAuditStore implements AuditStore {
     tenantId: string,
     options: AuditHashScanOptions = {},
   ): AsyncIterable<readonly (AuditLeaf | AuditRecord)[]> {
-    return this.#leafOr<AuditLeaf | AuditRecord>(
-      () => this.#leafPages(tenantId, options),
+    const batch = Math.max(1, options.batchSize ?? this.#scanBatch);
+    return leafOr<AuditLeaf | AuditRecord>(
+      this.#db,
+      () => leafPages(this.#db, tenantId, batch, options),
       () => this.#pages(tenantId, options, false),
     );
   }
 
-  /**
-   * Reads through `withLeaf`, or through `without` when the database has no `leaf` column (not
-   * migrated to 0009: the read-only CLI opens it as it is); remembered per kysely instance.
-   */
-  async *#leafOr<T>(
-    withLeaf: () => AsyncIterable<T[]>,
-    without: () => AsyncIterable<T[]>,
-  ): AsyncIterable<T[]> {
-    if (!leafless.has(this.#db)) {
-      let read = false;
-      try {
-        for await (const page of withLeaf()) {
-          read = true;
-          yield page;
-        }
-        return;
-      } catch (error) {
-        if (read || (error as { code?: unknown })?.code !== UNDEFINED_COLUMN) throw error;
-        leafless.add(this.#db);
-      }
-    }
-    yield* without();
-  }
-
-  #leafPages(tenantId: string, options: AuditHashScanOptions): AsyncIterable<(AuditLeaf | AuditRecord)[]> {
-    const batch = Math.max(1, options.batchSize ?? this.#scanBatch);
-    const whole = (after: number, last: number) =>
-      sql<AuditRow>`SELECT ${SELECT_COLUMNS}, leaf FROM audit_entries
-        WHERE tenant_id = ${tenantId} AND seq > ${after} AND seq <= ${last} ORDER BY seq`.execute(this.#db);
-    return this.#prefetched<LeafRow, AuditLeaf | AuditRecord>(
-      batch,
-      options,
-      (after) => leafPage(tenantId, after, options.toSeq, batch).execute(this.#db),
-      async (rows: LeafRow[], after) => {
-        const out: (AuditLeaf | AuditRecord)[] = new Array(rows.length);
-        for (let i = 0; i < rows.length; i++) {
-          const r = rows[i] as LeafRow;
-          if (r.leaf === null) {
-            const last = toNumber((rows.at(-1) as LeafRow).seq_text);
-            return (await whole(after, last)).rows.map(toRecord);
-          }
-          out[i] = { seq: toNumber(r.seq_text), id: r.id, prevHash: r.prev_hash, hash: r.hash, leaf: r.leaf };
-        }
-        return out;
-      },
-    );
-  }
-
-  /**
-   * Keyset pages of the records matching `options` (`WHERE seq > last ORDER BY seq LIMIT batch`),
-   * with their leaves when `leaf` (what the verifier reads).
-   */
+  /** Records a page at a time (see `recordPages`), with their leaves when `leaf`. */
   #pages(tenantId: string, options: AuditScanOptions, leaf = false): AsyncIterable<AuditRecord[]> {
-    const batch = Math.max(1, options.batchSize ?? this.#scanBatch);
-    const where = whereFilter(tenantId, options.filter);
-    const from = entriesOf(tenantId, options.filter);
-    const upper = options.toSeq === undefined ? sql`` : sql` AND seq <= ${options.toSeq}`;
-    return this.#prefetched(
-      batch,
-      options,
-      (after) =>
-        sql<AuditRow>`SELECT ${SELECT_COLUMNS}${leaf ? sql`, leaf` : sql``} FROM ${from}
-          WHERE ${where} AND seq > ${after}${upper} ORDER BY seq LIMIT ${batch}`.execute(this.#db),
-      (rows) => rows.map(toRecord),
-    );
-  }
-
-  /**
-   * Keyset pagination with at most two pages in memory: the next page (`page(last seq)`) is
-   * fetched while the caller uses the current one, mapped by `map` (given the page's rows and
-   * the seq they follow).
-   */
-  async *#prefetched<R extends { seq_text: string }, T>(
-    batch: number,
-    options: { fromSeq?: number; signal?: AbortSignal },
-    page: (after: number) => Promise<{ rows: R[] }>,
-    map: (rows: R[], after: number) => T[] | Promise<T[]>,
-  ): AsyncIterable<T[]> {
-    options.signal?.throwIfAborted();
-    let after = (options.fromSeq ?? 1) - 1;
-    let next: Promise<{ rows: R[] }> | undefined = page(after);
-    try {
-      while (next) {
-        const { rows } = await next;
-        next = undefined;
-        const last = rows.at(-1);
-        if (!last) return;
-        const from = after;
-        after = toNumber(last.seq_text);
-        if (rows.length === batch) {
-          options.signal?.throwIfAborted();
-          next = page(after);
-          next.catch(() => {}); // observed by the next turn; never unhandled if the caller stops
-        }
-        const mapped = await map(rows, from);
-        options.signal?.throwIfAborted();
-        yield mapped;
-      }
-    } finally {
-      // A caller that stops early leaves the prefetched page to finish on its own (its rows dropped).
-      await next?.catch(() => {});
-    }
+    return recordPages(this.#db, tenantId, Math.max(1, options.batchSize ?? this.#scanBatch), options, leaf);
   }
 
   /**
@@ -314,47 +199,8 @@ export class KyselyAuditStore implements AuditStore {
    * (one row per page, not one per record); the next page is fetched while the caller uses the
    * current one. A page whose stored hashes are not all 64 characters is read again row by row.
    */
-  async *scanHashes(tenantId: string, options: AuditHashScanOptions = {}): AsyncIterable<string[]> {
-    const batch = Math.max(1, options.batchSize ?? DEFAULT_HASH_BATCH);
-    const upper = options.toSeq === undefined ? sql`` : sql` AND seq <= ${options.toSeq}`;
-    const rowsAfter = (after: number) =>
-      sql`SELECT seq, hash FROM audit_entries
-        WHERE tenant_id = ${tenantId} AND seq > ${after}${upper} ORDER BY seq LIMIT ${batch}`;
-    const page = (after: number) =>
-      sql<HashPage>`SELECT count(*)::text AS n, max(seq)::text AS last_text,
-          string_agg(hash, '' ORDER BY seq) AS hashes
-        FROM (${rowsAfter(after)}) AS page`.execute(this.#db);
-    options.signal?.throwIfAborted();
-    let after = (options.fromSeq ?? 1) - 1;
-    let next: ReturnType<typeof page> | undefined = page(after);
-    try {
-      while (next) {
-        const row = (await next).rows[0];
-        next = undefined;
-        const n = toNumber(row?.n ?? 0);
-        if (!row || n === 0 || row.last_text === null || row.hashes === null) return;
-        const from = after;
-        after = toNumber(row.last_text);
-        if (n === batch) {
-          options.signal?.throwIfAborted();
-          next = page(after);
-          next.catch(() => {}); // observed by the next turn; never unhandled if the caller stops
-        }
-        const text = row.hashes;
-        let hashes: string[];
-        if (text.length === 64 * n) {
-          hashes = new Array<string>(n);
-          for (let i = 0; i < n; i++) hashes[i] = text.slice(64 * i, 64 * i + 64);
-        } else {
-          const { rows } = await sql<{ hash: string }>`${rowsAfter(from)}`.execute(this.#db);
-          hashes = rows.map((r) => r.hash);
-        }
-        options.signal?.throwIfAborted();
-        yield hashes;
-      }
-    } finally {
-      await next?.catch(() => {});
-    }
+  scanHashes(tenantId: string, options: AuditHashScanOptions = {}): AsyncIterable<string[]> {
+    return hashPages(this.#db, tenantId, Math.max(1, options.batchSize ?? DEFAULT_HASH_BATCH), options);
   }
 
   /**
