@@ -23,19 +23,13 @@
  * Database: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the local default (a fresh database
  * on that server, dropped afterwards). Redis: TEST_REDIS_URL, else redis://127.0.0.1:6379.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { verifyTenant } from '@agentgov/audit';
 import { EnvSecretStore } from '@agentgov/core';
 import { openStore, sql } from '@agentgov/store-kysely';
 import { type DevAccount, startDevIssuer } from '../examples/server/src/dev-issuer';
 import { benchDatabaseUrl, percentile } from './lib';
+import { type Child, startHaproxy, startServer } from './three-instances-processes';
 
 const SECONDS = Number(process.env.BENCH_SCALE_SECONDS ?? 60);
 const CONNECTIONS = Number(process.env.BENCH_SCALE_CONNECTIONS ?? 24);
@@ -43,132 +37,6 @@ const TENANTS = 12;
 const CREATIONS_PER_TENANT = 50; // per phase, under policy_mutations (60 a minute)
 const AUDIT_READS_PER_TENANT = 100; // per phase, under audit_queries (120 a minute)
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const serverDir = fileURLToPath(new URL('../examples/server/', import.meta.url));
-
-interface Child {
-  url: string;
-  stop(): Promise<void>;
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  await once(child, 'exit');
-}
-
-/** A reference-server process; resolves on its "listening on" banner. */
-function startServer(env: Record<string, string>): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: serverDir,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  let ready = false;
-  child.stderr?.on('data', (c: Buffer) => {
-    if (err.length < 100_000) err += c.toString();
-  });
-  return new Promise((resolve, reject) => {
-    child.stdout?.on('data', (c: Buffer) => {
-      if (ready) return; // drained, not kept
-      out += c.toString();
-      const url = /listening on (https?:\/\/\S+)/.exec(out)?.[1];
-      if (!url) return;
-      ready = true;
-      resolve({ url, stop: () => stopChild(child) });
-    });
-    child.once('exit', (code) => {
-      if (!ready) reject(new Error(`server exited ${code}: ${out}\n${err}`));
-      else if (code !== 0 && code !== null) console.error(`server ${code}: ${err.slice(-2000)}`);
-    });
-  });
-}
-
-/** A free loopback port (closed again before HAProxy binds it). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
-
-/**
- * HAProxy with three frontends: `one` → the first backend server only; `three` → all three,
- * round-robin per request; `affine` → all three, by a consistent hash of the Authorization header
- * (one caller's requests — here one tenant's — stay on one process while it is up).
- */
-async function startHaproxy(
-  servers: string[],
-): Promise<{ one: string; three: string; affine: string; stop(): Promise<void> }> {
-  const dir = await mkdtemp(join(tmpdir(), 'agentgov-haproxy-'));
-  const [onePort, threePort, affinePort] = [await freePort(), await freePort(), await freePort()];
-  const line = (url: string, i: number) => `  server s${i + 1} ${new URL(url).host}`;
-  const config = [
-    'global',
-    '  maxconn 4096',
-    'defaults',
-    '  mode http',
-    '  timeout connect 5s',
-    '  timeout client 60s',
-    '  timeout server 60s',
-    'frontend one',
-    `  bind 127.0.0.1:${onePort}`,
-    '  default_backend one',
-    'frontend three',
-    `  bind 127.0.0.1:${threePort}`,
-    '  default_backend three',
-    'frontend affine',
-    `  bind 127.0.0.1:${affinePort}`,
-    '  default_backend affine',
-    'backend one',
-    '  http-response set-header x-backend %s',
-    line(servers[0] as string, 0),
-    'backend three',
-    '  balance roundrobin',
-    '  http-response set-header x-backend %s',
-    ...servers.map(line),
-    'backend affine',
-    '  balance hdr(authorization)',
-    '  hash-type consistent',
-    '  http-response set-header x-backend %s',
-    ...servers.map(line),
-    '',
-  ].join('\n');
-  await writeFile(join(dir, 'haproxy.cfg'), config);
-  const child = spawn('haproxy', ['-db', '-f', join(dir, 'haproxy.cfg')], {
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  child.once('error', (e) => console.error(`haproxy: ${e.message} (apt-get install -y haproxy)`));
-  const one = `http://127.0.0.1:${onePort}`;
-  const three = `http://127.0.0.1:${threePort}`;
-  const affine = `http://127.0.0.1:${affinePort}`;
-  for (let i = 0; ; i++) {
-    const up = await Promise.all(
-      [one, three, affine].map((u) =>
-        fetch(`${u}/api/v1/readyz`).then(
-          (r) => r.ok,
-          () => false,
-        ),
-      ),
-    );
-    if (up.every(Boolean)) break;
-    if (i > 100 || child.exitCode !== null) throw new Error('haproxy did not come up');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    one,
-    three,
-    affine,
-    async stop() {
-      await stopChild(child);
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 interface Phase {
   label: string;
