@@ -68,6 +68,7 @@ export * from './task/schema';
 export * from './tenant/memory';
 export * from './tenant/port';
 export * from './tenant/schema';
+export * from './tls';
 export * from './tool-call/memory';
 export * from './tool-call/port';
 export * from './tool-call/schema';

@@ -7,16 +7,10 @@
  * string or bytes body, an abort signal; the answer is a Fetch `Response` whose body streams.
  * node:https is imported on first use, so this module costs nothing where it is not called.
  */
+import { type ClientTlsOptions, verifiedClientTls } from '@agentgov/core';
 
-export interface TlsFetchOptions {
-  /** CA certificate(s), PEM, the server's certificate must chain to (default: Node's root CAs). */
-  ca?: string | Buffer;
-  /** Client certificate chain, PEM (mutual TLS), with its `key`. */
-  cert?: string | Buffer;
-  key?: string | Buffer;
-  /** The name the server's certificate must carry when it is not the URL's host (and for SNI). */
-  servername?: string;
-}
+/** CA, client certificate and key, the name to verify: core's `ClientTlsOptions`. */
+export type TlsFetchOptions = ClientTlsOptions;
 
 type HttpsModule = typeof import('node:https');
 type Agent = import('node:https').Agent;
@@ -24,19 +18,12 @@ type Agent = import('node:https').Agent;
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 
 export function tlsFetch(options: TlsFetchOptions): typeof fetch {
-  if ((options.cert === undefined) !== (options.key === undefined))
-    throw new Error('tlsFetch: a client certificate needs its key (cert and key together)');
+  const tls = verifiedClientTls('tlsFetch (OPA)', options);
   let loaded: Promise<{ https: HttpsModule; agent: Agent }> | undefined;
   const load = () => {
     loaded ??= import('node:https').then((m) => {
       const https = ((m as { default?: HttpsModule }).default ?? m) as HttpsModule;
-      const agent = new https.Agent({
-        keepAlive: true,
-        rejectUnauthorized: true,
-        ...(options.ca === undefined ? {} : { ca: options.ca }),
-        ...(options.cert === undefined ? {} : { cert: options.cert, key: options.key }),
-        ...(options.servername === undefined ? {} : { servername: options.servername }),
-      });
+      const agent = new https.Agent({ keepAlive: true, ...tls });
       return { https, agent };
     });
     return loaded;

@@ -4,7 +4,7 @@
  * database — so a PostgreSQL user never installs PGlite and the other way round. A driver that is
  * not installed fails with an error naming the package to install.
  */
-import { checkServerIdentity, type PeerCertificate } from 'node:tls';
+import { type ClientTlsOptions, verifiedClientTls } from '@agentgov/core';
 import type { PgPoolLike } from './create-kysely';
 import type { PGliteLike } from './pglite-dialect';
 
@@ -46,19 +46,11 @@ export async function loadDriver<T>(pkg: DriverPackage, importer: () => Promise<
 }
 
 /**
- * TLS to PostgreSQL with a CA of your own and a client certificate. The server's certificate is
- * always verified, and so is its name: the URL's host, or `servername` when the certificate names
- * the server otherwise (an IP address in the URL, a load balancer's name).
+ * TLS to PostgreSQL with a CA of your own and a client certificate (core's `ClientTlsOptions`). The
+ * server's certificate is always verified, and so is its name: the URL's host, or `servername`
+ * when the certificate names the server otherwise (an IP address in the URL, a load balancer's name).
  */
-export interface PostgresTlsOptions {
-  /** CA certificate(s), PEM, the server's certificate must chain to (default: Node's root CAs). */
-  ca?: string | Buffer;
-  /** Client certificate chain, PEM, with its `key`. */
-  cert?: string | Buffer;
-  key?: string | Buffer;
-  /** The name the server's certificate must carry, when it is not the URL's host. */
-  servername?: string;
-}
+export type PostgresTlsOptions = ClientTlsOptions;
 
 /** The URL parameters through which pg would configure TLS itself (and override `ssl`). */
 const URL_TLS_PARAMETERS = ['sslmode', 'sslcert', 'sslkey', 'sslrootcert', 'ssl', 'sslnegotiation'];
@@ -76,22 +68,7 @@ function postgresSsl(url: string, tls: PostgresTlsOptions): Record<string, unkno
     throw new Error(
       `TLS is configured twice: the database URL has ${inUrl.join(', ')} and TLS options were given; use one or the other`,
     );
-  if ((tls.cert === undefined) !== (tls.key === undefined))
-    throw new Error('a client certificate for PostgreSQL needs its key (cert and key together)');
-  const { servername } = tls;
-  return {
-    rejectUnauthorized: true,
-    ...(tls.ca === undefined ? {} : { ca: tls.ca }),
-    ...(tls.cert === undefined ? {} : { cert: tls.cert, key: tls.key }),
-    // pg sets `servername` to the URL's host itself; the identity check is what makes another name hold.
-    ...(servername === undefined
-      ? {}
-      : {
-          servername,
-          checkServerIdentity: (_host: string, cert: PeerCertificate) =>
-            checkServerIdentity(servername, cert),
-        }),
-  };
+  return verifiedClientTls('PostgreSQL', tls) as Record<string, unknown>;
 }
 
 /** A pg `Pool` on `url`; idle-client errors are absorbed (the next query reconnects). */

@@ -4,7 +4,8 @@
  * takes such a client or a `redis://` URL; given a URL it opens (and on `close()` quits) its own
  * client.
  */
-import { type ConnectionOptions, checkServerIdentity } from 'node:tls';
+import type { ConnectionOptions } from 'node:tls';
+import { type ClientTlsOptions, verifiedClientTls } from '@agentgov/core';
 import { Redis } from 'ioredis';
 
 /** The commands queued in one `multi()` (MULTI/EXEC: one round trip, applied atomically). */
@@ -58,35 +59,17 @@ export interface RedisRateLimiterClient {
 export type RedisConnection<C = RedisLike> = C | string;
 
 /**
- * TLS to Redis (a `rediss://` URL) with a CA of your own and a client certificate. The server's
- * certificate is always verified, and so is its name: the URL's host, or `servername` when the
- * certificate names the server otherwise.
+ * TLS to Redis (a `rediss://` URL) with a CA of your own and a client certificate (core's
+ * `ClientTlsOptions`). The server's certificate is always verified, and so is its name: the URL's
+ * host, or `servername` when the certificate names the server otherwise.
  */
-export interface RedisTlsOptions {
-  /** CA certificate(s), PEM, the server's certificate must chain to (default: Node's root CAs). */
-  ca?: string | Buffer;
-  /** Client certificate chain, PEM, with its `key`. */
-  cert?: string | Buffer;
-  key?: string | Buffer;
-  /** The name the server's certificate must carry, when it is not the URL's host (also sent as SNI). */
-  servername?: string;
-}
+export type RedisTlsOptions = ClientTlsOptions;
 
 /** ioredis' `tls` option for `tls` (verification on); refuses a `redis://` URL (it would be sent in clear). */
 function redisTls(url: string, tls: RedisTlsOptions): ConnectionOptions {
   if (!/^rediss:\/\//i.test(url))
     throw new Error('TLS options for Redis need a rediss:// URL (redis:// is not encrypted)');
-  if ((tls.cert === undefined) !== (tls.key === undefined))
-    throw new Error('a client certificate for Redis needs its key (cert and key together)');
-  const { servername } = tls;
-  return {
-    rejectUnauthorized: true,
-    ...(tls.ca === undefined ? {} : { ca: tls.ca }),
-    ...(tls.cert === undefined ? {} : { cert: tls.cert, key: tls.key }),
-    ...(servername === undefined
-      ? {}
-      : { servername, checkServerIdentity: (_host, cert) => checkServerIdentity(servername, cert) }),
-  };
+  return verifiedClientTls('Redis', tls);
 }
 
 /**
