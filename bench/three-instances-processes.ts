@@ -1,7 +1,6 @@
 /**
  * The processes of `bench/three-instances.ts`: reference-server processes (`src/main.ts`, as
- * `pnpm start` runs it) and HAProxy in front of them. (The tests' helpers in
- * examples/server/test/processes.ts import vitest, so a script cannot use them.)
+ * `pnpm start` runs it, through the tests' vitest-free launcher) and HAProxy in front of them.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -9,13 +8,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { type ServerProcess, startProcess } from '../examples/server/test/server-process';
 
-const serverDir = fileURLToPath(new URL('../examples/server/', import.meta.url));
-export interface Child {
-  url: string;
-  stop(): Promise<void>;
-}
+export type Child = Pick<ServerProcess, 'url' | 'stop'>;
 
 async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
@@ -23,34 +18,9 @@ async function stopChild(child: ChildProcess): Promise<void> {
   await once(child, 'exit');
 }
 
-/** A reference-server process; resolves on its "listening on" banner. */
-export function startServer(env: Record<string, string>): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: serverDir,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  let ready = false;
-  child.stderr?.on('data', (c: Buffer) => {
-    if (err.length < 100_000) err += c.toString();
-  });
-  return new Promise((resolve, reject) => {
-    child.stdout?.on('data', (c: Buffer) => {
-      if (ready) return; // drained, not kept
-      out += c.toString();
-      const url = /listening on (https?:\/\/\S+)/.exec(out)?.[1];
-      if (!url) return;
-      ready = true;
-      resolve({ url, stop: () => stopChild(child) });
-    });
-    child.once('exit', (code) => {
-      if (!ready) reject(new Error(`server exited ${code}: ${out}\n${err}`));
-      else if (code !== 0 && code !== null) console.error(`server ${code}: ${err.slice(-2000)}`);
-    });
-  });
-}
+/** A reference-server process (the tests' launcher), its stdout drained once it is ready. */
+export const startServer = (env: Record<string, string>): Promise<Child> =>
+  startProcess(env, { keepOutput: false });
 
 /** A free loopback port (closed again before HAProxy binds it). */
 async function freePort(): Promise<number> {

@@ -2,60 +2,16 @@
  * Helpers of the fault and load tests: reference-server processes (the real `src/main.ts`, so a
  * crash is an exit the test sees), a throwaway database, the dev issuer, and the audit verdict.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { verifyTenant } from '@agentgov/audit';
 import { EnvSecretStore } from '@agentgov/core';
 import { servicesRequired } from '@agentgov/core/testing';
 import { openStore, sql } from '@agentgov/store-kysely';
 import { afterAll, beforeAll } from 'vitest';
 import { type DevAccount, type DevIssuer, startDevIssuer } from '../src/dev-issuer';
+import { type ServerProcess, startProcess } from './server-process';
 
-const serverDir = fileURLToPath(new URL('..', import.meta.url));
-
-export interface ServerProcess {
-  child: ChildProcess;
-  url: string;
-  /** Everything the process wrote to stderr (crash reports). */
-  stderr(): string;
-  /** Everything it wrote to stdout (progress lines, the banner, the log). */
-  stdout(): string;
-  stop(): Promise<void>;
-}
-
-export function startProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: serverDir,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stderr?.on('data', (c: Buffer) => {
-    err += c.toString();
-  });
-  return new Promise((resolve, reject) => {
-    child.stdout?.on('data', (c: Buffer) => {
-      out += c.toString();
-      const url = /listening on (https?:\/\/\S+)/.exec(out)?.[1];
-      if (url)
-        resolve({
-          child,
-          url,
-          stderr: () => err,
-          stdout: () => out,
-          async stop() {
-            if (child.exitCode !== null || child.signalCode !== null) return;
-            child.kill('SIGTERM');
-            await once(child, 'exit');
-          },
-        });
-    });
-    child.once('exit', (code) => reject(new Error(`server exited ${code}: ${out}\n${err}`)));
-  });
-}
+export { type ServerProcess, startProcess };
 
 export async function adminQuery(databaseUrl: string, text: string): Promise<void> {
   const admin = await openStore({ database: databaseUrl, migrate: false });
