@@ -61,15 +61,14 @@ function keyPair(dir: string, name: string): TestKeyPair {
   return { certFile, keyFile, cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') };
 }
 
+/** `openssl req` arguments for a new, unencrypted P-256 key (every certificate here has one). */
+const NEW_P256_KEY = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
+
 function authority(dir: string, name: string, cn: string): TestAuthority {
   openssl(dir, [
     'req',
     '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:P-256',
-    '-nodes',
+    ...NEW_P256_KEY,
     '-keyout',
     `${name}.key`,
     '-out',
@@ -110,11 +109,7 @@ function leaf(dir: string, ca: string, name: string, cn: string, extensions: str
   );
   openssl(dir, [
     'req',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:P-256',
-    '-nodes',
+    ...NEW_P256_KEY,
     '-keyout',
     `${name}.key`,
     '-out',
