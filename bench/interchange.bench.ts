@@ -10,8 +10,13 @@
  * part. Client and server run in this process, so the CPU time per round trip in the notes
  * (`process.cpuUsage` over a fixed number of sequential round trips after the timed run) counts
  * both sides of both cases. That second run interleaves the two cases in blocks, so its p50 and
- * CPU figures (and the ratio of its p50s) see the same machine load in both cases.
+ * CPU figures (and the ratio of its p50s) see the same machine load in both cases. The same
+ * interleaved run measures the signature floor — the two ES256 signs and two verifies of a round
+ * trip with node:crypto on cached KeyObjects, synchronously, over the signing inputs of a real
+ * round trip — and the governed row's note gives what governance costs beyond it: governed CPU −
+ * plain CPU − floor CPU per round trip.
  */
+import { createPublicKey, KeyObject, sign, verify } from 'node:crypto';
 import { CLASSIFICATION_LEVELS, classificationOrder, newId, systemClock } from '@agentgov/core';
 import { filterByClassification } from '@agentgov/interchange';
 import { startA2AServer } from '@agentgov/interchange/a2a';
@@ -29,6 +34,33 @@ const QUERY = {
 
 const CPU_ROUNDS = Number(process.env.BENCH_CPU_ROUNDS ?? 300);
 const PLAIN_A2A = 'plain A2A SendMessage (same SDK handler, no governance)';
+const GOVERNED_A2A = 'governed A2A information query (ES256 both ways, policy, stores, audit)';
+const FLOOR = 'signature floor: 2 ES256 signs + 2 verifies (node:crypto, cached KeyObjects)';
+
+/**
+ * The signature floor of one governed round trip: each side signs its envelope and verifies the
+ * other's, ES256 with node:crypto on KeyObjects converted once, synchronously, over the signing
+ * inputs (`header.payload`) of the query and the reply of a real round trip.
+ */
+function signatureFloor(
+  keys: { alice: CryptoKey; bob: CryptoKey },
+  jws: { query: string; reply: string },
+): () => Promise<void> {
+  const privateA = KeyObject.from(keys.alice);
+  const privateB = KeyObject.from(keys.bob);
+  const publicA = createPublicKey(privateA);
+  const publicB = createPublicKey(privateB);
+  const input = (j: string) => Buffer.from(j.slice(0, j.lastIndexOf('.')));
+  const query = input(jws.query);
+  const reply = input(jws.reply);
+  const opts = (key: KeyObject) => ({ key, dsaEncoding: 'ieee-p1363' as const });
+  return async () => {
+    const q = sign('sha256', query, opts(privateA));
+    if (!verify('sha256', query, opts(publicA), q)) throw new Error('floor: query signature');
+    const r = sign('sha256', reply, opts(privateB));
+    if (!verify('sha256', reply, opts(publicB), r)) throw new Error('floor: reply signature');
+  };
+}
 
 /**
  * Each case run `n` times in interleaved blocks (case A, case B, A, B…), so that both see the same
@@ -155,20 +187,33 @@ const a2a: BenchSuite = {
         const json = (await res.json()) as { result?: unknown };
         if (!json.result) throw new Error(JSON.stringify(json));
       },
-      'governed A2A information query (ES256 both ways, policy, stores, audit)': async () => {
+      [GOVERNED_A2A]: async () => {
         const r = await alice.query({ to: 'agent-bob', message: QUERY });
         if (r.isErr()) throw r.error;
       },
     };
     try {
       const rows = await measure(cases, { time: TIME, unit: 'round trip' });
-      // After the timed run: both cases again in interleaved blocks (same load for both).
-      const after = await interleaved(cases, CPU_ROUNDS);
+      // The signing inputs of a real round trip: the query and the reply of the last exchange.
+      const last = await alice.query({ to: 'agent-bob', message: QUERY });
+      if (last.isErr()) throw last.error;
+      const [query, reply] = (last.value.exchange.transcript as { kind: string; jws?: string }[])
+        .filter((t) => t.kind === 'message' || t.kind === 'reply')
+        .map((t) => t.jws as string);
+      const floor = signatureFloor(
+        { alice: w.keyPairs.alice.signingKey.privateKey, bob: w.keyPairs.bob.signingKey.privateKey },
+        { query: query as string, reply: reply as string },
+      );
+      // After the timed run: every case again in interleaved blocks (same load for all).
+      const after = await interleaved({ ...cases, [FLOOR]: floor }, CPU_ROUNDS);
       const base = after[PLAIN_A2A];
+      const sig = after[FLOOR];
       for (const row of rows) {
         const m = after[row.name];
-        if (!m || !base) continue;
+        if (!m || !base || !sig) continue;
         row.note = `${row.note}; interleaved (${CPU_ROUNDS} each, blocks of 25): p50 ${m.p50Ms.toFixed(2)} ms (${(base.p50Ms / m.p50Ms).toFixed(2)}x), CPU ${m.cpuMs.toFixed(2)} ms per round trip`;
+        if (row.name === GOVERNED_A2A)
+          row.note = `${row.note}; signature floor ${sig.cpuMs.toFixed(3)} ms CPU; beyond the floor (governed − plain − floor) ${(m.cpuMs - base.cpuMs - sig.cpuMs).toFixed(3)} ms CPU per round trip`;
       }
       return rows;
     } finally {
