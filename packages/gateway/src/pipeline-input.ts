@@ -3,7 +3,8 @@
  * parameters, query and JSON body bounded (`checkInputBounds`) and validated against the route's
  * schemas (the spec's 400 body naming the field), the body read once and bounded. Path parameters
  * whose schema only bounds string lengths (`IdParams`) are checked without zod when they are
- * within bounds (one check per route, made on its first request). The handler's `request` and
+ * within bounds (one check per route, made on its first request); a body the route's `exactBody`
+ * answers is taken as it is (zod runs for any other). The handler's `request` and
  * `url` are built only when it reads them.
  */
 import { type AnyRoute, type RouteInput, ValidationError, validationErrorFromZod } from '@agentgov/core';
@@ -147,7 +148,10 @@ export function createInputReader(
       if (raw !== undefined && (raw === null || typeof raw !== 'object' || Array.isArray(raw))) {
         throw ValidationError.invalid('(body)', 'the body must be a JSON object');
       }
-      return new HandlerInput(incoming, params, query, validate(bodySchema, raw ?? undefined), rawBody);
+      // A route's exact check answers the body as it is (no zod run, no copy); else zod decides.
+      const exact = raw === undefined ? undefined : route.exactBody?.(raw);
+      const body = exact !== undefined ? exact : validate(bodySchema, raw ?? undefined);
+      return new HandlerInput(incoming, params, query, body, rawBody);
     });
   };
 }

@@ -53,6 +53,13 @@ export interface RouteDefinition<P = unknown, Q = unknown, B = unknown, A extend
   query?: z.ZodType<Q>;
   /** JSON body schema; the kernel reads the body once (bounded), parses and validates it. */
   body?: z.ZodType<B>;
+  /**
+   * A fast path of `body` for a hot route: given the parsed JSON (within the input bounds), the
+   * value itself when `body` would accept it and hand it back unchanged, else `undefined` — then
+   * the kernel runs `body` (which gives the value or the error). It may refuse more than `body`,
+   * never accept more (hold it to that with a property test).
+   */
+  exactBody?: (raw: unknown) => B | undefined;
   responses: Record<number, RouteResponseSpec>;
   handler(input: RouteInput<P, Q, B>, ctx: ContextFor<A>): Promise<RouteResult>;
 }

@@ -8,7 +8,9 @@
 import {
   type AuditSink,
   type CallOptions,
+  checkDecisionRequest,
   type Decision,
+  type DecisionBody,
   DecisionBodySchema,
   type DecisionEngine,
   decisionRequestOf,
@@ -33,6 +35,7 @@ export function decisionRoutes(deps: { engine: DecisionEngine; service: PolicySe
         'Extension: a policy decision for the caller in any decision domain (agent-to-agent, integrations, models, actions, data, features; audited as policy_decision)',
       auth: 'required',
       body: DecisionBodySchema,
+      exactBody: exactDecisionBody,
       responses: {
         200: { description: 'The decision', schema: DecisionOut },
         400: err('missing_type or invalid_type (unknown domain, malformed input)'),
@@ -40,7 +43,8 @@ export function decisionRoutes(deps: { engine: DecisionEngine; service: PolicySe
       },
       async handler({ body }, rc) {
         const { principal: p, requestId } = rc;
-        // Checked once, by the body schema: the engine takes the request without parsing it again.
+        // Checked once, at the edge (the exact check, or the body schema): the engine takes the
+        // request without parsing it again (an exact one it only reads: plain property checks).
         const request = decisionRequestOf(body, p.tenantId, p.userId);
         const decided = await decide(engine, request, new RequestCallOptions(rc));
         const d = decided.ok ? decided.decision : undefined;
@@ -82,6 +86,25 @@ export function decisionRoutes(deps: { engine: DecisionEngine; service: PolicySe
       },
     }),
   ];
+}
+
+/**
+ * The body of `POST /decisions` as `DecisionBodySchema` would hand it back, taken as it is: a
+ * plain object of exactly `domain` and `input` whose request (with stand-in ids) core's exact
+ * check takes unchanged — the same check the engine makes on its hot path. No zod run, no frozen
+ * copy; anything else (an error, a body zod would clean) is `undefined`, and the kernel runs the
+ * schema. A property test holds it to the schema (./test/decision-body-exact.property.test.ts).
+ */
+export function exactDecisionBody(raw: unknown): DecisionBody | undefined {
+  if (typeof raw !== 'object' || raw === null || Object.getPrototypeOf(raw) !== Object.prototype)
+    return undefined;
+  let keys = 0;
+  for (const _ in raw) keys += 1;
+  if (keys !== 2) return undefined;
+  const { domain, input } = raw as { domain?: unknown; input?: unknown };
+  const request = { domain, tenantId: 't', userId: 'u', input };
+  const checked = checkDecisionRequest(request);
+  return checked.isOk() && checked.value === request ? (raw as DecisionBody) : undefined;
 }
 
 /**
