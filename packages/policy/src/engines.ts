@@ -15,13 +15,14 @@ import {
   type DecisionEngine,
   type DecisionError,
   type DecisionRequest,
+  isReadyDecisionRequest,
   PolicyEngineUnreachableError,
   type ScopeRef,
 } from '@agentgov/core';
 import { err, ok, type Result } from 'neverthrow';
 import { z } from 'zod';
 import { evaluate, REASONS } from './evaluate';
-import type { EffectivePolicy, EffectivePolicyResolver } from './resolver';
+import type { EffectivePolicyResolver } from './resolver';
 
 const crossTenant = (request: DecisionRequest): boolean => {
   if (request.domain !== 'agent-to-agent') return false;
@@ -59,23 +60,17 @@ export const decisionNode = (request: Pick<DecisionRequest, 'tenantId' | 'userId
  */
 export function decideOnEffective(request: DecisionRequest, content: unknown, policyIds: string[]): Decision {
   if (crossTenant(request)) return crossTenantDecision();
+  return decideWithinTenant(request, content, policyIds);
+}
+
+/** `decideOnEffective` of a request already known not to be cross-tenant. */
+function decideWithinTenant(request: DecisionRequest, content: unknown, policyIds: string[]): Decision {
   if (policyIds.length === 0 && DEFAULT_DENY_WITHOUT_POLICY.has(request.domain)) {
     return denial(`no active ${request.domain} policy applies (default deny)`, policyIds);
   }
   const decision = evaluate(content, request.domain, request.input, request.tenantId);
   decision.policyIds = policyIds;
   return decision;
-}
-
-/** The ids of an effective policy's sources, made once per cached policy (each decision gets a copy). */
-const sourceIds = new WeakMap<EffectivePolicy, readonly string[]>();
-function policyIdsOf(effective: EffectivePolicy): string[] {
-  let ids = sourceIds.get(effective);
-  if (ids === undefined) {
-    ids = effective.sources.map((p) => p.id);
-    sourceIds.set(effective, ids);
-  }
-  return ids.slice();
 }
 
 /**
@@ -91,15 +86,31 @@ export class BuiltinDecisionEngine implements DecisionEngine {
   }
 
   async decide(request: DecisionRequest, options?: CallOptions): Promise<Result<Decision, DecisionError>> {
+    // The hot path: a request read as it is (no Result, no ScopeRef) on the cached effective
+    // policy, read synchronously — decided in the same turn it was checked in (nothing can change
+    // it in between, so it is never copied). Anything else takes `#decideChecked`.
+    if (isReadyDecisionRequest(request)) {
+      if (crossTenant(request)) return ok(crossTenantDecision());
+      const userId = request.userId;
+      const cached =
+        userId === undefined
+          ? this.#resolver.peekCached(request.tenantId, request.domain, 'enterprise', request.tenantId)
+          : this.#resolver.peekCached(request.tenantId, request.domain, 'user', userId);
+      if (cached !== undefined)
+        return ok(decideWithinTenant(request, cached.policy.content, cached.policyIds.slice()));
+    }
+    return this.#decideChecked(request, options);
+  }
+
+  async #decideChecked(
+    request: DecisionRequest,
+    options?: CallOptions,
+  ): Promise<Result<Decision, DecisionError>> {
     const parsed = checkDecisionRequest(request);
     if (parsed.isErr()) return err(parsed.error);
     const r = parsed.value;
     if (crossTenant(r)) return ok(crossTenantDecision());
     const node = decisionNode(r);
-    // The cached effective policy, read synchronously: the request is decided in the same turn
-    // it was checked in (nothing can change it in between, so it is never copied).
-    const cached = this.#resolver.peek(r.tenantId, r.domain, node);
-    if (cached) return ok(this.#decideOn(r, cached));
     const effective = await this.#resolver.resolve({ tenantId: r.tenantId, domain: r.domain, node }, options);
     if (effective.isErr()) {
       const e = effective.error;
@@ -112,11 +123,8 @@ export class BuiltinDecisionEngine implements DecisionEngine {
     // The caller could change a request it still holds while the policy was read: check it again.
     const again = checkDecisionRequest(r);
     if (again.isErr()) return err(again.error);
-    return ok(this.#decideOn(again.value, effective.value));
-  }
-
-  #decideOn(request: DecisionRequest, effective: EffectivePolicy): Decision {
-    return decideOnEffective(request, effective.content, policyIdsOf(effective));
+    const policyIds = effective.value.sources.map((p) => p.id);
+    return ok(decideOnEffective(again.value, effective.value.content, policyIds));
   }
 
   async health(): Promise<boolean> {

@@ -81,6 +81,7 @@ export {
 } from './policy-engine';
 export { canManage, canSee, checkTarget, type Principal, principalChain } from './rbac';
 export {
+  type CachedEffectivePolicy,
   type EffectivePolicy,
   EffectivePolicyResolver,
   type EffectivePolicyResolverOptions,

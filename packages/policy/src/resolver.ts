@@ -116,6 +116,14 @@ export class EffectivePolicyResolver {
   readonly #cache = new Map<string, TenantCache>();
   readonly #maxAge: number;
   #size = 0;
+  /**
+   * `peekCached`'s last lookup: the cache's map of (tenant, domain, scope). Forgotten whenever a
+   * map of the cache is dropped or added, so it never points to a map the cache no longer holds.
+   */
+  #last: Map<string, CacheEntry> | undefined;
+  #lastTenant = '';
+  #lastDomain = '';
+  #lastScope = '';
   /** Bumped on invalidation so a resolve that raced a write does not cache a stale result. */
   readonly #generation = new Map<string, number>();
   #epoch = 0;
@@ -129,11 +137,42 @@ export class EffectivePolicyResolver {
 
   /** The cached effective policy, if any (no I/O). */
   peek<D extends PolicyDomain>(tenantId: string, domain: D, node: ScopeRef): EffectivePolicy<D> | undefined {
-    const hit = this.#cache.get(tenantId)?.get(domain)?.get(node.scope)?.get(node.scopeId);
+    return this.peekCached(tenantId, domain, node.scope, node.scopeId)?.policy as
+      | EffectivePolicy<D>
+      | undefined;
+  }
+
+  /**
+   * `peek` for a decision's hot path: the node as `scope` and `scopeId` (no ScopeRef), and the
+   * cached policy with the ids of its sources (`policyIds`, enterprise first; shared — copy it
+   * before handing it out). The lookup of the last (tenant, domain, scope) asked is remembered,
+   * so a run of decisions in one tenant and domain costs one map lookup each.
+   */
+  peekCached(
+    tenantId: string,
+    domain: PolicyDomain,
+    scope: ScopeRef['scope'],
+    scopeId: string,
+  ): CachedEffectivePolicy | undefined {
+    let byId = this.#last;
+    if (
+      byId === undefined ||
+      tenantId !== this.#lastTenant ||
+      domain !== this.#lastDomain ||
+      scope !== this.#lastScope
+    ) {
+      byId = this.#cache.get(tenantId)?.get(domain)?.get(scope);
+      if (byId === undefined) return undefined;
+      this.#lastTenant = tenantId;
+      this.#lastDomain = domain;
+      this.#lastScope = scope;
+      this.#last = byId;
+    }
+    const hit = byId.get(scopeId);
     // Without maxAgeMs nothing expires: no clock read on the hot path.
     if (!hit || (hit.expires !== Number.POSITIVE_INFINITY && hit.expires <= performance.now()))
       return undefined;
-    return hit.value as EffectivePolicy<D>;
+    return hit;
   }
 
   /**
@@ -195,6 +234,7 @@ export class EffectivePolicyResolver {
 
   /** Drops the cached policies of a tenant (or of every tenant). */
   invalidate(tenantId?: string): void {
+    this.#last = undefined;
     if (tenantId === undefined) {
       this.#epoch += 1;
       this.#cache.clear();
@@ -210,6 +250,7 @@ export class EffectivePolicyResolver {
   }
 
   #put(tenantId: string, domain: string, node: ScopeRef, value: EffectivePolicy): void {
+    this.#last = undefined;
     if (this.#size >= this.#max) this.#evictOldest();
     let t = this.#cache.get(tenantId);
     if (!t) {
@@ -227,7 +268,11 @@ export class EffectivePolicyResolver {
       byScope.set(node.scope, byId);
     }
     if (!byId.has(node.scopeId)) this.#size += 1;
-    byId.set(node.scopeId, { value, expires: performance.now() + this.#maxAge });
+    byId.set(node.scopeId, {
+      policy: value,
+      policyIds: value.sources.map((p) => p.id),
+      expires: performance.now() + this.#maxAge,
+    });
   }
 
   /** Drops the oldest entry of the oldest tenant (and the maps it leaves empty). */
@@ -247,8 +292,13 @@ export class EffectivePolicyResolver {
   }
 }
 
-interface CacheEntry {
-  value: EffectivePolicy;
+/** A cached effective policy and the ids of its sources, as `peekCached` answers it. */
+export interface CachedEffectivePolicy {
+  readonly policy: EffectivePolicy;
+  /** `policy.sources`' ids, enterprise first: one array shared by every reader (never change it). */
+  readonly policyIds: readonly string[];
+}
+interface CacheEntry extends CachedEffectivePolicy {
   expires: number;
 }
 type TenantCache = Map<string, Map<string, Map<string, CacheEntry>>>;

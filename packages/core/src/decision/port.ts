@@ -161,8 +161,17 @@ export function parseDecisionRequest(request: unknown): Result<CheckedDecisionRe
  * through `parseDecisionRequest` (the ValidationError, or the cleaned, checked copy).
  */
 export function checkDecisionRequest(request: unknown): Result<DecisionRequest, ValidationError> {
-  if (isCheckedDecisionRequest(request) || isExactDecisionRequest(request)) return ok(request);
+  if (isReadyDecisionRequest(request)) return ok(request);
   return parseDecisionRequest(request);
+}
+
+/**
+ * `checkDecisionRequest`'s first step without its Result: true when an engine may read `request`
+ * as it is (core checked it, or it is exactly valid: `isExactDecisionRequest`). False means "call
+ * `checkDecisionRequest`" — not necessarily "invalid". For an engine's hot path (no allocation).
+ */
+export function isReadyDecisionRequest(request: unknown): request is DecisionRequest {
+  return isCheckedDecisionRequest(request) || isExactDecisionRequest(request);
 }
 
 /**
