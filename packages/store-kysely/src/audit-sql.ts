@@ -237,18 +237,33 @@ export async function lockHead(trx: Transaction<Database>, tenantId: string): Pr
 }
 
 /** The call of every append (constant text: nothing to compile per call). */
-const APPEND_CALL = 'SELECT audit_append($1, $2, $3, $4, $5, $6) AS written';
+const APPEND_CALL = 'SELECT audit_append($1, $2, $3, $4, $5, $6, $7) AS written';
 
 /** Records per `audit_append` call (a bound on the size of its one JSON parameter). */
 export const MAX_CALL_RECORDS = 5000;
 
-/** The records as the JSON rows parameter of `audit_append` (keys: see migration 0006). */
-function rowsJson(records: readonly AuditRecord[]): string {
+/**
+ * The leaves of the records joined by a line feed (`p_leaves` of `audit_append`, migration 0010),
+ * or undefined when a record has no leaf, an empty one, or one holding a line feed (never so for a
+ * leaf the log built: canonical JSON escapes control characters): those go in the rows' `l` key.
+ */
+export function joinedLeaves(records: readonly AuditRecord[]): string | undefined {
+  for (const r of records) {
+    if (typeof r.leaf !== 'string' || r.leaf.length === 0 || r.leaf.includes('\n')) return undefined;
+  }
+  return records.map((r) => r.leaf as string).join('\n');
+}
+
+/**
+ * The records as the JSON rows parameter of `audit_append` (keys: see migration 0006), each
+ * record's leaf in `l` unless `withLeaves` is false (they go in `p_leaves`).
+ */
+function rowsJson(records: readonly AuditRecord[], withLeaves: boolean): string {
   const rows = new Array(records.length);
   for (let i = 0; i < records.length; i++) {
     const r = records[i] as AuditRecord;
     const e = r.entry;
-    rows[i] = {
+    const row: Record<string, unknown> = {
       s: r.seq,
       i: e.id,
       u: e.userId,
@@ -268,8 +283,9 @@ function rowsJson(records: readonly AuditRecord[]): string {
       h: r.hash,
       c: r.commitments ?? {},
       x: idOutsideItsTime(e.id, e.timestamp),
-      l: r.leaf ?? null,
     };
+    if (withLeaves) row.l = r.leaf ?? null;
+    rows[i] = row;
   }
   return JSON.stringify(rows);
 }
@@ -277,7 +293,8 @@ function rowsJson(records: readonly AuditRecord[]): string {
 /**
  * One `audit_append` call: moves the tenant's head from `expected` to the last record and inserts
  * the records (and their lookup rows) when the head still was `expected`; false (nothing written)
- * when it was not. The records must link to `expected` (`checkAppendBatch`).
+ * when it was not. The records must link to `expected` (`checkAppendBatch`). The leaves go as
+ * their own parameter when they can (`joinedLeaves`), else in the JSON rows.
  */
 export async function appendRows(
   db: Kysely<Database>,
@@ -287,6 +304,7 @@ export async function appendRows(
 ): Promise<boolean> {
   const last = records.at(-1);
   if (!last) return true;
+  const leaves = joinedLeaves(records);
   const { rows } = await db.executeQuery<{ written: boolean }>(
     CompiledQuery.raw(APPEND_CALL, [
       tenantId,
@@ -294,7 +312,8 @@ export async function appendRows(
       expected?.hash ?? ZERO_HASH,
       last.seq,
       last.hash,
-      rowsJson(records),
+      rowsJson(records, leaves === undefined),
+      leaves ?? null,
     ]),
   );
   return rows[0]?.written === true;

@@ -222,6 +222,56 @@ export const auditAppendCases = {
     await appendEntries(store, A, [makeAuditEntry({ tenantId: A })]);
     expect(await store.count(A)).toBe(1);
   },
+  'append: each record keeps its leaf exactly as given (a line feed, empty, unicode, none)': async (
+    store: AuditStore,
+  ) => {
+    // Leaves the log builds (canonical JSON: never a raw line feed) and any other text a caller
+    // gives: a store keeps each as given, whichever way it sends them to its database.
+    const odd = [
+      '{"a":1}',
+      'two\nlines',
+      '',
+      `ünï 🚀 "quoted" \\ ${'x'.repeat(3000)}`,
+      undefined,
+      '{"b":2}\n',
+    ];
+    const plain = ['{"c":3}', `{"d":"${'é'.repeat(500)}"}`, '{"e":[1,2]}'];
+    const withLeaves = (records: AuditRecord[], leaves: readonly (string | undefined)[]) =>
+      records.map((r, i) => (leaves[i] === undefined ? r : { ...r, leaf: leaves[i] }));
+    await store.append(A, (head) =>
+      withLeaves(
+        linkRecords(
+          head,
+          odd.map(() => makeAuditEntry({ tenantId: A })),
+        ),
+        odd,
+      ),
+    );
+    await store.append(A, (head) =>
+      withLeaves(
+        linkRecords(
+          head,
+          plain.map(() => makeAuditEntry({ tenantId: A })),
+        ),
+        plain,
+      ),
+    );
+    await store.append(A, (head) =>
+      withLeaves(linkRecords(head, [makeAuditEntry({ tenantId: A })]), ['{"f":4}']),
+    );
+    const expected = [...odd, ...plain, '{"f":4}'];
+    if (store.scanPages) {
+      const got: (string | undefined)[] = [];
+      for await (const page of store.scanPages(A)) for (const r of page) got.push(r.leaf);
+      expect(got).toEqual(expected);
+    }
+    if (store.scanLeaves) {
+      const got: (string | undefined)[] = [];
+      for await (const page of store.scanLeaves(A)) for (const r of page) got.push(r.leaf);
+      expect(got).toEqual(expected);
+    }
+    expect(await store.count(A)).toBe(expected.length);
+  },
   'append: returned and stored records are copies': async (store: AuditStore) => {
     const entry = makeAuditEntry({ tenantId: A, actionDetail: { tool: 'tracker_update' } });
     const built = linkRecords(undefined, [entry]);

@@ -15,8 +15,8 @@
 import type { Kysely, Migration } from 'kysely';
 import { sql } from 'kysely';
 
-/** The body of `audit_append` with or without the leaf column (`down` restores 0006's). */
-function appendFunction(withLeaf: boolean) {
+/** The body of `audit_append` with or without the leaf column (`down` restores 0006's; 0010's `down` this one's). */
+export function appendFunction(withLeaf: boolean) {
   const leafColumn = withLeaf ? sql`, leaf` : sql``;
   const leafValue = withLeaf ? sql`, l` : sql``;
   const leafKey = withLeaf ? sql`, l text` : sql``;

@@ -16,6 +16,7 @@ import { auditAppendLookups } from './0006-audit-append-lookups';
 import { toolCallInbox } from './0007-tool-call-inbox';
 import { connectorSync } from './0008-connector-sync';
 import { auditLeaf } from './0009-audit-leaf';
+import { auditAppendLeaves } from './0010-audit-append-leaves';
 
 /** Migration names, in order. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -28,6 +29,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0007_tool_call_inbox': toolCallInbox,
   '0008_connector_sync': connectorSync,
   '0009_audit_leaf': auditLeaf,
+  '0010_audit_append_leaves': auditAppendLeaves,
 };
 
 /** The migrations as a kysely `MigrationProvider` (code objects, no files). */
