@@ -14,6 +14,7 @@ import { mkdir } from 'node:fs/promises';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { type AuditService, createAuditLog, DEFAULT_COMMITMENT_KEY_REF } from '@agentgov/audit';
 import { auditRoutes } from '@agentgov/audit/gateway';
 import { consoleRoutes } from '@agentgov/console/gateway';
@@ -76,6 +77,14 @@ export interface RunningServer {
   /** Stops accepting connections, lets in-flight requests finish, then closes everything. */
   close(): Promise<void>;
 }
+
+/**
+ * Where the template an empty PGlite data directory starts from is kept (made by `pnpm install`'s
+ * build, or on the first start): examples/server/node_modules/.cache, from src/ or dist/ alike.
+ */
+const PGLITE_TEMPLATE_DIR = fileURLToPath(
+  new URL('../node_modules/.cache/agentgov-pglite/', import.meta.url),
+);
 
 export async function startServer(
   config: ServerConfig,
@@ -141,7 +150,11 @@ export async function startServer(
     cleanups.push(async () => (await issuerOrNot)?.close());
     if (config.database.kind === 'pglite') {
       progress(`opening the embedded database in ${config.database.dataDir}…`);
-      sqlStores = await openStore({ database: config.database.dataDir, migrate: false });
+      sqlStores = await openStore({
+        database: config.database.dataDir,
+        migrate: false,
+        pgliteTemplateDir: PGLITE_TEMPLATE_DIR,
+      });
     } else if (config.database.kind === 'postgres') {
       progress('connecting to PostgreSQL…');
       sqlStores = await openStore({

@@ -147,6 +147,13 @@ export interface OpenStoreOptions {
   tls?: PostgresTlsOptions;
   /** Rows per `scan` round trip (default 500). */
   scanBatchSize?: number;
+  /**
+   * PGlite directory only: a cache directory for the template an empty data directory starts
+   * from — a database created and migrated once, loaded instead of running `initdb` (seconds of
+   * a first start). Made there on first use; keyed by the PGlite version, the schema and this
+   * package's code, checked by its SHA-256. Default: none (`initdb`).
+   */
+  pgliteTemplateDir?: string;
 }
 
 /** What kind of database a `--database` / `database` value names. */
@@ -175,7 +182,11 @@ export async function openStore(options: OpenStoreOptions): Promise<SqlStores> {
           schema,
         })
       : createPGliteKysely({
-          client: await openPGlite(kind === 'pglite-memory' ? undefined : options.database),
+          client: await openPGlite(
+            kind === 'pglite-memory' ? undefined : options.database,
+            undefined,
+            options.pgliteTemplateDir ? { dir: options.pgliteTemplateDir, schema } : undefined,
+          ),
           schema,
         });
   const stores = createSqlStores(db, {

@@ -7,6 +7,8 @@
 import { type ClientTlsOptions, verifiedClientTls } from '@agentgov/core';
 import type { PgPoolLike } from './create-kysely';
 import type { PGliteLike } from './pglite-dialect';
+import { ensurePGliteTemplate, openPGliteWithTemplate } from './pglite-template';
+import { assertSchemaName, DEFAULT_SCHEMA } from './sql-util';
 
 export type DriverPackage = 'pg' | '@electric-sql/pglite';
 
@@ -94,12 +96,33 @@ export async function openPostgresPool(
   return pool;
 }
 
-/** A PGlite instance: in memory when `dataDir` is undefined, else on that directory (created when missing). */
+/**
+ * A PGlite instance: in memory when `dataDir` is undefined, else on that directory (created when
+ * missing). With `template`, an empty directory starts from the migrated template kept in
+ * `template.dir` instead of `initdb` (./pglite-template.ts).
+ */
 export async function openPGlite(
   dataDir: string | undefined,
   importer: () => Promise<PGliteModule> = () => import('@electric-sql/pglite'),
+  template?: { dir: string; schema: string },
 ): Promise<PGliteLike> {
   const { PGlite } = await loadDriver('@electric-sql/pglite', importer);
-  const client = dataDir === undefined ? await PGlite.create() : await PGlite.create(dataDir);
-  return client as unknown as PGliteLike;
+  if (dataDir === undefined) return (await PGlite.create()) as unknown as PGliteLike;
+  if (template) return openPGliteWithTemplate(PGlite, dataDir, template.dir, template.schema);
+  return (await PGlite.create(dataDir)) as unknown as PGliteLike;
+}
+
+/**
+ * Makes the template `openStore`'s `pgliteTemplateDir` keeps, ahead of the first start (a build or
+ * install step), or checks the one there. Resolves to false where templates are not used (the
+ * CommonJS build).
+ */
+export async function preparePGliteTemplate(
+  dir: string,
+  schema: string = DEFAULT_SCHEMA,
+  importer: () => Promise<PGliteModule> = () => import('@electric-sql/pglite'),
+): Promise<boolean> {
+  assertSchemaName(schema);
+  const { PGlite } = await loadDriver('@electric-sql/pglite', importer);
+  return (await ensurePGliteTemplate(PGlite, dir, schema)) !== undefined;
 }

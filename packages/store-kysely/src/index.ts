@@ -19,7 +19,7 @@ export {
 } from './connect';
 export { KyselyConnectorStore } from './connector-store';
 export { createPGliteKysely, createPostgresKysely, type PgPoolLike } from './create-kysely';
-export type { PostgresTlsOptions } from './drivers';
+export { type PostgresTlsOptions, preparePGliteTemplate } from './drivers';
 export { KyselyExchangeStore } from './exchange-store';
 export { KyselyIdempotencyStore } from './idempotency-store';
 export { KyselyInstanceRegistry } from './instance-registry';
