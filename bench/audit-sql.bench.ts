@@ -5,7 +5,10 @@
  *   `@agentgov/audit`'s createAuditLog (validation, identifier commitments, hashing, the tenant
  *   lock) — and through `store.append` with pre-hashed records — against a plain multi-row INSERT
  *   of equivalent rows into the same table without hashing or locking (the baseline: the same
- *   indexes on `audit_entries`; it does not write the request-id lookup rows the store writes).
+ *   indexes on `audit_entries`, each row with a leaf of the log's size, as every row the log
+ *   writes has one since migration 0009; it does not write the request-id lookup rows or move
+ *   the head as the store does). The same INSERT without the leaf is a row of its own (what a
+ *   row cost before 0009).
  *   The cases run in interleaved rounds (`BENCH_AUDIT_SQL_ROUNDS`, default 9) and each row is the
  *   case's fastest round (median in the note), so a machine whose load moves during the run weighs
  *   on every case alike.
@@ -46,27 +49,49 @@ export const input = (tenantId: string, i: number): AuditEntryInput => ({
 });
 
 let counter = 0;
-/** Rows equivalent to what the log stores (synthetic hashes), for the plain-INSERT baseline. */
-function plainRows(tenantId: string, n: number) {
-  return Array.from({ length: n }, () => {
-    const i = ++counter;
-    const e = input(tenantId, i);
-    return sql`(${tenantId}, ${i}, ${`01J${String(i).padStart(23, '0')}`}, ${e.userId}, ${new Date().toISOString()}::timestamptz,
-      ${e.actionType}, ${JSON.stringify(e.actionDetail)}::jsonb, ${JSON.stringify(e.dataAccessed)}::jsonb, ${e.modelUsed},
-      ${JSON.stringify(e.modelTokens)}::jsonb, ${e.dataClassification}, ${e.policyApplied}, ${e.policyResult}, ${e.policyReason},
-      ${e.outcome}, ${e.requestId}, ${'0'.repeat(64)}, ${'a'.repeat(64)}, ${JSON.stringify({ userId: 'c'.repeat(64), 'actionDetail.initiatorUserId': 'd'.repeat(64) })}::jsonb)`;
+
+/**
+ * A leaf like the log's (the canonical JSON the hash covers: the commitments, the entry with its
+ * identifiers committed, prevHash and seq; ~0.9 kB): since migration 0009 every row the log
+ * writes keeps one, so the rows of the baseline and of the store-only case carry one too.
+ */
+function leafOf(e: AuditEntryInput, id: string, timestamp: string, seq: number, prevHash: string): string {
+  const userId = 'c'.repeat(64);
+  const initiator = 'd'.repeat(64);
+  return JSON.stringify({
+    commitments: { 'actionDetail.initiatorUserId': initiator, userId },
+    entry: { ...e, actionDetail: { ...e.actionDetail, initiatorUserId: initiator }, id, timestamp, userId },
+    prevHash,
+    seq,
   });
 }
 
-export async function plainInsert(s: SqlStores, tenantId: string, n: number): Promise<void> {
+/** Rows equivalent to what the log stores (synthetic hashes; a leaf unless `leaf` is false), for the plain-INSERT baseline. */
+function plainRows(tenantId: string, n: number, leaf: boolean) {
+  return Array.from({ length: n }, () => {
+    const i = ++counter;
+    const e = input(tenantId, i);
+    const id = `01J${String(i).padStart(23, '0')}`;
+    const timestamp = new Date().toISOString();
+    const prevHash = '0'.repeat(64);
+    return sql`(${tenantId}, ${i}, ${id}, ${e.userId}, ${timestamp}::timestamptz,
+      ${e.actionType}, ${JSON.stringify(e.actionDetail)}::jsonb, ${JSON.stringify(e.dataAccessed)}::jsonb, ${e.modelUsed},
+      ${JSON.stringify(e.modelTokens)}::jsonb, ${e.dataClassification}, ${e.policyApplied}, ${e.policyResult}, ${e.policyReason},
+      ${e.outcome}, ${e.requestId}, ${prevHash}, ${'a'.repeat(64)}, ${JSON.stringify({ userId: 'c'.repeat(64), 'actionDetail.initiatorUserId': 'd'.repeat(64) })}::jsonb,
+      ${leaf ? leafOf(e, id, timestamp, i, prevHash) : null})`;
+  });
+}
+
+/** The baseline: one plain multi-row INSERT of `n` equivalent rows (with their leaves unless `leaf` is false). */
+export async function plainInsert(s: SqlStores, tenantId: string, n: number, leaf = true): Promise<void> {
   await sql`INSERT INTO audit_entries (tenant_id, seq, id, user_id, "timestamp", action_type, action_detail,
     data_accessed, model_used, model_tokens, data_classification, policy_applied, policy_result, policy_reason,
-    outcome, request_id, prev_hash, hash, commitments) VALUES ${sql.join(plainRows(tenantId, n))}`.execute(
+    outcome, request_id, prev_hash, hash, commitments, leaf) VALUES ${sql.join(plainRows(tenantId, n, leaf))}`.execute(
     s.db,
   );
 }
 
-/** Pre-hashed records (hashing done outside the measurement) for the store-only case. */
+/** Pre-hashed records with leaves (hashing done outside the measurement) for the store-only case. */
 function prebuilt(
   head: { seq: number; hash: string } | undefined,
   tenantId: string,
@@ -77,16 +102,17 @@ function prebuilt(
   return Array.from({ length: n }, () => {
     const i = ++counter;
     const hash = randomBytes(32).toString('hex');
+    const e = input(tenantId, i);
+    const id = `01J${String(i).padStart(23, '0')}`;
+    const timestamp = new Date().toISOString();
+    seq++;
     const record: AuditRecord = {
-      entry: {
-        ...input(tenantId, i),
-        id: `01J${String(i).padStart(23, '0')}`,
-        timestamp: new Date().toISOString(),
-      } as AuditRecord['entry'],
-      seq: ++seq,
+      entry: { ...e, id, timestamp } as AuditRecord['entry'],
+      seq,
       prevHash: prev,
       hash,
       commitments: { userId: 'c'.repeat(64) },
+      leaf: leafOf(e, id, timestamp, seq, prev),
     };
     prev = hash;
     return record;
@@ -100,7 +126,9 @@ const ROUNDS = Number(process.env.BENCH_AUDIT_SQL_ROUNDS ?? 9);
  * Runs every case once per round, the cases interleaved, after one warm-up round; a case's row is
  * its fastest round (entries per second), the one least disturbed by other work on a shared
  * machine, with the median and the range of its rounds in the note. Every case gets the same
- * number of chances, interleaved, so a load that moves during the run weighs on all alike.
+ * number of chances, interleaved, so a load that moves during the run weighs on all alike. The
+ * note also gives the median over the rounds of the case's rate divided by the baseline's (the
+ * first case) in the same round: a round slowed down by other work slows both.
  */
 async function interleaved(
   cases: { name: string; entries: number; run: () => Promise<void> }[],
@@ -115,15 +143,17 @@ async function interleaved(
       rates.get(c.name)?.push((c.entries / (performance.now() - start)) * 1000);
     }
   }
+  const median = (values: number[]) => [...values].sort((x, y) => x - y)[values.length >> 1] as number;
+  const base = rates.get((cases[0] as { name: string }).name) as number[];
   return cases.map((c) => {
-    const sorted = [...(rates.get(c.name) as number[])].sort((x, y) => x - y);
-    const best = sorted.at(-1) as number;
-    const median = Math.round(sorted[sorted.length >> 1] as number);
+    const own = rates.get(c.name) as number[];
+    const sorted = [...own].sort((x, y) => x - y);
+    const paired = median(own.map((rate, r) => rate / (base[r] as number)));
     return {
       name: c.name,
-      opsPerSec: best,
+      opsPerSec: sorted.at(-1) as number,
       unit: 'entry',
-      note: `fastest of ${rounds} interleaved rounds of ${c.entries} entries (median ${median}/s, slowest ${Math.round(sorted[0] as number)}/s)`,
+      note: `fastest of ${rounds} interleaved rounds of ${c.entries} entries (median ${Math.round(median(own))}/s, slowest ${Math.round(sorted[0] as number)}/s; same-round ratio to the baseline, median ${paired.toFixed(2)}x)`,
     };
   });
 }
@@ -150,6 +180,13 @@ function appendSuite(kind: 'postgres' | 'pglite', mode: 'batched' | 'single'): B
             entries: perRound,
             run: async () => {
               for (let r = 0; r < calls; r++) await plainInsert(s, 'plain', size);
+            },
+          },
+          {
+            name: `plain INSERT ×${size} without the leaf (the row before migration 0009)`,
+            entries: perRound,
+            run: async () => {
+              for (let r = 0; r < calls; r++) await plainInsert(s, 'plain-no-leaf', size, false);
             },
           },
           {
