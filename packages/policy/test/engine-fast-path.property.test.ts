@@ -18,6 +18,7 @@ import {
   parseDecisionRequest,
 } from '@agentgov/core';
 import fc from 'fast-check';
+import { err } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { BuiltinDecisionEngine, EffectivePolicyResolver, PolicyService } from '../src/index';
 
@@ -178,7 +179,9 @@ describe("the built-in engine's fast path", () => {
             const plain = structuredClone(c.request) as unknown as DecisionRequest;
             const fast = outcome(await engine.decide(plain));
             const parsed = parseDecisionRequest(structuredClone(c.request));
-            const checked = parsed.isOk() ? outcome(await engine.decide(parsed.value)) : outcome(parsed);
+            const checked = parsed.isOk()
+              ? outcome(await engine.decide(parsed.value))
+              : outcome(err(parsed.error));
             const uncached = new BuiltinDecisionEngine(new EffectivePolicyResolver({ store, directory }));
             const fresh = outcome(
               await uncached.decide(structuredClone(c.request) as unknown as DecisionRequest),
