@@ -6,7 +6,7 @@
  * the proxy's requests itself (string ids, `agentgov-<n>`, which the Client's numeric ids never
  * are), takes their responses and progress notifications before the Client sees them, and leaves
  * every other message to the Client. The result is validated once, against the SDK's
- * `CallToolResultSchema`; the timeout and the client's cancellation send the SDK's
+ * `CallToolResultSchema` (a plain text result by its fast path in `wire-check.ts`); the timeout and the client's cancellation send the SDK's
  * `notifications/cancelled` upstream, as `Client.request` does.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -21,6 +21,7 @@ import {
   type Progress,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallSignal } from './session';
+import { fastCallResult } from './wire-check';
 
 export interface ForwardOptions {
   timeoutMs: number;
@@ -178,6 +179,11 @@ export class CallForwarder {
       if (!p) return true; // a late answer to a call already cut or cancelled
       if (m.error !== undefined) {
         p.reject(McpError.fromError(m.error.code, m.error.message, m.error.data));
+        return true;
+      }
+      const fast = fastCallResult(m.result);
+      if (fast) {
+        p.resolve(fast);
         return true;
       }
       const parsed = CallToolResultSchema.safeParse(m.result);

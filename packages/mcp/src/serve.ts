@@ -4,7 +4,8 @@
  * failed parses for every request), makes an AbortController and a dozen closures per request,
  * and validates the request and the result again around the handler. Once the proxy's server is
  * connected, `serveToolCalls` takes each well-formed `tools/call` request from its transport —
- * its params validated against the SDK's `CallToolRequestParamsSchema` — answers it itself and
+ * its params validated against the SDK's `CallToolRequestParamsSchema` (plain `{ name, arguments }`
+ * params by its fast path in `wire-check.ts`) — answers it itself and
  * leaves every other message (initialize, tools/list, task-augmented or malformed calls, the
  * answers to elicitation) to the SDK's Server. Notifications and elicitation of a call go through
  * the Server (`notification`, `request` with the call as `relatedRequestId`), so Streamable HTTP
@@ -25,6 +26,7 @@ import {
   type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallContext, CallSignal } from './session';
+import { fastCallParams } from './wire-check';
 
 type ServeCall = (params: CallToolRequest['params'], call: WireCall) => Promise<CallToolResult>;
 
@@ -91,6 +93,12 @@ class WireCall implements CallContext, CallSignal {
   }
 }
 
+/** The params as `CallToolRequestParamsSchema` gives them; undefined when it refuses them. */
+function parsedParams(params: unknown): CallToolRequest['params'] | undefined {
+  const parsed = CallToolRequestParamsSchema.safeParse(params);
+  return parsed.success ? (parsed.data as CallToolRequest['params']) : undefined;
+}
+
 /**
  * Takes the well-formed `tools/call` requests of the server's (connected) transport and answers
  * them with `serve`; the server's own handler still answers whatever arrives otherwise.
@@ -119,22 +127,22 @@ export function serveToolCalls(
   transport.onmessage = (message, extra) => {
     const m = message as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
     if (m.method === 'tools/call' && (typeof m.id === 'string' || typeof m.id === 'number')) {
-      const parsed = CallToolRequestParamsSchema.safeParse(m.params);
+      const params = fastCallParams(m.params) ?? parsedParams(m.params);
       if (
-        parsed.success &&
+        params &&
         m.jsonrpc === '2.0' &&
-        parsed.data.task === undefined &&
-        parsed.data._meta?.[RELATED_TASK_META_KEY] === undefined
+        params.task === undefined &&
+        params._meta?.[RELATED_TASK_META_KEY] === undefined
       ) {
         const elicitation = server.getClientCapabilities()?.elicitation;
-        const call = new WireCall(server, m.id, parsed.data._meta?.progressToken, {
+        const call = new WireCall(server, m.id, params._meta?.progressToken, {
           formSupported:
             elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined),
           timeoutMs: elicitationTimeoutMs,
         });
         inflight.set(m.id, call);
         const id = m.id;
-        serve(parsed.data as CallToolRequest['params'], call).then(
+        serve(params, call).then(
           (result) => answer(call, { jsonrpc: '2.0', id, result }),
           (error: { code?: unknown; message?: string; data?: unknown }) =>
             answer(call, {
