@@ -21,6 +21,7 @@ import {
 } from '@agentgov/core';
 import { type NodeContext, policyDenied } from './context';
 import { buildEnvelope, contentDigest } from './envelope';
+import { fastMessage } from './fast-parse';
 import { filterByClassification, highestLevel, summarizeShared, summarizeWithheld } from './filter';
 import { type ExchangeMessage, type ExchangeMessageInput, ExchangeMessageSchema } from './message';
 import { appended, casUpdate, ended, replyOf, withData } from './record';
@@ -94,16 +95,24 @@ async function admit(
   return { identity, decision, ceiling };
 }
 
+/** The caller's message, validated (the fast path when it applies; the schema's error otherwise). */
+function parseQueryMessage(input: ExchangeMessageInput): ExchangeMessage {
+  return (
+    fastMessage(input) ??
+    parseWith(ExchangeMessageSchema, input, 'message.').match(
+      (m) => m,
+      (e) => {
+        throw e;
+      },
+    )
+  );
+}
+
 export async function startQuery(ctx: NodeContext, input: QueryInput): Promise<RoundResult> {
   const { store, transport } = ctx.options;
   const type = input.exchangeType ?? 'information_query';
   const messageType = input.messageType ?? 'agent-generated';
-  const message = parseWith(ExchangeMessageSchema, input.message, 'message.').match(
-    (m) => m,
-    (e) => {
-      throw e;
-    },
-  );
+  const message = parseQueryMessage(input.message);
   const requestId = input.requestId ?? newId();
   const me = ctx.me();
   const peer = await transport.peer(input.to, input.signal ? { signal: input.signal } : {});
@@ -215,7 +224,7 @@ export async function startQuery(ctx: NodeContext, input: QueryInput): Promise<R
       ),
     requestId,
   );
-  return settleRound(ctx, peer, exchangeId, 1, result, requestId);
+  return settleRound(ctx, peer, exchangeId, 1, result, requestId, exchange);
 }
 
 export async function followUp(
@@ -227,12 +236,7 @@ export async function followUp(
   const me = ctx.me();
   const requestId = input.requestId ?? newId();
   const messageType = input.messageType ?? 'agent-generated';
-  const message = parseWith(ExchangeMessageSchema, input.message, 'message.').match(
-    (m) => m,
-    (e) => {
-      throw e;
-    },
-  );
+  const message = parseQueryMessage(input.message);
   const current = await ownExchange(ctx, exchangeId);
   if (current.outcome === 'escalated' && current.currentRound >= current.maxRounds) {
     throw new ExchangeRoundLimitError(exchangeId, current.currentRound, current.maxRounds);
@@ -335,5 +339,5 @@ export async function followUp(
       ),
     requestId,
   );
-  return settleRound(ctx, peer, exchangeId, round, result, requestId);
+  return settleRound(ctx, peer, exchangeId, round, result, requestId, next);
 }

@@ -26,6 +26,7 @@ import {
 } from '@agentgov/core';
 import { type NodeContext, policyDenied, type Sender } from './context';
 import type { EnvelopeClaims } from './envelope';
+import { fastMessage, parseMessage } from './fast-parse';
 import { filterByClassification, highestLevel, summarizeShared, summarizeWithheld } from './filter';
 import { type ExchangeMessage, ExchangeMessageSchema } from './message';
 import {
@@ -97,7 +98,7 @@ async function admitAndAnswer(
     throw new CrossEnterpriseBlockedError(claims.from.tenantId, me.tenantId);
   // Who sends: the user its key is bound to (verified with the envelope), placed by the directory.
   const sender = await ctx.sender(claims);
-  const parsed = ExchangeMessageSchema.safeParse(delivery.message);
+  const parsed = parseMessage(delivery.message);
   if (!parsed.success) throw policyDenied('the message content is invalid', { reason: 'message_invalid' });
   const message = parsed.data;
   const identity = await ctx.identity();
@@ -272,7 +273,7 @@ async function answerRound(
       items,
       ceiling,
     });
-    answer = ExchangeMessageSchema.parse(raw);
+    answer = fastMessage(raw) ?? ExchangeMessageSchema.parse(raw);
     if (answer.commitment) {
       // The agent tried to commit: COMMITMENT_REQUIRES_HUMAN; the round waits for a human instead.
       const error = new CommitmentRequiresHumanError(x.exchangeType);

@@ -149,7 +149,12 @@ export async function deliverOrEscalate(
   }
 }
 
-/** Verifies and records what came back for `round`. */
+/**
+ * Verifies and records what came back for `round`. `sent`: the record as this call's round wrote
+ * it just before sending — taken as the first snapshot instead of reading it again (its
+ * conversation and round limit are what the reply is checked against; the compare-and-set refuses
+ * it if the record changed meanwhile, and the change is then decided again on a fresh read).
+ */
 export async function settleRound(
   ctx: NodeContext,
   peer: PeerInfo,
@@ -157,6 +162,7 @@ export async function settleRound(
   round: number,
   result: DeliveryResult,
   requestId: string,
+  sent?: Exchange,
 ): Promise<RoundResult> {
   const { store } = ctx.options;
   const me = ctx.me();
@@ -190,7 +196,7 @@ export async function settleRound(
     });
     throw error;
   }
-  const stored = (await store.get(me.tenantId, exchangeId)) as Exchange;
+  const stored = sent ?? ((await store.get(me.tenantId, exchangeId)) as Exchange);
   const claims = await ctx.accept(result.reply.jws, result.reply.message, stored.conversationId);
   const e = claims.envelope;
   if (
@@ -201,9 +207,7 @@ export async function settleRound(
     e.currentRound !== round ||
     e.maxRounds > stored.maxRounds
   ) {
-    throw errorOf('invalid_token', 'Exchange envelope rejected: the reply does not belong to this round', {
-      reason: 'reply_mismatch',
-    });
+    throw replyMismatch();
   }
   const message = result.reply.message;
   if (message.commitment && (e.messageType === 'agent-generated' || !claims.approvalId)) {
@@ -218,6 +222,8 @@ export async function settleRound(
     me.tenantId,
     exchangeId,
     (c) => {
+      // Against the record as it is now (the snapshot's limit may since have been lowered).
+      if (e.maxRounds > c.maxRounds) throw replyMismatch();
       // The responder's own limit may be lower than ours (its policy): the lower one holds from now on.
       let next = e.maxRounds < c.maxRounds ? { ...c, maxRounds: e.maxRounds } : c;
       const existing = replyOf(c, round);
@@ -263,6 +269,11 @@ export async function settleRound(
   });
   return { exchange: x, status: result.status, reply: received };
 }
+
+const replyMismatch = () =>
+  errorOf('invalid_token', 'Exchange envelope rejected: the reply does not belong to this round', {
+    reason: 'reply_mismatch',
+  });
 
 const isFinal = (entry: Record<string, unknown>): boolean => entry.final !== false;
 

@@ -154,7 +154,8 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
   const transport = new JsonRpcTransportHandler(handler);
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    // The JSON-RPC endpoint's own path needs no URL parser (the same pathname either way).
+    const path = req.url === '/' ? '/' : new URL(req.url ?? '/', 'http://x').pathname;
     if (req.method === 'GET' && path === '/.well-known/agent-card.json') {
       // The card follows the node's current identity (policy changes), re-signed when it changes.
       const peer = await node.peerInfo();

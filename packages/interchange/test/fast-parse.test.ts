@@ -1,0 +1,235 @@
+/**
+ * The fast paths of ./fast-parse and `parseClaims` agree with the schemas they stand in for:
+ * whatever a fast path accepts, the schema accepts with the same output (same JSON, same key
+ * order); on well-formed values of the kind the protocol sends the fast path applies; anything
+ * else goes to the schema (so every refusal is the schema's own).
+ */
+import { CLASSIFICATION_LEVELS, EXCHANGE_TYPES, MESSAGE_TYPES, newId, REPLY_POLICIES } from '@agentgov/core';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { AI_DISCLOSURE_LABEL, EnvelopeClaimsSchema, fastClaims, parseClaims } from '../src/envelope';
+import { fastMessage, parseMessage } from '../src/fast-parse';
+import { ExchangeMessageSchema } from '../src/message';
+
+const ascii = (min: number, max: number) => fc.string({ minLength: min, maxLength: max });
+/** Any string, including astral characters and lone surrogates, around the length limits. */
+const anyString = (max: number) =>
+  fc.oneof(
+    fc.string({ unit: 'binary', maxLength: 24 }),
+    fc.string({ unit: 'grapheme', maxLength: 24 }),
+    fc.string({ minLength: Math.max(0, max - 2), maxLength: max + 2 }),
+    fc.constant(''),
+  );
+const level = fc.constantFrom(...CLASSIFICATION_LEVELS);
+
+const validItem = fc.record({
+  source: ascii(1, 12),
+  field: ascii(1, 12),
+  classification: level,
+  value: fc.jsonValue(),
+});
+const validMessage = fc.record(
+  {
+    text: ascii(0, 40),
+    items: fc.array(validItem, { maxLength: 6 }),
+    commitment: fc.record({ action: ascii(1, 12), detail: ascii(0, 20) }, { requiredKeys: ['action'] }),
+  },
+  { requiredKeys: ['text', 'items'] },
+);
+
+const validClaims = fc.record(
+  {
+    envelope: fc.record({
+      protocolVersion: fc.constant('1.0'),
+      messageType: fc.constantFrom(...MESSAGE_TYPES),
+      replyPolicy: fc.constantFrom(...REPLY_POLICIES),
+      exchangeId: fc.constant(null).map(() => newId()),
+      currentRound: fc.nat(10),
+      maxRounds: fc.integer({ min: 1, max: 10 }),
+      classificationLevel: level,
+      aiDisclosureLabel: fc.constant(AI_DISCLOSURE_LABEL),
+    }),
+    kind: fc.constantFrom('query', 'reply', 'collect'),
+    final: fc.boolean(),
+    exchangeType: fc.constantFrom(...EXCHANGE_TYPES),
+    conversationId: ascii(1, 40),
+    from: fc.record({
+      tenantId: ascii(1, 10),
+      agentId: ascii(1, 10),
+      userId: ascii(1, 10),
+      orgUnit: ascii(1, 10),
+    }),
+    to: fc.record({ tenantId: ascii(1, 10), agentId: ascii(1, 10) }),
+    contextId: ascii(1, 40),
+    digest: fc.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+    accepts: level,
+    approvalId: ascii(1, 40),
+    jti: fc.constant(null).map(() => newId()),
+    iat: fc.integer({ min: 0, max: 2 ** 40 }),
+    exp: fc.integer({ min: 0, max: 2 ** 40 }),
+  },
+  {
+    requiredKeys: [
+      'envelope',
+      'kind',
+      'final',
+      'exchangeType',
+      'conversationId',
+      'from',
+      'to',
+      'contextId',
+      'digest',
+      'accepts',
+      'jti',
+      'iat',
+      'exp',
+    ],
+  },
+);
+
+/** A replacement for one member: anything JSON (or JS) may hold, near-misses included. */
+const junk = fc.oneof(
+  fc.anything(),
+  anyString(260),
+  fc.constantFrom(
+    undefined,
+    null,
+    -0,
+    1.5,
+    Number.NaN,
+    2 ** 53,
+    -1,
+    0,
+    '00000000-0000-0000-0000-000000000000',
+    'ABCDEF01-2345-4678-89AB-CDEF01234567',
+    'not-a-uuid',
+    [],
+    {},
+    Object.create(null),
+  ),
+);
+
+/** Paths to every member of a nested plain value (arrays by index). */
+function paths(v: unknown, prefix: (string | number)[] = []): (string | number)[][] {
+  if (typeof v !== 'object' || v === null || prefix.length > 4) return [];
+  const out: (string | number)[][] = [];
+  for (const [k, child] of Object.entries(v)) {
+    if (k === '__proto__') continue; // added as an own member, never walked through
+    const p = [...prefix, Array.isArray(v) ? Number(k) : k];
+    out.push(p, ...paths(child, p));
+  }
+  return out;
+}
+
+type Mutation = { kind: 'set' | 'delete' | 'extra'; at: number; value: unknown; key: string };
+const mutation = fc.record({
+  kind: fc.constantFrom('set', 'delete', 'extra') as fc.Arbitrary<Mutation['kind']>,
+  at: fc.nat(),
+  value: junk,
+  key: fc.oneof(fc.constantFrom('__proto__', 'constructor', 'value', 'extra'), fc.string({ maxLength: 6 })),
+});
+
+/** `base` (deep-copied) with the mutations applied at paths chosen among its members. */
+function mutate(base: unknown, mutations: Mutation[]): unknown {
+  const root = { v: structuredClone(base) };
+  for (const m of mutations) {
+    const all: (string | number)[][] = [[], ...paths(root.v)].map((p) => ['v', ...p]);
+    const path = all[m.at % all.length] as (string | number)[];
+    const key = path[path.length - 1] as string | number;
+    let parent: Record<string | number, unknown> = root;
+    for (const p of path.slice(0, -1)) parent = parent[p] as Record<string | number, unknown>;
+    if (typeof parent !== 'object' || parent === null) continue;
+    if (m.kind === 'set') parent[key] = m.value;
+    else if (m.kind === 'delete' && path.length > 1) delete parent[key];
+    else {
+      const target = parent[key];
+      if (typeof target === 'object' && target !== null)
+        Object.defineProperty(target, m.key, {
+          value: m.value,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+    }
+  }
+  return root.v;
+}
+
+/** Whatever `fast` accepts, `schema` accepts with the same output. */
+function agrees(
+  fast: (v: unknown) => unknown,
+  schema: { safeParse(v: unknown): { success: boolean; data?: unknown } },
+  value: unknown,
+): boolean {
+  const f = fast(value);
+  if (f === undefined) return false;
+  const s = schema.safeParse(value);
+  expect(s.success).toBe(true);
+  expect(f).toEqual(s.data);
+  expect(JSON.stringify(f)).toBe(JSON.stringify(s.data));
+  return true;
+}
+
+describe('fast paths agree with the schemas', () => {
+  it('a well-formed message takes the fast path, with the schema’s output', () => {
+    fc.assert(
+      fc.property(validMessage, (m) => {
+        expect(agrees(fastMessage, ExchangeMessageSchema, m)).toBe(true);
+        const p = parseMessage(m);
+        expect(p.success).toBe(true);
+      }),
+    );
+  });
+
+  it('a mutated message: accepted only when the schema accepts it the same way', () => {
+    fc.assert(
+      fc.property(validMessage, fc.array(mutation, { minLength: 1, maxLength: 3 }), (m, ms) => {
+        const v = mutate(m, ms);
+        agrees(fastMessage, ExchangeMessageSchema, v);
+        // parseMessage answers as the schema does, fast path or not.
+        const p = parseMessage(v);
+        const s = ExchangeMessageSchema.safeParse(v);
+        expect(p.success).toBe(s.success);
+        if (p.success && s.success) expect(JSON.stringify(p.data)).toBe(JSON.stringify(s.data));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('well-formed claims take the fast path, with the schema’s output', () => {
+    fc.assert(
+      fc.property(validClaims, (c) => {
+        expect(agrees(fastClaims, EnvelopeClaimsSchema, JSON.parse(JSON.stringify(c)))).toBe(true);
+      }),
+    );
+  });
+
+  it('mutated claims: accepted only when the schema accepts them the same way', () => {
+    fc.assert(
+      fc.property(validClaims, fc.array(mutation, { minLength: 1, maxLength: 3 }), (c, ms) => {
+        const v = mutate(c, ms);
+        agrees(fastClaims, EnvelopeClaimsSchema, v);
+        const p = parseClaims(v);
+        expect(p.success).toBe(EnvelopeClaimsSchema.safeParse(v).success);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('hand-picked near misses go to the schema', () => {
+    const m = { text: 'hi', items: [{ source: 's', field: 'f', classification: 'public', value: 1 }] };
+    expect(fastMessage(m)).toEqual(m);
+    expect(fastMessage({ ...m, extra: 1 })).toBeUndefined();
+    expect(fastMessage({ text: 'hi' })).toBeUndefined(); // items default: the schema adds it
+    expect(fastMessage({ ...m, items: [{ ...m.items[0], value: undefined }] })).toBeUndefined();
+    expect(fastMessage({ ...m, commitment: undefined })).toBeUndefined();
+    expect(fastMessage(JSON.parse('{"text":"a","items":[],"__proto__":{}}'))).toBeUndefined();
+    expect(fastMessage({ ...m, items: [{ ...m.items[0], classification: 'secret' }] })).toBeUndefined();
+    // 16 UTF-16 units but 8 code points: the schema's count, so not the fast path.
+    const claims = fc.sample(validClaims, { numRuns: 1, seed: 1 })[0] as Record<string, unknown>;
+    expect(fastClaims(JSON.parse(JSON.stringify(claims)))).toBeDefined();
+    expect(fastClaims({ ...claims, jti: '😀'.repeat(8) })).toBeUndefined();
+    expect(EnvelopeClaimsSchema.safeParse({ ...claims, jti: '😀'.repeat(8) }).success).toBe(false);
+    expect(fastClaims({ ...claims, final: undefined })).toBeUndefined();
+  });
+});
