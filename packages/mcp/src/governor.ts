@@ -8,6 +8,7 @@ import {
   type ActionAutonomy,
   type ClassificationLevel,
   type Clock,
+  type DecisionEngine,
   nowMs,
   systemClock,
   type ToolCallInbox,
@@ -97,14 +98,17 @@ export class ToolGovernor {
     policyTool: string,
     classification: ClassificationLevel,
   ) => {
-    const r = await this.#o.engine
-      .decide({
+    let r: Awaited<ReturnType<DecisionEngine['decide']>> | undefined;
+    try {
+      r = await this.#o.engine.decide({
         domain: 'actions',
         tenantId: identity.tenantId,
         userId: identity.userId,
         input: { tool: policyTool, classification_level: classification },
-      })
-      .catch(() => undefined);
+      });
+    } catch {
+      r = undefined;
+    }
     if (!r || r.isErr()) {
       throw new ToolCallRefused(
         'policy_engine_unreachable',
@@ -325,10 +329,13 @@ export class ToolGovernor {
   async #audit(f: CallFacts): Promise<void> {
     f.audited = true;
     const input = auditEntryOf(f, this.#o, nowMs(this.#clock));
-    const r = await this.#o.audit
-      .append(input)
-      .catch((error: unknown) => ({ isErr: () => true as const, error }) as const);
-    if (r.isErr())
+    let failed: boolean;
+    try {
+      failed = (await this.#o.audit.append(input)).isErr();
+    } catch {
+      failed = true;
+    }
+    if (failed)
       throw new ToolCallRefused(
         'audit_unavailable',
         'the audit entry of this call could not be written; its result is not delivered',

@@ -228,9 +228,29 @@ export class Upstream {
 
   /**
    * One call, cut at `timeoutMs`, cancelled with `signal`, progress relayed to `onprogress`:
-   * forwarded on the client's transport (`CallForwarder`), not through `Client.request`.
+   * forwarded on the client's transport (`CallForwarder`), not through `Client.request`. On a
+   * connected client the forwarder's promise is returned as it is (no async frame around it),
+   * with the health bookkeeping chained on only when `unhealthyAfter` counts failures.
    */
-  async callTool(params: CallToolRequest['params'], options: ForwardOptions): Promise<CallToolResult> {
+  callTool(params: CallToolRequest['params'], options: ForwardOptions): Promise<CallToolResult> {
+    const client = this.#closed ? undefined : this.#client;
+    const forwarder = client && this.#forwarders.get(client);
+    if (!forwarder) return this.#connectAndCall(params, options);
+    const call = forwarder.call(params, this.#forwardOptions(options));
+    if (this.spec.unhealthyAfter === undefined) return call; // #answered and #failed do nothing then
+    return call.then(
+      (result) => {
+        this.#answered();
+        return result;
+      },
+      async (error: unknown) => {
+        await this.#failed(error, client, options.signal);
+        throw error;
+      },
+    );
+  }
+
+  async #connectAndCall(params: CallToolRequest['params'], options: ForwardOptions): Promise<CallToolResult> {
     let client: Client | undefined;
     try {
       client = (!this.#closed && this.#client) || (await this.client());
@@ -239,16 +259,19 @@ export class Upstream {
         forwarder = new CallForwarder(client);
         this.#forwarders.set(client, forwarder);
       }
-      const result = await forwarder.call(params, {
-        ...options,
-        timeoutMs: this.spec.timeoutMs ?? options.timeoutMs,
-      });
+      const result = await forwarder.call(params, this.#forwardOptions(options));
       this.#answered();
       return result;
     } catch (error) {
       await this.#failed(error, client, options.signal);
       throw error;
     }
+  }
+
+  /** The call's options with this upstream's own timeout, when it has one. */
+  #forwardOptions(options: ForwardOptions): ForwardOptions {
+    const timeoutMs = this.spec.timeoutMs;
+    return timeoutMs === undefined || timeoutMs === options.timeoutMs ? options : { ...options, timeoutMs };
   }
 
   async close(): Promise<void> {
