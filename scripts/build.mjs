@@ -2,7 +2,7 @@
 /**
  * The workspace build: `pnpm build` (and `pnpm install`, through the root `prepare` script).
  *
- *   node scripts/build.mjs            every package under packages/ that has a `build:js` script
+ *   node scripts/build.mjs            every package under packages/ (and examples/) that has a `build:js` script
  *   node scripts/build.mjs DIR…       only those packages (a package's own `pnpm build` passes `.`)
  *   node scripts/build.mjs --force    ignore what was built before
  *
@@ -22,28 +22,31 @@
  *    times but not bytes rebuilds nothing, an edit always rebuilds. A missing output file rebuilds.
  * 4. One build at a time per checkout (a lock in that cache directory, freed if its process died):
  *    `pnpm -r build` or two terminals building at once wait for each other instead of racing.
+ * 5. Applications under examples/ with a `build:js` script (the reference server) are built the same
+ *    way, JavaScript only (`dist/main.js`, workspace packages external); what makes them built and
+ *    their stamps are in ./build-stamps.mjs (examples/server/start.mjs reads them). A unit's
+ *    `build:cache` script runs after its JavaScript, every build (it keeps its own cache current,
+ *    e.g. the server's PGlite template); its failure is a warning, not a failed build.
  */
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import {
+  CACHE,
+  filesUnder,
+  hashOf,
+  isTypes,
+  jsHash,
+  promisedFiles,
+  ROOT,
+  readStamp,
+  stampFileOf,
+  workspaceDeps,
+  workspacePackages,
+} from './build-stamps.mjs';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CACHE = join(ROOT, 'node_modules', '.cache', 'agentgov-build');
 const DTS_OUT = join(CACHE, 'dts');
-/** Files every package's output depends on. */
-const SHARED_INPUTS = [
-  'scripts/build.mjs',
-  'tsup.base.ts',
-  'tsconfig.base.json',
-  'tsconfig.build.json',
-  'tsconfig.dts.json',
-  'tsconfig.json',
-  'pnpm-lock.yaml',
-];
-const SKIP_DIRS = new Set(['node_modules', 'dist', 'test', '.turbo']);
 
 const args = process.argv.slice(2);
 const force = args.includes('--force');
@@ -51,32 +54,6 @@ const only = args.filter((a) => !a.startsWith('--')).map((a) => resolve(process.
 
 const started = performance.now();
 const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
-
-/** Workspace packages with a `build:js` script, keyed by package name. */
-function workspacePackages() {
-  const out = new Map();
-  for (const folder of readdirSync(join(ROOT, 'packages')).sort()) {
-    const dir = join(ROOT, 'packages', folder);
-    const file = join(dir, 'package.json');
-    if (!existsSync(file)) continue;
-    const manifest = JSON.parse(readFileSync(file, 'utf8'));
-    if (!manifest.scripts?.['build:js']) continue;
-    out.set(manifest.name, { name: manifest.name, folder, dir, manifest });
-  }
-  return out;
-}
-
-/** Workspace packages this one needs built first (any dependency field: devDependencies are bundled). */
-function workspaceDeps(pkg, all) {
-  const { dependencies = {}, devDependencies = {}, peerDependencies = {} } = pkg.manifest;
-  return [
-    ...new Set([
-      ...Object.keys(dependencies),
-      ...Object.keys(devDependencies),
-      ...Object.keys(peerDependencies),
-    ]),
-  ].filter((name) => all.has(name) && name !== pkg.name);
-}
 
 function run(command, cwd) {
   return new Promise((resolvePromise, reject) => {
@@ -102,50 +79,7 @@ function run(command, cwd) {
   });
 }
 
-function filesUnder(dir, skip = SKIP_DIRS) {
-  const out = [];
-  const walk = (d) => {
-    for (const entry of readdirSync(d, { withFileTypes: true })) {
-      if (entry.isDirectory()) {
-        if (!skip.has(entry.name)) walk(join(d, entry.name));
-      } else if (entry.isFile() && !entry.name.endsWith('.md')) {
-        out.push(join(d, entry.name));
-      }
-    }
-  };
-  if (existsSync(dir)) walk(dir);
-  return out.sort();
-}
-
-/** SHA-256 over the shared inputs, then `files`, then `extra` strings. */
-function hashOf(files, extra = []) {
-  const hash = createHash('sha256');
-  for (const file of [...SHARED_INPUTS.map((f) => join(ROOT, f)).filter((f) => existsSync(f)), ...files]) {
-    hash.update(relative(ROOT, file));
-    hash.update('\0');
-    hash.update(readFileSync(file));
-    hash.update('\0');
-  }
-  for (const x of extra) hash.update(x);
-  return hash.digest('hex');
-}
-const jsHash = (pkg, depStamps) => hashOf(filesUnder(pkg.dir), depStamps);
 const typesHash = (pkg) => hashOf(filesUnder(join(DTS_OUT, pkg.folder), new Set()));
-const isTypes = (file) => /\.d\.c?ts$/.test(file);
-
-/** Every file the package's `exports` promise. */
-function promisedFiles(pkg) {
-  const files = [];
-  const collect = (v) => {
-    if (typeof v === 'string') {
-      if (v.startsWith('./dist/')) files.push(join(pkg.dir, v));
-    } else if (v && typeof v === 'object') {
-      for (const x of Object.values(v)) collect(x);
-    }
-  };
-  collect(pkg.manifest.exports);
-  return files;
-}
 
 /** Entry name → emitted declaration file: `index` is src/index.ts, any other `x` is src/x/index.ts. */
 function dtsEntries(pkg) {
@@ -204,11 +138,6 @@ async function bundleDeclarations(pkg) {
     await bundle.close();
   }
 }
-
-const stampFileOf = (pkg, part) => join(CACHE, 'stamps', `${pkg.folder}.${part}.txt`);
-/** The stamp of a part built earlier, or '' (never built). */
-const readStamp = (pkg, part) =>
-  existsSync(stampFileOf(pkg, part)) ? readFileSync(stampFileOf(pkg, part), 'utf8') : '';
 
 /**
  * Builds one part of a package (`js`: the build:js script into a clean dist; `types`: the bundled
@@ -306,6 +235,21 @@ async function buildJavaScript(selected, all, limit) {
   return outcomes;
 }
 
+/** Each selected unit's `build:cache` script, one at a time; a failure is reported, not fatal. */
+async function buildCaches(selected) {
+  for (const pkg of selected) {
+    const script = pkg.manifest.scripts['build:cache'];
+    if (!script) continue;
+    const t = performance.now();
+    try {
+      const output = (await run(script, pkg.dir)).trim();
+      console.log(`${pkg.name}: cache ${output ? `${output} ` : ''}(${seconds(t)})`);
+    } catch (error) {
+      console.warn(`${pkg.name}: build:cache failed (the first start makes it instead): ${error.message}`);
+    }
+  }
+}
+
 const summary = (outcomes) =>
   `${outcomes.filter((o) => o !== 'up to date').length} built, ${outcomes.filter((o) => o === 'up to date').length} up to date`;
 
@@ -321,12 +265,17 @@ async function main() {
     () => console.log(`declarations (tsc -b, whole workspace): ${seconds(t)}`),
   );
   const [js] = await Promise.all([
-    buildJavaScript(selected, all, Math.max(1, availableParallelism() - 1)),
+    buildJavaScript(selected, all, Math.max(1, availableParallelism() - 1)).then(async (outcomes) => {
+      await buildCaches(selected);
+      return outcomes;
+    }),
     declarations,
   ]);
-  for (const pkg of selected) checkContained(pkg);
+  // Applications (no `exports`) have no declarations.
+  const published = selected.filter((pkg) => pkg.manifest.exports);
+  for (const pkg of published) checkContained(pkg);
   const types = await Promise.all(
-    selected.map((pkg) =>
+    published.map((pkg) =>
       buildPart(pkg, 'types', typesHash(pkg)).then((outcome) => {
         if (outcome !== 'up to date') console.log(`${pkg.name}: declarations ${outcome}`);
         return outcome;

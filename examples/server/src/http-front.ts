@@ -6,20 +6,19 @@
  * spec's 404 body rather than a framework page.
  */
 import type http from 'node:http';
-import { mount as mountExpress } from '@agentgov/adapter-express';
-import { mount as mountKoa } from '@agentgov/adapter-koa';
 import type { consoleRoutes } from '@agentgov/console/gateway';
 import { type Governance, sendFetchResponse, toFetchRequest } from '@agentgov/gateway';
-import express from 'express';
-import Koa from 'koa';
 import type { ServerConfig } from './config';
 
-/** The request listener of the server: `framework` with the gateway, then the console and `/`. */
-export function frameworkListener(
+/**
+ * The request listener of the server: `framework` with the gateway, then the console and `/`.
+ * Only the chosen framework and its adapter are loaded.
+ */
+export async function frameworkListener(
   framework: ServerConfig['framework'],
   governance: Governance,
   consolePlugin: ReturnType<typeof consoleRoutes>,
-): http.RequestListener {
+): Promise<http.RequestListener> {
   // `/` for an API client (a browser was sent to the console above): where things are.
   const rootIndex = (request: Request): Response | undefined => {
     if (new URL(request.url).pathname !== '/') return undefined;
@@ -56,6 +55,10 @@ export function frameworkListener(
       });
   };
   if (framework === 'koa') {
+    const [{ mount: mountKoa }, { default: Koa }] = await Promise.all([
+      import('@agentgov/adapter-koa'),
+      import('koa'),
+    ]);
     const app = new Koa();
     app.use(mountKoa(governance));
     app.use(async (ctx) => {
@@ -64,6 +67,10 @@ export function frameworkListener(
     });
     return app.callback();
   }
+  const [{ mount: mountExpress }, { default: express }] = await Promise.all([
+    import('@agentgov/adapter-express'),
+    import('express'),
+  ]);
   const app = express();
   app.disable('x-powered-by');
   app.use(mountExpress(governance));

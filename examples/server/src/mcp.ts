@@ -7,8 +7,7 @@
  */
 import type { AuditSink, DecisionEngine, OrgDirectory, RateLimiter, ToolCallInbox } from '@agentgov/core';
 import type { OidcConfig } from '@agentgov/gateway';
-import { createMcpProxy, loadMcpConfig } from '@agentgov/mcp';
-import { type McpPlugin, mcpRoutes } from '@agentgov/mcp/gateway';
+import type { McpPlugin } from '@agentgov/mcp/gateway';
 
 /** The MCP plugin when `AGENTGOV_MCP_CONFIG` is set, else undefined. */
 export async function mcpPluginFromEnv(
@@ -25,6 +24,11 @@ export async function mcpPluginFromEnv(
   },
 ): Promise<McpPlugin | undefined> {
   if (!env.AGENTGOV_MCP_CONFIG) return undefined;
+  // Loaded only when configured: the MCP SDK is a large part of the server's start-up otherwise.
+  const [{ createMcpProxy, loadMcpConfig }, { mcpRoutes }] = await Promise.all([
+    import('@agentgov/mcp'),
+    import('@agentgov/mcp/gateway'),
+  ]);
   const mcp = createMcpProxy(await loadMcpConfig(env.AGENTGOV_MCP_CONFIG), {
     engine: deps.engine,
     audit: deps.audit,

@@ -14,7 +14,6 @@ import { mkdir } from 'node:fs/promises';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type AuditService, createAuditLog, DEFAULT_COMMITMENT_KEY_REF } from '@agentgov/audit';
 import { auditRoutes } from '@agentgov/audit/gateway';
 import { consoleRoutes } from '@agentgov/console/gateway';
@@ -50,7 +49,7 @@ import {
 } from '@agentgov/policy';
 import { policyRoutes } from '@agentgov/policy/gateway';
 import { KyselyScheduledRunStore, openStore, type SqlStores } from '@agentgov/store-kysely';
-import { createRedisStores, type RedisStores } from '@agentgov/store-redis';
+import type { RedisStores } from '@agentgov/store-redis';
 import { connectorIntegrations } from '@agentgov/work-tracking';
 import { workTrackingRoutes } from '@agentgov/work-tracking/gateway';
 import { apiReference } from './api-reference';
@@ -61,6 +60,7 @@ import { DEV_ACCOUNTS, type DevIssuer, startDevIssuer } from './dev-issuer';
 import { serverSecrets } from './dev-secrets';
 import { frameworkListener } from './http-front';
 import { mcpPluginFromEnv } from './mcp';
+import { PGLITE_TEMPLATE_DIR } from './pglite-template';
 import { createServerLogger, type StartupPhase, startupResponder } from './request-log';
 import { countActiveSessions, serverStores } from './stores';
 
@@ -77,14 +77,6 @@ export interface RunningServer {
   /** Stops accepting connections, lets in-flight requests finish, then closes everything. */
   close(): Promise<void>;
 }
-
-/**
- * Where the template an empty PGlite data directory starts from is kept (made by `pnpm install`'s
- * build, or on the first start): examples/server/node_modules/.cache, from src/ or dist/ alike.
- */
-const PGLITE_TEMPLATE_DIR = fileURLToPath(
-  new URL('../node_modules/.cache/agentgov-pglite/', import.meta.url),
-);
 
 export async function startServer(
   config: ServerConfig,
@@ -178,6 +170,7 @@ export async function startServer(
     let redis: RedisStores | undefined;
     if (config.redisUrl) {
       progress('connecting to Redis…');
+      const { createRedisStores } = await import('@agentgov/store-redis'); // only with REDIS_URL
       const shared = createRedisStores(config.redisUrl, config.tls.redis ? { tls: config.tls.redis } : {});
       redis = shared;
       cleanups.push(() => shared.close());
@@ -359,7 +352,7 @@ export async function startServer(
     // --- HTTP: the chosen framework; everything outside /api/v1 is answered by the console (its
     // pages, `/` for a browser) or the gateway, so unknown paths get the spec's 404 body rather
     // than a framework page.
-    ready = frameworkListener(config.framework, governance, consolePlugin);
+    ready = await frameworkListener(config.framework, governance, consolePlugin);
 
     let closing: Promise<void> | undefined;
     return {

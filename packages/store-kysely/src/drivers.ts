@@ -123,6 +123,6 @@ export async function preparePGliteTemplate(
   importer: () => Promise<PGliteModule> = () => import('@electric-sql/pglite'),
 ): Promise<boolean> {
   assertSchemaName(schema);
-  const { PGlite } = await loadDriver('@electric-sql/pglite', importer);
-  return (await ensurePGliteTemplate(PGlite, dir, schema)) !== undefined;
+  const load = async () => (await loadDriver('@electric-sql/pglite', importer)).PGlite;
+  return (await ensurePGliteTemplate(load, dir, schema)) !== undefined;
 }

@@ -21,7 +21,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -170,10 +170,11 @@ const templateFile = (dir: string, key: string) => join(dir, `pglite-${key}.temp
 
 /**
  * The template for `schema` from `dir`, made (and kept there) when missing or damaged. Undefined
- * when templates cannot be used here (no module file to key them by).
+ * when templates cannot be used here (no module file to key them by). `PGlite` (or a loader of it,
+ * called only when one is made) makes it.
  */
 export async function ensurePGliteTemplate(
-  PGlite: PGliteModule['PGlite'],
+  PGlite: PGliteModule['PGlite'] | (() => Promise<PGliteModule['PGlite']>),
   dir: string,
   schema: string,
 ): Promise<{ tar: Uint8Array; entries: string[] } | undefined> {
@@ -184,7 +185,7 @@ export async function ensurePGliteTemplate(
   const intact = kept && decodeTemplate(kept, key);
   if (intact) return intact;
   if (kept) await rm(file, { force: true });
-  const tar = await makeTemplate(PGlite, schema);
+  const tar = await makeTemplate('create' in PGlite ? PGlite : await PGlite(), schema);
   const entries = tarTopLevelEntries(tar);
   // Kept for the next empty directory; a cache that cannot be written only costs that time again.
   try {
@@ -192,10 +193,25 @@ export async function ensurePGliteTemplate(
     const temporary = `${file}.${process.pid}.tmp`;
     await writeFile(temporary, encodeTemplate(key, tar));
     await rename(temporary, file);
+    await pruneTemplates(dir);
   } catch {
     // read-only or full: used from memory this once
   }
   return { tar, entries };
+}
+
+/** Templates kept per directory: others' code (src/ and dist/, other schemas) keeps its own. */
+const KEEP = 4;
+
+/** Deletes all but the KEEP newest templates in `dir` (each edit of the code keys a new one). */
+async function pruneTemplates(dir: string): Promise<void> {
+  const files = (await readdir(dir)).filter((f) => /^pglite-[0-9a-f]+\.template$/.test(f));
+  if (files.length <= KEEP) return;
+  const dated = await Promise.all(
+    files.map(async (f) => ({ f, at: (await stat(join(dir, f)).catch(() => undefined))?.mtimeMs ?? 0 })),
+  );
+  dated.sort((a, b) => b.at - a.at);
+  for (const { f } of dated.slice(KEEP)) await rm(join(dir, f), { force: true });
 }
 
 /** Deletes the template for `schema` from `dir` (one PGlite could not open). */
