@@ -8,7 +8,6 @@
 import {
   type AuditSink,
   type CallOptions,
-  checkDecisionRequest,
   type Decision,
   type DecisionBody,
   DecisionBodySchema,
@@ -17,6 +16,7 @@ import {
   defineRoute,
   errorSpec as err,
   errorOf,
+  isReadyDecisionRequest,
   unwrapOrThrow,
 } from '@agentgov/core';
 import { decisionAuditEntry } from '../policy-engine';
@@ -102,9 +102,10 @@ export function exactDecisionBody(raw: unknown): DecisionBody | undefined {
   for (const _ in raw) keys += 1;
   if (keys !== 2) return undefined;
   const { domain, input } = raw as { domain?: unknown; input?: unknown };
-  const request = { domain, tenantId: 't', userId: 'u', input };
-  const checked = checkDecisionRequest(request);
-  return checked.isOk() && checked.value === request ? (raw as DecisionBody) : undefined;
+  // A fresh object core never checked: ready only when exact (no Result, no zod on a refusal).
+  return isReadyDecisionRequest({ domain, tenantId: 't', userId: 'u', input })
+    ? (raw as DecisionBody)
+    : undefined;
 }
 
 /**
