@@ -50,17 +50,20 @@ export class A2ATransport implements Transport {
     const nowMs = (this.#o.clock ?? systemClock).now().getTime();
     const cached = this.#peers.get(agentId);
     if (cached && nowMs - cached.verifiedAt < (this.#o.cardTtlMs ?? 60_000)) return cached.peer;
-    const res = await this.#fetch(
+    const json = await this.#fetch(
       new URL('.well-known/agent-card.json', base.endsWith('/') ? base : `${base}/`),
       { signal: options.signal },
+      async (res) => {
+        if (!res.ok)
+          throw errorOf(
+            'service_unavailable',
+            `The agent card of ${agentId} could not be read (HTTP ${res.status})`,
+          );
+        return res.json();
+      },
     );
-    if (!res.ok)
-      throw errorOf(
-        'service_unavailable',
-        `The agent card of ${agentId} could not be read (HTTP ${res.status})`,
-      );
     // Verified before anything is sent: a card that does not verify is an agent we cannot reach.
-    const verified = await verifyGovernedCard(await res.json(), agentId, this.#o.keys);
+    const verified = await verifyGovernedCard(json, agentId, this.#o.keys);
     if (verified.isErr())
       throw errorOf(
         'service_unavailable',
@@ -200,29 +203,54 @@ export class A2ATransport implements Transport {
             method,
             clock.now().getTime(),
           );
-    const res = await this.#fetch(known.rpcUrl, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        'a2a-extensions': GOVERNANCE_EXTENSION_URI,
-        'a2a-version': '1.0',
+    const { status, text } = await this.#fetch(
+      known.rpcUrl,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          'a2a-extensions': GOVERNANCE_EXTENSION_URI,
+          'a2a-version': '1.0',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: newId(), method, params }),
+        signal,
       },
-      body: JSON.stringify({ jsonrpc: '2.0', id: newId(), method, params }),
-      signal,
-    });
-    const text = await res.text();
+      async (res) => ({ status: res.status, text: await res.text() }),
+    );
     try {
       return JSON.parse(text);
     } catch {
-      throw errorOf('service_unavailable', `The agent answered HTTP ${res.status} without JSON-RPC`);
+      throw errorOf('service_unavailable', `The agent answered HTTP ${status} without JSON-RPC`);
     }
   }
 
-  #fetch(url: URL | string, init: RequestInit & { signal?: AbortSignal | undefined }): Promise<Response> {
-    const timeout = AbortSignal.timeout(this.#o.timeoutMs ?? 10_000);
-    const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
-    return (this.#o.fetch ?? fetch)(url, { ...init, signal });
+  /**
+   * One call, its response read by `read`, within the per-call timeout (and the caller's signal,
+   * if any): aborted like `AbortSignal.timeout` (a `TimeoutError`), but the timer is cleared once
+   * the call is done, so no timer and no abort outlive a finished call.
+   */
+  async #fetch<T>(
+    url: URL | string,
+    init: RequestInit & { signal?: AbortSignal | undefined },
+    read: (res: Response) => Promise<T>,
+  ): Promise<T> {
+    const controller = new AbortController();
+    const timer = setTimeout(
+      () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+      this.#o.timeoutMs ?? 10_000,
+    );
+    timer.unref();
+    const outer = init.signal;
+    const follow = () => controller.abort(outer?.reason);
+    if (outer?.aborted) follow();
+    else outer?.addEventListener('abort', follow, { once: true });
+    try {
+      return await read(await (this.#o.fetch ?? fetch)(url, { ...init, signal: controller.signal }));
+    } finally {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', follow);
+    }
   }
 }
 
