@@ -13,7 +13,8 @@
  * all alike; a row is the case's fastest round (load only ever adds to a round; short rounds make
  * a round free of GC and of other processes likelier; the median round is in the note, p50 is
  * that median). Notes: each governed row's µs over direct; for the full rows what is left beyond
- * the decision and the direct call + append, as a % of direct (the issue's "≤ 10% plus the
+ * the decision and the direct call + append, as a % of direct; the proxy's own work with raw
+ * JSON-RPC in front and a canned upstream behind (in memory only) as a % of direct (the issue's "≤ 10% plus the
  * decision and the append"), and beyond the decision and the append alone (the older, tighter
  * split); in brackets the same from this process's CPU time per call (all its threads: V8's GC
  * helper threads included, so CPU can exceed wall time; over stdio it leaves out the upstream
@@ -32,6 +33,7 @@ import {
   PROXIED_DECISION,
   PROXIED_FULL,
   PROXIED_NOOP,
+  PROXY_WORK,
 } from '../packages/mcp/test/bench-world';
 import type { BenchRow, BenchSuite } from './lib';
 
@@ -93,13 +95,14 @@ function rowsOf(rounds: Map<string, Rounds>): BenchRow[] {
     [PROXIED_FULL]: `over direct ${both((of) => over(PROXIED_FULL, of), true)}; beyond decide + (direct + append) ${both((of) => beyondWork(PROXIED_FULL, of), true)}; beyond decide + append alone ${both((of) => beyond(PROXIED_FULL, of), true)}`,
     [INPROCESS_NOOP]: `over direct ${both((of) => over(INPROCESS_NOOP, of), true)}`,
     [INPROCESS_FULL]: `over direct ${both((of) => over(INPROCESS_FULL, of), true)}; beyond decide + (direct + append) ${both((of) => beyondWork(INPROCESS_FULL, of), true)}; beyond decide + append alone ${both((of) => beyond(INPROCESS_FULL, of), true)}`,
+    [PROXY_WORK]: `= ${pct(at(PROXY_WORK), at(DIRECT))} of direct, the floor of "the proxy itself" (no SDK at either end)`,
     [DIRECT_APPEND]: `over direct ${both((of) => over(DIRECT_APPEND, of), false)} (the append after an MCP call; alone ${us(at(APPEND))})`,
   };
   return [...rounds].map(([name, r]) => ({
     name,
     opsPerSec: 1e6 / Math.min(...r.wall),
     p50Ms: median(r.wall) / 1000,
-    unit: name === DECIDE || name === APPEND ? 'op' : 'call',
+    unit: name === DECIDE || name === APPEND || name === PROXY_WORK ? 'op' : 'call',
     note: `${us(at(name))} [CPU ${us(at(name, 'cpu'))}]${notes[name] ? `; ${notes[name]}` : ''} (fastest of ${r.wall.length} rounds of ${CALLS}; median ${us(median(r.wall))})`,
   }));
 }

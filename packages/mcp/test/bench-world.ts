@@ -5,7 +5,8 @@
  * front), with the governance split in three: a constant decision and a no-op audit (the proxy
  * itself), the built-in engine's decision, then also the hash-chained audit append — plus the
  * decision and the append (of the entry a proxied call writes) alone, and the direct call followed
- * by that append (the baseline the full cases compare with: the same work without the proxy). Upstreams over stdio run
+ * by that append (the baseline the full cases compare with: the same work without the proxy);
+ * in memory also the proxy's own work with no SDK at either end (`bench-canned.ts`). Upstreams over stdio run
  * `examples/mcp/src/upstream.ts` as children (one per case: a stdio server has one client); in
  * memory, the harness's notes server.
  */
@@ -16,6 +17,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { createMcpProxy, governTools } from '../src/index';
+import { cannedProxy } from './bench-canned';
 import { linked, makeProxyWorld, newNotesState, notesServer } from './harness';
 
 export const DIRECT = 'direct tools/call (SDK client → upstream)';
@@ -26,6 +28,8 @@ export const PROXIED_FULL = 'proxied: + built-in decision + hash-chained audit a
 export const INPROCESS_NOOP = 'governTools in-process: constant decision, no-op audit';
 export const INPROCESS_FULL = 'governTools in-process: + built-in decision + audit append';
 export const DECIDE = 'actions decide() alone (built-in engine)';
+export const PROXY_WORK =
+  "the proxy's own work: raw JSON-RPC in, canned upstream (constant decision, no-op audit)";
 export const APPEND = 'AuditLog.append alone (hash chain, in memory)';
 
 const upstreamFile = fileURLToPath(new URL('../../../examples/mcp/src/upstream.ts', import.meta.url));
@@ -137,6 +141,11 @@ export async function benchWorld(kind: 'memory' | 'stdio', log: AuditSink): Prom
       }),
     [APPEND]: () => log.append(captured),
   };
+  if (kind === 'memory') {
+    const canned = await cannedProxy(constant, noop);
+    closers.push(canned.close);
+    cases[PROXY_WORK] = canned.call;
+  }
   return {
     cases,
     proxied,
