@@ -1,14 +1,15 @@
 /**
  * A PGlite data directory's first open without `initdb`: a template — a database created in
  * memory and fully migrated, dumped as a tarball — is kept in a cache directory, and an empty data
- * directory is loaded from it (PGlite's `loadDataDir`). `initdb` on a directory costs seconds of
- * WebAssembly work (most of a first start); loading the tarball costs about what opening an
- * existing directory does. The migrations then run as usual and find nothing to do.
+ * directory gets its files (written by Node, `PG_VERSION` last) and is opened as an existing
+ * database. `initdb` on a directory costs seconds of WebAssembly work (most of a first start);
+ * writing the files costs a fraction of opening the directory. The migrations then run as usual
+ * and find nothing to do.
  *
  * A template is used only where it is certainly what `initdb` + the migrations would make now:
- * - its file name is a key over the PGlite version, the schema and the bytes of this package's
- *   code (every JavaScript/TypeScript file next to this module: the built `dist/` or `src/`), so a
- *   template from another PGlite or another migration set is never found;
+ * - its file name is a key over the PGlite and kysely versions, the schema and the bytes of this
+ *   package's code (every JavaScript/TypeScript file next to this module: the built `dist/` or
+ *   `src/`), so a template from another PGlite or another migration set is never found;
  * - its bytes are checked against the SHA-256 in its header: a damaged template is deleted and
  *   made again;
  * - a template PGlite fails to open is removed from the data directory again (only the entries
@@ -20,7 +21,7 @@
  * made for its month stay (empty), as in a database created then and opened now.
  */
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -63,29 +64,31 @@ async function codeFiles(dir: string): Promise<string[]> {
   return out.sort();
 }
 
-/** The installed PGlite's version (its package.json, found from where this package resolves it). */
-async function pgliteVersion(from: string): Promise<string> {
-  let dir = dirname(createRequire(from).resolve('@electric-sql/pglite'));
+/** An installed package's version (its package.json, found from where this package resolves it). */
+async function versionOf(name: string, from: string): Promise<string> {
+  let dir = dirname(createRequire(from).resolve(name));
   for (;;) {
     const file = join(dir, 'package.json');
     if (existsSync(file)) {
       const manifest = JSON.parse(await readFile(file, 'utf8')) as { name?: string; version?: string };
-      if (manifest.name === '@electric-sql/pglite' && manifest.version) return manifest.version;
+      if (manifest.name === name && manifest.version) return manifest.version;
     }
     const parent = dirname(dir);
-    if (parent === dir) throw new Error('cannot find the version of @electric-sql/pglite');
+    if (parent === dir) throw new Error(`cannot find the version of ${name}`);
     dir = parent;
   }
 }
 
 /**
- * The template key for `schema`: PGlite's version, the schema and the bytes of this package's
- * code. Undefined where this module has no file (templates are then not used).
+ * The template key for `schema`: PGlite's and kysely's versions, the schema and the bytes of this
+ * package's code. Undefined where this module has no file (templates are then not used).
  */
 export async function pgliteTemplateKey(schema: string): Promise<string | undefined> {
   const file = moduleFile();
   if (!file) return undefined;
-  const hash = createHash('sha256').update(`${FORMAT}\0${await pgliteVersion(file)}\0${schema}\0`);
+  // kysely too: its Migrator writes the migration bookkeeping tables.
+  const versions = [await versionOf('@electric-sql/pglite', file), await versionOf('kysely', file)];
+  const hash = createHash('sha256').update(`${FORMAT}\0${versions.join('\0')}\0${schema}\0`);
   const root = dirname(file);
   for (const code of await codeFiles(root)) {
     hash
@@ -188,14 +191,14 @@ export async function ensurePGliteTemplate(
   const tar = await makeTemplate('create' in PGlite ? PGlite : await PGlite(), schema);
   const entries = tarTopLevelEntries(tar);
   // Kept for the next empty directory; a cache that cannot be written only costs that time again.
+  const temporary = `${file}.${process.pid}.tmp`;
   try {
     await mkdir(dir, { recursive: true });
-    const temporary = `${file}.${process.pid}.tmp`;
     await writeFile(temporary, encodeTemplate(key, tar));
     await rename(temporary, file);
     await pruneTemplates(dir);
   } catch {
-    // read-only or full: used from memory this once
+    await rm(temporary, { force: true }).catch(() => {}); // read-only or full: used this once
   }
   return { tar, entries };
 }
@@ -221,6 +224,42 @@ async function discardTemplate(dir: string, schema: string): Promise<void> {
 }
 
 /**
+ * Writes the tarball's files under `dataDir` (plain Node file writes: several times cheaper than
+ * PGlite's own `loadDataDir` through its WebAssembly file system), `PG_VERSION` last: PGlite takes
+ * a directory with `PG_VERSION` for a database, so one interrupted here is simply written again at
+ * the next start. Only regular files and directories, only below `dataDir`.
+ */
+export function writeTemplateFiles(tar: Uint8Array, dataDir: string): void {
+  const text = (from: number, length: number) =>
+    Buffer.from(tar.buffer, tar.byteOffset + from, length)
+      .toString('utf8')
+      .replace(/\0.*$/s, '');
+  let version: Uint8Array | undefined;
+  for (let at = 0; at + 512 <= tar.length; ) {
+    const name = text(at, 100);
+    if (name === '') break;
+    const prefix = text(at + 345, 155);
+    const size = Number.parseInt(text(at + 124, 12).trim() || '0', 8);
+    const type = String.fromCharCode(tar[at + 156] ?? 0);
+    const parts = `${prefix ? `${prefix}/` : ''}${name}`.split('/').filter((p) => p !== '' && p !== '.');
+    if (parts.includes('..') || !Number.isSafeInteger(size) || at + 512 + size > tar.length)
+      throw new Error('not a PGlite template');
+    const target = join(dataDir, ...parts);
+    const data = tar.subarray(at + 512, at + 512 + size);
+    if (type === '5') mkdirSync(target, { recursive: true });
+    else if (type !== '0' && type !== '\0') throw new Error('not a PGlite template');
+    else if (parts.length === 1 && parts[0] === 'PG_VERSION') version = data;
+    else if (parts.length > 0) {
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, data);
+    }
+    at += 512 + Math.ceil(size / 512) * 512;
+  }
+  if (!version) throw new Error('not a PGlite template');
+  writeFileSync(join(dataDir, 'PG_VERSION'), version);
+}
+
+/**
  * Opens PGlite on `dataDir`; an empty one (no `PG_VERSION`) starts from the template in
  * `templateDir` (see the module comment) instead of `initdb`.
  */
@@ -236,9 +275,9 @@ export async function openPGliteWithTemplate(
     const before = new Set(existsSync(dataDir) ? await readdir(dataDir) : []);
     let client: Awaited<ReturnType<PGliteModule['PGlite']['create']>> | undefined;
     try {
-      client = await PGlite.create(dataDir, {
-        loadDataDir: new Blob([template.tar as Uint8Array<ArrayBuffer>]),
-      });
+      mkdirSync(dataDir, { recursive: true });
+      writeTemplateFiles(template.tar, dataDir);
+      client = await PGlite.create(dataDir);
       await client.query('SELECT 1');
       return client as unknown as PGliteLike;
     } catch {

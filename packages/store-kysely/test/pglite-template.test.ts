@@ -18,6 +18,7 @@ import {
   ensurePGliteTemplate,
   pgliteTemplateKey,
   tarTopLevelEntries,
+  writeTemplateFiles,
 } from '../src/pglite-template';
 import { DEFAULT_SCHEMA } from '../src/sql-util';
 import { describePGlite } from './helpers';
@@ -70,6 +71,35 @@ describe('template file', () => {
     );
     expect(decodeTemplate(bytes.subarray(0, bytes.length - 1), 'k1')).toBeUndefined();
     expect(decodeTemplate(Buffer.from('not a template'), 'k1')).toBeUndefined();
+  });
+});
+
+describe('writing a template into a directory', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'agentgov-template-files-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('writes the files below the directory, and refuses anything else', async () => {
+    const target = join(dir, 'ok');
+    writeTemplateFiles(tarOf({ 'base/1/x': 'data', PG_VERSION: '17\n' }), target);
+    expect(await readFile(join(target, 'base/1/x'), 'utf8')).toBe('data');
+    expect(await readFile(join(target, 'PG_VERSION'), 'utf8')).toBe('17\n');
+    for (const bad of [
+      tarOf({ '../escaped': 'x', PG_VERSION: '17\n' }),
+      tarOf({ 'base/../../escaped': 'x', PG_VERSION: '17\n' }),
+      tarOf({ 'base/1/x': 'no PG_VERSION' }),
+    ]) {
+      expect(() => writeTemplateFiles(bad, join(dir, 'bad'))).toThrow('not a PGlite template');
+      expect(existsSync(join(dir, 'bad', 'PG_VERSION'))).toBe(false);
+    }
+    expect(existsSync(join(dir, 'escaped'))).toBe(false);
+    const link = Buffer.from(tarOf({ link: '', PG_VERSION: '17\n' }));
+    link[156] = '2'.charCodeAt(0); // a symbolic link
+    expect(() => writeTemplateFiles(link, join(dir, 'link'))).toThrow('not a PGlite template');
   });
 });
 
