@@ -62,6 +62,7 @@ for (const folder of readdirSync(join(ROOT, 'packages')).sort()) {
     }
     continue;
   }
+  if (json) continue; // --json only prints the figures
   const line = sizeLine(now);
   const next = current ? readme.replace(current, line) : `${readme.replace(/\n*$/, '\n')}\n${line}\n`;
   if (next !== readme) writeFileSync(readmeFile, next);
