@@ -8,6 +8,7 @@ import { clonePlain as copy, frozenClonePlain } from '../plain-clone';
 import { parseWith } from '../result';
 import type { UndoJournal } from '../unit-of-work/journal';
 import type { CallOptions } from '../vocabulary';
+import { fastAuditEntry } from './fast-entry';
 import type {
   AuditCheckpoint,
   AuditFilter,
@@ -297,10 +298,19 @@ export class InMemoryAuditSink implements AuditSink {
     this.#ulid = createUlidFactory(clock);
   }
   async append(input: AuditEntryInput): Promise<Result<AuditEntry, GovernanceError>> {
+    const id = this.#ulid();
+    const timestamp = input.timestamp ?? this.#clock.now().toISOString();
+    // Our own typed callers' entries take the accept-only fast path (what the schema would
+    // return); anything else, every refusal included, is the schema's to judge.
+    const fast = fastAuditEntry(input, id, timestamp);
+    if (fast) {
+      this.entries.push(copy(fast));
+      return ok(fast);
+    }
     const parsed = parseWith(AuditEntrySchema, {
       ...input,
-      id: this.#ulid(),
-      timestamp: input.timestamp ?? this.#clock.now().toISOString(),
+      id,
+      timestamp,
     });
     if (parsed.isErr()) return parsed;
     // The parsed entry is new, but its actionDetail values are the caller's: the kept entry is a
