@@ -115,7 +115,8 @@ function paths(v: unknown, prefix: (string | number)[] = []): (string | number)[
   const out: (string | number)[][] = [];
   for (const [k, child] of Object.entries(v)) {
     if (k === '__proto__') continue; // added as an own member, never walked through
-    const p = [...prefix, Array.isArray(v) ? Number(k) : k];
+    // An 'extra' mutation may give an array a non-index key: only index keys become numbers.
+    const p = [...prefix, Array.isArray(v) && /^\d+$/.test(k) ? Number(k) : k];
     out.push(p, ...paths(child, p));
   }
   return out;
