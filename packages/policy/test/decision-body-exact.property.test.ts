@@ -5,11 +5,8 @@
  * body it takes and the same body zod parses get the same answer and the same audit entry.
  */
 import {
-  CLASSIFICATION_LEVELS,
   DECISION_DOMAINS,
   type DecisionDomain,
-  EXCHANGE_TYPES,
-  FEATURE_NAMES,
   InMemoryAuditSink,
   InMemoryOrgDirectory,
   InMemoryPolicyStore,
@@ -19,69 +16,22 @@ import {
 import { createGovernance, createMemoryStores } from '@agentgov/gateway';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
+import { fields, noisyInputs, validInputs } from '../../core/test/decision-arbitraries';
 import { exactDecisionBody } from '../src/gateway/decision-routes';
 import { DecisionBodySchema, policyRoutes } from '../src/gateway/index';
 
-/** A valid value, or one close to it that is not (empty, too long, wrong type, absent). */
-const near = <T>(valid: fc.Arbitrary<T>) =>
-  fc.oneof(
-    { weight: 6, arbitrary: valid },
-    { weight: 1, arbitrary: fc.constantFrom('', 'x'.repeat(256), 7, null, undefined, [], {}, 'nonsense') },
-  );
-const name = fc.oneof(fc.string({ minLength: 1, maxLength: 8 }), fc.constant('y'.repeat(255)));
-const level = fc.constantFrom(...CLASSIFICATION_LEVELS);
-/** Every key optional (absent, or a near-valid value), sometimes one unknown key. */
-const fields = (model: Record<string, fc.Arbitrary<unknown>>) =>
-  fc
-    .tuple(
-      fc.record(Object.fromEntries(Object.entries(model).map(([k, v]) => [k, near(v)])), {
-        requiredKeys: [],
-      }),
-      fc.option(fc.constantFrom('extra', 'userId', '__proto__', ''), { freq: 6 }),
-    )
-    .map(([record, extra]) => (extra === null ? record : { ...record, [extra]: 'x' }));
-const models: Record<DecisionDomain, Record<string, fc.Arbitrary<unknown>>> = {
-  'agent-to-agent': {
-    exchange_type: fc.constantFrom(...EXCHANGE_TYPES),
-    initiator_tenant_id: name,
-    responder_tenant_id: name,
-    initiator_org_unit: name,
-    responder_org_unit: name,
-    classification_level: level,
-  },
-  integrations: {
-    action: name,
-    context: fc.record({
-      targetSystem: name,
-      additional: fc.record(
-        { source: fc.string(), trigger: fc.string(), other: fc.nat() },
-        { requiredKeys: [] },
-      ),
-    }),
-  },
-  models: { provider: name, model: name, classification_level: level },
-  actions: { tool: name, classification_level: level },
-  data: { classification_level: level, destination: name },
-  features: { feature: fc.constantFrom(...FEATURE_NAMES) },
-};
 /** Valid bodies: every required key, optional ones present or not. */
 const valid = fc.constantFrom(...DECISION_DOMAINS).chain((domain) =>
   fc.record({
     domain: fc.constant(domain),
-    input: fc.record(models[domain], {
-      requiredKeys: Object.keys(models[domain]).filter(
-        (k) =>
-          !(domain === 'actions' && k === 'classification_level') &&
-          !(domain === 'data' && k === 'destination'),
-      ),
-    }),
+    input: validInputs[domain],
   }),
 );
 /** Near-valid bodies: keys missing, values off, unknown keys in the body or its input, unknown domains. */
 const noisy = fc.constantFrom(...DECISION_DOMAINS, 'weather').chain((domain) =>
   fields({
     domain: fc.constant(domain),
-    input: fields(models[domain as DecisionDomain] ?? models.features),
+    input: noisyInputs[domain as DecisionDomain] ?? noisyInputs.features,
   }),
 );
 /** As JSON.parse hands a body to the kernel. */
