@@ -8,8 +8,11 @@
  * by that append (the baseline the full cases compare with: the same work without the proxy);
  * in memory also the proxy's own work with no SDK at either end (`bench-canned.ts`). Upstreams over stdio run
  * `examples/mcp/src/upstream.ts` as children (one per case: a stdio server has one client); in
- * memory, the harness's notes server.
+ * memory, the harness's notes server. Over stdio also a realistic tool next to the trivial one:
+ * the example's `read_file` and `search_notes` over real note files on disk (`bench-upstream.ts`),
+ * direct, through the proxy itself and through the full proxy.
  */
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type AuditEntryInput, type AuditSink, type DecisionEngine, ok } from '@agentgov/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -18,6 +21,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { createMcpProxy, governTools } from '../src/index';
 import { cannedProxy } from './bench-canned';
+import { NOTE_BYTES, NOTES, writeNotes } from './bench-upstream';
 import { linked, makeProxyWorld, newNotesState, notesServer } from './harness';
 
 export const DIRECT = 'direct tools/call (SDK client → upstream)';
@@ -31,9 +35,26 @@ export const DECIDE = 'actions decide() alone (built-in engine)';
 export const PROXY_WORK =
   "the proxy's own work: raw JSON-RPC in, canned upstream (constant decision, no-op audit)";
 export const APPEND = 'AuditLog.append alone (hash chain, in memory)';
+/** Over stdio only: a realistic tool, the example's tools over real files (`bench-upstream.ts`). */
+export const REAL_READ_DIRECT = `direct read_file of a ${NOTE_BYTES}-byte note on disk`;
+export const REAL_READ_NOOP = 'proxied read_file: constant decision, no-op audit (the proxy itself)';
+export const REAL_READ_FULL = 'proxied read_file: + built-in decision + audit append';
+export const REAL_SEARCH_DIRECT = `direct search_notes over ${NOTES} notes on disk`;
+export const REAL_SEARCH_NOOP = 'proxied search_notes: constant decision, no-op audit (the proxy itself)';
+export const REAL_SEARCH_FULL = 'proxied search_notes: + built-in decision + audit append';
+/** The realistic cases: [direct, the proxy itself, full] of each tool. */
+export const REAL_CASES = [
+  [REAL_READ_DIRECT, REAL_READ_NOOP, REAL_READ_FULL],
+  [REAL_SEARCH_DIRECT, REAL_SEARCH_NOOP, REAL_SEARCH_FULL],
+] as const;
 
 const upstreamFile = fileURLToPath(new URL('../../../examples/mcp/src/upstream.ts', import.meta.url));
+const diskUpstreamFile = fileURLToPath(new URL('./bench-upstream.ts', import.meta.url));
 const CALL = { name: 'search_notes', arguments: { query: 'plan' } };
+const REAL_CALLS = [
+  { name: 'read_file', arguments: { path: 'note-03.md' } },
+  { name: 'search_notes', arguments: { query: 'plan' } },
+];
 const IDENTITY = { tenantId: 'acme', userId: 'alice' };
 
 export interface BenchWorld {
@@ -62,9 +83,9 @@ export async function benchWorld(kind: 'memory' | 'stdio', log: AuditSink): Prom
         })
       : linked(() => notesServer(newNotesState({ 'plan.md': 'plan' })))();
   const closers: (() => Promise<void>)[] = [];
-  const connected = async () => {
+  const connected = async (transport: () => Transport = upstream) => {
     const client = new Client({ name: 'bench', version: '1' });
-    await client.connect(upstream());
+    await client.connect(transport());
     closers.push(() => client.close());
     return client;
   };
@@ -82,13 +103,18 @@ export async function benchWorld(kind: 'memory' | 'stdio', log: AuditSink): Prom
     append: async (input) => ok({ id: '0'.repeat(26), timestamp: '', ...input }) as never,
   };
 
-  const proxied = async (engine: DecisionEngine, audit: AuditSink) => {
+  const proxied = async (
+    engine: DecisionEngine,
+    audit: AuditSink,
+    transport: () => Transport = upstream,
+    call: { name: string; arguments: Record<string, unknown> } = CALL,
+  ) => {
     const proxy = createMcpProxy(
       {
         upstreams: [{ namespace: 'notes', transport: 'stdio', command: 'unused' }],
         limits: { callsPerWindow: 1e9 },
       },
-      { engine, audit, connect: { notes: upstream } },
+      { engine, audit, connect: { notes: transport } },
     );
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await proxy.connect(serverSide, IDENTITY);
@@ -99,8 +125,8 @@ export async function benchWorld(kind: 'memory' | 'stdio', log: AuditSink): Prom
       await client.close();
       await proxy.close();
     });
-    const call = { ...CALL, name: `notes__${CALL.name}` };
-    return () => client.callTool(call);
+    const exposed = { ...call, name: `notes__${call.name}` };
+    return () => client.callTool(exposed);
   };
 
   const inProcess = async (engine: DecisionEngine, audit: AuditSink) => {
@@ -145,6 +171,25 @@ export async function benchWorld(kind: 'memory' | 'stdio', log: AuditSink): Prom
     const canned = await cannedProxy(constant, noop);
     closers.push(canned.close);
     cases[PROXY_WORK] = canned.call;
+  } else {
+    // The realistic tools: one notes directory, a child per case (a stdio server has one client).
+    const dir = writeNotes();
+    closers.push(async () => rmSync(dir, { recursive: true, force: true }));
+    const disk = (): Transport =>
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ['--import', 'tsx', diskUpstreamFile, dir],
+        stderr: 'ignore',
+      });
+    for (const [i, [directName, noopName, fullName]] of REAL_CASES.entries()) {
+      const call = REAL_CALLS[i] as (typeof REAL_CALLS)[number];
+      const client = await connected(disk);
+      const first = await client.callTool(call);
+      if (first.isError) throw new Error(`the realistic ${call.name} failed: ${JSON.stringify(first)}`);
+      cases[directName] = () => client.callTool(call);
+      cases[noopName] = await proxied(constant, noop, disk, call);
+      cases[fullName] = await proxied(world.engine, log, disk, call);
+    }
   }
   return {
     cases,
