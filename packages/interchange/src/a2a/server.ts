@@ -35,6 +35,7 @@ import { routeSdkConsole } from './console';
 import { deliverSendMessage } from './deliver';
 import { type GovernedOutcome, governedExecutor, type TaskBinding } from './executor';
 import { closeAfter, isAsyncIterable, readBody, send } from './http-util';
+import { immediateAnswer } from './immediate';
 import { checkSendMessage, envelopeMissing, readSendMessage, type SendMessageView } from './send-message';
 import { subscribeToTask } from './subscribe';
 import {
@@ -303,14 +304,19 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
     });
     context.addActivatedExtension(GOVERNANCE_EXTENSION_URI);
     if (sendView) {
-      const delivered = await deliverSendMessage({
-        node,
-        tasks,
-        wire: sendView.wire as WireMessage,
-        owner,
-        rawConfiguration: body.params?.configuration,
-      });
+      const wire = sendView.wire as WireMessage;
+      const rawConfiguration = body.params?.configuration;
+      const delivered = await deliverSendMessage({ node, tasks, wire, owner, rawConfiguration });
       if (delivered.status === 'refused') return fail(200, id, delivered.error);
+      // Answered at once: the SDK's answer, without the SDK (./immediate; anything else goes on).
+      const direct = immediateAnswer({
+        method,
+        id: body.id,
+        rawConfiguration,
+        wire,
+        outcome: delivered.outcome,
+      });
+      if (direct) return send(res, 200, direct);
       outcomes.set(context, delivered.outcome);
       params = delivered.params;
     } else if (method !== 'ListTasks') {
