@@ -20,6 +20,7 @@ import { LimitsSchema, type McpLimits } from './config';
 import { canonicalArguments, digestOfCanonical } from './digest';
 import { ToolCallRefused } from './errors';
 import { auditEntryOf, type CallFacts } from './facts';
+import type { ForwardOptions } from './forward';
 import { listSessionTools } from './listing';
 import { filterResult, notifyCall } from './results';
 import type {
@@ -232,7 +233,30 @@ export class ToolGovernor {
         args === undefined || ctx.argumentsOwned
           ? (args as Record<string, unknown> | undefined)
           : (JSON.parse(canonical) as Record<string, unknown>);
-      const result = await this.#forward(entry, forwarded, ctx, facts);
+      // Forwarded in this frame (no async function around the upstream call): the upstream's
+      // failures are turned into refusals by #upstreamFailed, an oversized result refused here.
+      let result: CallToolResult;
+      try {
+        result = await entry.upstream.callTool(
+          forwarded === undefined
+            ? { name: entry.upstreamTool }
+            : { name: entry.upstreamTool, arguments: forwarded },
+          this.#forwardOptions(ctx),
+        );
+      } catch (error) {
+        return await this.#upstreamFailed(entry, error, ctx, facts);
+      }
+      if (jsonExceeds(result, this.limits.maxResultBytes)) {
+        facts.outcome = 'error';
+        return await this.#refuse(
+          facts,
+          new ToolCallRefused(
+            'payload_too_large',
+            `the result of ${entry.exposed} exceeds ${this.limits.maxResultBytes} bytes`,
+            { tool: entry.exposed },
+          ),
+        );
+      }
       const filtered = this.#o.model ? await filterResult(this.#o, session, entry, result, facts) : result;
       facts.outcome = filtered.isError ? 'error' : 'success';
       if (d.autonomy === 'notify') await notifyCall(this.inbox, this.#clock, session, entry, facts, ctx);
@@ -259,12 +283,8 @@ export class ToolGovernor {
     throw error;
   }
 
-  async #forward(
-    entry: ToolEntry,
-    args: Record<string, unknown> | undefined,
-    ctx: CallContext,
-    facts: CallFacts,
-  ): Promise<CallToolResult> {
+  /** The forwarding options of a call: the call timeout, its cancellation, progress relayed. */
+  #forwardOptions(ctx: CallContext): ForwardOptions {
     const { progressToken } = ctx;
     const onprogress =
       progressToken !== undefined && ctx.sendNotification
@@ -274,56 +294,48 @@ export class ToolGovernor {
               .catch(() => {});
           }
         : undefined;
-    let result: CallToolResult;
-    try {
-      result = await entry.upstream.callTool(
-        { name: entry.upstreamTool, ...(args === undefined ? {} : { arguments: args }) },
-        { timeoutMs: this.limits.callTimeoutMs, signal: ctx.signal, onprogress },
-      );
-    } catch (error) {
-      facts.outcome = 'error';
-      const code = (error as { code?: unknown })?.code;
-      if (code === -32001)
-        return this.#refuse(
-          facts,
-          new ToolCallRefused('upstream_timeout', `${entry.upstream.namespace} did not answer in time`, {
-            tool: entry.exposed,
-          }),
-        );
-      if (error instanceof McpError && code !== -32000) {
-        // The upstream's own answer (invalid params, a tool error): passed through as it is.
-        facts.error = `upstream ${String(code)}`;
-        facts.reason = error.message.slice(0, 500);
-        await this.#audit(facts);
-        throw error;
-      }
-      if (ctx.signal?.aborted) {
-        facts.reason = 'cancelled by the client';
-        facts.error = 'cancelled';
-        await this.#audit(facts);
-        throw error;
-      }
+    return { timeoutMs: this.limits.callTimeoutMs, signal: ctx.signal, onprogress };
+  }
+
+  /** The upstream call failed: a timeout or unavailability refused, its own protocol error passed through (audited). */
+  async #upstreamFailed(
+    entry: ToolEntry,
+    error: unknown,
+    ctx: CallContext,
+    facts: CallFacts,
+  ): Promise<never> {
+    facts.outcome = 'error';
+    const code = (error as { code?: unknown })?.code;
+    if (code === -32001)
       return this.#refuse(
         facts,
-        new ToolCallRefused(
-          'upstream_unavailable',
-          `${entry.upstream.namespace}: ${(error as Error).message}`,
-          { tool: entry.exposed },
-        ),
+        new ToolCallRefused('upstream_timeout', `${entry.upstream.namespace} did not answer in time`, {
+          tool: entry.exposed,
+        }),
       );
+    if (error instanceof McpError && code !== -32000) {
+      // The upstream's own answer (invalid params, a tool error): passed through as it is.
+      facts.error = `upstream ${String(code)}`;
+      facts.reason = error.message.slice(0, 500);
+      await this.#audit(facts);
+      throw error;
     }
-    if (jsonExceeds(result, this.limits.maxResultBytes)) {
-      facts.outcome = 'error';
-      return this.#refuse(
-        facts,
-        new ToolCallRefused(
-          'payload_too_large',
-          `the result of ${entry.exposed} exceeds ${this.limits.maxResultBytes} bytes`,
-          { tool: entry.exposed },
-        ),
-      );
+    if (ctx.signal?.aborted) {
+      facts.reason = 'cancelled by the client';
+      facts.error = 'cancelled';
+      await this.#audit(facts);
+      throw error;
     }
-    return result;
+    return this.#refuse(
+      facts,
+      new ToolCallRefused(
+        'upstream_unavailable',
+        `${entry.upstream.namespace}: ${(error as Error).message}`,
+        {
+          tool: entry.exposed,
+        },
+      ),
+    );
   }
 
   async #audit(f: CallFacts): Promise<void> {
