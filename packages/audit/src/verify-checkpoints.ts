@@ -72,10 +72,27 @@ export class CheckpointChecks {
    * checkpoint of that tree size, if any; the problem when it does not match.
    */
   reached(record: AuditRecord | AuditLeaf, merkle: MerkleAccumulator): Problem | undefined {
+    return this.pending.has(record.seq) ? this.reachedRoot(record, merkle.root()) : undefined;
+  }
+
+  /** Whether a checkpoint of tree size `seq` still waits for its root. */
+  waits(seq: number): boolean {
+    return this.pending.has(seq);
+  }
+
+  /** The tree sizes still waiting for their root. */
+  sizes(): number[] {
+    return [...this.pending.keys()];
+  }
+
+  /**
+   * `reached` with the root of records 1..record.seq computed elsewhere (the Merkle worker):
+   * checks the checkpoint of that tree size, if any; the problem when it does not match.
+   */
+  reachedRoot(record: AuditRecord | AuditLeaf, root: string): Problem | undefined {
     const cp = this.pending.get(record.seq);
     if (!cp) return undefined;
     this.pending.delete(record.seq);
-    const root = merkle.root();
     cp.check.rootMatches = root === cp.checkpoint.rootHash;
     if (cp.check.rootMatches) return undefined;
     cp.check.ok = false;

@@ -25,6 +25,7 @@ import {
   TenantKeys,
 } from './keys';
 import { MerkleAccumulator } from './merkle';
+import { MerkleOffload, type MerkleResult, merkleWorkers } from './merkle-worker';
 import { CheckpointChecks } from './verify-checkpoints';
 import { checkLeaf, checkRecord } from './verify-record';
 import { breakAt, type UncheckedPart, type VerifyReport } from './verify-report';
@@ -127,6 +128,29 @@ export async function verifyTenant(
   tenantId: string,
   options: VerifyOptions = {},
 ): Promise<VerifyReport> {
+  return verifyRange(store, tenantId, options, true);
+}
+
+/** A checkpoint the chain check reached, with the report as it stood there (see `threads`). */
+interface Reached {
+  record: AuditRecord | AuditLeaf;
+  checked: number;
+  derived: number;
+}
+
+/**
+ * `verifyTenant`; with `threads`, a range from seq 1 of at least `merkleWorkers.threshold`
+ * records has its Merkle tree computed by a worker while this thread checks the chain, and the
+ * two are merged into the very report one thread makes (a checkpoint whose root does not match
+ * breaks the chain there, before any later break). Should the worker fail, the range is verified
+ * again on one thread.
+ */
+async function verifyRange(
+  store: AuditStore,
+  tenantId: string,
+  options: VerifyOptions,
+  threads: boolean,
+): Promise<VerifyReport> {
   const deep = options.deep !== false;
   const commitKey = await loadCommit(options, tenantId);
   const commit = commitKey.value;
@@ -155,7 +179,12 @@ export async function verifyTenant(
   let expectedSeq = fromSeq;
   let prevHash = await hashBefore(store, tenantId, fromSeq);
   const total = Math.max(0, (toSeq ?? (await store.count(tenantId))) - fromSeq + 1);
-  const merkle = fromSeq === 1 ? new MerkleAccumulator() : undefined;
+  const offload =
+    threads && fromSeq === 1 && total >= merkleWorkers.threshold
+      ? new MerkleOffload(checkpoints.sizes())
+      : undefined;
+  const reached: Reached[] = [];
+  const merkle = fromSeq === 1 && !offload ? new MerkleAccumulator() : undefined;
   let last: AuditRecord | AuditLeaf | undefined;
 
   /** Checks one record (or leaf); false once the chain is broken (the report says where). */
@@ -178,7 +207,11 @@ export async function verifyTenant(
     prevHash = record.hash;
     last = record;
     expectedSeq++;
-    if (merkle) {
+    if (offload) {
+      offload.push(record.hash);
+      if (checkpoints.waits(record.seq))
+        reached.push({ record, checked: report.checked, derived: report.derived });
+    } else if (merkle) {
       merkle.push(record.hash);
       const mismatch = checkpoints.reached(record, merkle);
       if (mismatch) {
@@ -199,15 +232,43 @@ export async function verifyTenant(
   // columns) unless every record is re-derived.
   const paged =
     !deep && store.scanLeaves ? store.scanLeaves(tenantId, range) : store.scanPages?.(tenantId, range);
-  if (paged) {
-    pages: for await (const page of paged) {
-      options.signal?.throwIfAborted();
-      for (const record of page) if (!visit(record)) break pages;
+  try {
+    if (paged) {
+      pages: for await (const page of paged) {
+        options.signal?.throwIfAborted();
+        for (const record of page) if (!visit(record)) break pages;
+      }
+    } else {
+      for await (const record of store.scan(tenantId, range)) {
+        options.signal?.throwIfAborted();
+        if (!visit(record)) break;
+      }
     }
-  } else {
-    for await (const record of store.scan(tenantId, range)) {
+  } catch (error) {
+    offload?.abort();
+    throw error;
+  }
+  let tree: MerkleResult | undefined;
+  if (offload) {
+    try {
+      tree = await offload.finish();
+      for (const at of reached)
+        if (!tree.roots.has(at.record.seq)) throw new Error(`no root at tree size ${at.record.seq}`);
+    } catch {
+      // Fail closed: what the worker could not vouch for is checked again, on this thread.
       options.signal?.throwIfAborted();
-      if (!visit(record)) break;
+      return verifyRange(store, tenantId, options, false);
+    }
+    // The checkpoints in seq order: the first whose root does not match is where one thread stops.
+    for (const at of reached) {
+      const mismatch = checkpoints.reachedRoot(at.record, tree.roots.get(at.record.seq) as string);
+      if (mismatch) {
+        report.checked = at.checked;
+        report.derived = at.derived;
+        last = at.record;
+        breakAt(report, at.record, mismatch);
+        break;
+      }
     }
   }
   options.onProgress?.(report.checked, Math.max(total, report.checked));
@@ -231,6 +292,7 @@ export async function verifyTenant(
   }
   if (last) report.lastHash = last.hash;
   if (report.ok && merkle) report.rootHash = merkle.root();
+  else if (report.ok && tree) report.rootHash = tree.root;
   return report;
 }
 
