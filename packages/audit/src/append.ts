@@ -1,7 +1,9 @@
 /**
- * The append path: validate every input (fast path or original, see `entry-input.ts`), prepare
- * what does not depend on the chain head, group per tenant, then one locked `store.append` per
- * tenant whose `build(head)` chains and hashes the records (`record-builder.ts`).
+ * The append path: validate every input (fast path or original, see `entry-input.ts`) and prepare
+ * what does not depend on the chain head — synchronously, once the commitment keys are loaded —
+ * then queue the entries per tenant (`append-queue.ts`): the appends of a tenant in one microtask
+ * checkpoint, or made while its previous write is in flight, share one locked `store.append`
+ * whose `build(head)` chains and hashes the records (`record-builder.ts`).
  */
 import {
   type AuditEntry,
@@ -10,13 +12,15 @@ import {
   type CallOptions,
   type GovernanceError,
   parseWith,
+  toGovernanceError,
   type ValidationError,
 } from '@agentgov/core';
 import { err, ok, type Result } from 'neverthrow';
+import type { AppendQueue } from './append-queue';
 import { plainlyValidInput, snapshot, type Validated, validateSlow } from './entry-input';
 import type { TenantKeys } from './keys';
 import type { LogContext } from './log-context';
-import { type Pending, prepare, recordBuilder, validatedOf } from './record-builder';
+import { type Pending, prepare, validatedOf } from './record-builder';
 
 /** The validated inputs per tenant (order kept), and where each input landed. */
 interface Grouped {
@@ -24,27 +28,33 @@ interface Grouped {
   order: { tenantId: string; index: number }[];
 }
 
+type Staged = { fast: Validated } | { validated: Validated };
+
 /**
  * Validates every input in order (the first invalid one is the error) and prepares what does
  * not depend on the chain head; grouped per tenant, with the position of each input. Inputs
- * are parsed and copied before the first `await`, so later changes by the caller do not count.
+ * are parsed and copied synchronously, at the call, so later changes by the caller do not count;
+ * the result is synchronous once the commitment keys are loaded (an Ok one comes only with them).
  */
-async function validateAll(
+function validateAll(
   ctx: LogContext,
   inputs: readonly AuditEntryInput[],
   prefixOf: (i: number) => string,
-): Promise<Result<Grouped, ValidationError>> {
+): Result<Grouped, ValidationError> | Promise<Result<Grouped, ValidationError>> {
   const { identifiers } = ctx;
   // Step 1, synchronous: zod, then a private copy (fast path) or the original validation.
-  const staged: ({ fast: Validated } | { validated: Validated })[] = [];
+  const staged: Staged[] = [];
   let firstError: ValidationError | undefined;
-  for (const [i, input] of inputs.entries()) {
+  let needsKeys = false;
+  for (let i = 0; i < inputs.length; i++) {
+    const input = inputs[i] as AuditEntryInput;
     // An input that is plainly valid is copied as it is (zod would give the same value); zod
     // parses the others, and names the fault of an invalid one.
     if (identifiers.fastPath && plainlyValidInput(input)) {
       const copy = snapshot(input);
       if (copy) {
         staged.push({ fast: copy });
+        needsKeys = true;
         continue;
       }
     }
@@ -56,6 +66,7 @@ async function validateAll(
     const copy = identifiers.fastPath ? snapshot(parsed.value) : undefined;
     if (copy) {
       staged.push({ fast: copy });
+      needsKeys = true;
       continue;
     }
     const slow = validateSlow(parsed.value as Validated, identifiers, prefixOf(i));
@@ -65,19 +76,32 @@ async function validateAll(
     }
     staged.push({ validated: slow.value });
   }
-  // Step 2: commitments and canonical JSON (needs the key); an earlier input's error comes first.
-  let keys: TenantKeys | undefined;
-  let keyError: unknown;
-  if (staged.some((s) => 'fast' in s)) {
-    try {
-      keys = await ctx.tenantKeys();
-    } catch (error) {
-      keyError = error; // thrown after validation, as before: an invalid input is reported first
-    }
-  }
+  // Step 2 needs the keys (commitments, canonical JSON), and so does the build: read once per
+  // log, then at hand. Each call waits for a first read with one `then`: queued in call order.
+  const keys = ctx.loadedKeys();
+  if (keys || (!needsKeys && firstError)) return finish(ctx, staged, firstError, keys, undefined, prefixOf);
+  return ctx.tenantKeys().then(
+    (loaded) => finish(ctx, staged, firstError, loaded, undefined, prefixOf),
+    // Thrown after validation, as before: an invalid input is reported first.
+    (keyError: unknown) =>
+      finish(ctx, staged, firstError, undefined, keyError ?? new Error('no keys'), prefixOf),
+  );
+}
+
+/** Step 2: commitments and canonical JSON; an earlier input's error comes first. */
+function finish(
+  ctx: LogContext,
+  staged: readonly Staged[],
+  firstError: ValidationError | undefined,
+  keys: TenantKeys | undefined,
+  keyError: unknown,
+  prefixOf: (i: number) => string,
+): Result<Grouped, ValidationError> {
+  const { identifiers } = ctx;
   const groups = new Map<string, Pending[]>();
   const order: { tenantId: string; index: number }[] = [];
-  for (const [i, stage] of staged.entries()) {
+  for (let i = 0; i < staged.length; i++) {
+    const stage = staged[i] as Staged;
     let pending: Pending;
     if ('fast' in stage) {
       const prepared = keys ? prepare(stage.fast, keys, identifiers, prefixOf(i)) : undefined;
@@ -91,49 +115,87 @@ async function validateAll(
       }
     } else pending = stage;
     const tenantId = validatedOf(pending).tenantId;
-    const group = groups.get(tenantId) ?? [];
-    order.push({ tenantId, index: group.length });
-    group.push(pending);
-    groups.set(tenantId, group);
+    const group = groups.get(tenantId);
+    if (group) {
+      order.push({ tenantId, index: group.length });
+      group.push(pending);
+    } else {
+      order.push({ tenantId, index: 0 });
+      groups.set(tenantId, [pending]);
+    }
   }
   if (firstError) return err(firstError);
   if (keyError !== undefined) throw keyError;
   return ok({ groups, order });
 }
 
-/** One locked append of a tenant's entries; the entries as written. */
-async function appendGroup(
-  ctx: LogContext,
+/** Queues one tenant's entries; resolves with them as written (rejects with the write's error). */
+function written(
+  queue: AppendQueue,
   tenantId: string,
-  entries: Pending[],
-  callOptions?: CallOptions,
+  entries: readonly Pending[],
+  options: CallOptions | undefined,
 ): Promise<AuditEntry[]> {
-  const key = (await ctx.tenantKeys()).get(tenantId);
-  const records = await ctx.store.append(tenantId, recordBuilder(entries, key, ctx), callOptions);
-  return records.map((r) => r.entry);
+  return new Promise((resolve, reject) => {
+    queue.push(tenantId, entries, options, (out, error) => (out ? resolve(out) : reject(error)));
+  });
 }
 
-export async function appendOne(
+/** One entry: validated now, queued with the other appends of its tenant (see `append-queue.ts`). */
+export function appendOne(
   ctx: LogContext,
+  queue: AppendQueue,
   input: AuditEntryInput,
-  callOptions?: CallOptions,
+  options?: CallOptions,
 ): Promise<Result<AuditEntry, GovernanceError>> {
-  const v = await validateAll(ctx, [input], () => '');
-  if (v.isErr()) return err(v.error);
-  const [tenantId, group] = [...v.value.groups][0] as [string, Pending[]];
-  const [entry] = await appendGroup(ctx, tenantId, group, callOptions);
-  return ok(entry as AuditEntry);
+  try {
+    // Ok only with the keys loaded (see validateAll).
+    const v = validateAll(ctx, [input], () => '');
+    if (!(v instanceof Promise))
+      return v.isErr() ? Promise.resolve(err(v.error)) : queued(queue, v.value, options);
+    return v.then(
+      (validated) => (validated.isErr() ? err(validated.error) : queued(queue, validated.value, options)),
+      (error: unknown) => err(toGovernanceError(error)),
+    );
+  } catch (error) {
+    return Promise.resolve(err(toGovernanceError(error)));
+  }
 }
 
-export async function appendMany(
+/** The one validated entry queued: its own promise, settled as its group's write returns. */
+function queued(
+  queue: AppendQueue,
+  v: Grouped,
+  options: CallOptions | undefined,
+): Promise<Result<AuditEntry, GovernanceError>> {
+  const [tenantId, group] = v.groups.entries().next().value as [string, Pending[]];
+  return new Promise((resolve) => {
+    queue.push(tenantId, group, options, (out, error) =>
+      resolve(out ? ok(out[0] as AuditEntry) : err(toGovernanceError(error))),
+    );
+  });
+}
+
+export function appendMany(
   ctx: LogContext,
+  queue: AppendQueue,
   inputs: readonly AuditEntryInput[],
-  callOptions?: CallOptions,
+  options?: CallOptions,
 ): Promise<Result<AuditEntry[], GovernanceError>> {
-  const v = await validateAll(ctx, inputs, (i) => `${i}`);
+  // Queued at the call when the keys are loaded, like `append`: call order is chain order.
+  const v = validateAll(ctx, inputs, (i) => `${i}`);
+  return v instanceof Promise ? v.then((r) => writeAll(queue, r, options)) : writeAll(queue, v, options);
+}
+
+async function writeAll(
+  queue: AppendQueue,
+  v: Result<Grouped, ValidationError>,
+  options: CallOptions | undefined,
+): Promise<Result<AuditEntry[], GovernanceError>> {
   if (v.isErr()) return err(v.error);
-  const written = new Map<string, AuditEntry[]>();
+  // One tenant after the other, as before: a failed tenant stops the batch (earlier ones stay).
+  const byTenant = new Map<string, AuditEntry[]>();
   for (const [tenantId, group] of v.value.groups)
-    written.set(tenantId, await appendGroup(ctx, tenantId, group, callOptions));
-  return ok(v.value.order.map(({ tenantId, index }) => written.get(tenantId)?.[index] as AuditEntry));
+    byTenant.set(tenantId, await written(queue, tenantId, group, options));
+  return ok(v.value.order.map(({ tenantId, index }) => byTenant.get(tenantId)?.[index] as AuditEntry));
 }

@@ -32,6 +32,8 @@ export interface LogContext {
   identifiers: IdentifierPaths;
   /** The commitment keys (memoizing per-tenant keys and commitments); AuditKeyError when missing. */
   tenantKeys: () => Promise<TenantKeys>;
+  /** The commitment keys once `tenantKeys()` has resolved (the append's synchronous path), else undefined. */
+  loadedKeys: () => TenantKeys | undefined;
   /** The checkpoint signing key; AuditKeyError when missing. */
   signingKey: () => Promise<SigningKey>;
 }
@@ -49,6 +51,7 @@ function cachedUnlessRejected<T>(load: () => Promise<T>): () => Promise<T> {
 }
 
 export function createLogContext(options: AuditLogOptions): LogContext {
+  let loaded: TenantKeys | undefined;
   const clock = options.clock ?? systemClock;
   const commitmentRef = options.commitmentKeyRef ?? DEFAULT_COMMITMENT_KEY_REF;
   const signingRef = options.signingKeyRef ?? DEFAULT_SIGNING_KEY_REF;
@@ -62,9 +65,11 @@ export function createLogContext(options: AuditLogOptions): LogContext {
     tenantKeys: cachedUnlessRejected(() =>
       readCommitmentSecret(options.secrets, commitmentRef).then((master) => {
         if (master === undefined) throw new AuditKeyError(commitmentRef, 'missing');
-        return new TenantKeys(master);
+        loaded = new TenantKeys(master);
+        return loaded;
       }),
     ),
+    loadedKeys: () => loaded,
     signingKey: cachedUnlessRejected(() =>
       readSigningKey(options.secrets, signingRef).then((key) => {
         if (!key) throw new AuditKeyError(signingRef, 'missing');

@@ -4,7 +4,8 @@
  * - `log-context.ts`     options resolved once; lazily read keys
  * - `entry-input.ts`     entry validation and normalisation
  * - `record-builder.ts`  commitments, canonical JSON and record hashes (fast path and original)
- * - `append.ts`          append / appendBatch under the store's per-tenant lock
+ * - `append.ts`          append / appendBatch: validation and preparation at the call
+ * - `append-queue.ts`    group commit per tenant: one locked `store.append` per group
  * - `issue-checkpoint.ts` verify, sign and save a checkpoint
  * - `proofs.ts`          inclusion and consistency proofs
  */
@@ -22,6 +23,7 @@ import { guardResult } from '@agentgov/core';
 import type { JWK } from 'jose';
 import { ok, type Result } from 'neverthrow';
 import { appendMany, appendOne } from './append';
+import { AppendQueue } from './append-queue';
 import { type CheckpointView, issueCheckpoint, latestCheckpoint } from './issue-checkpoint';
 import { createLogContext } from './log-context';
 import { type ConsistencyProof, type InclusionProof, proveConsistency, proveInclusion } from './proofs';
@@ -48,7 +50,12 @@ export interface AuditLogOptions {
 }
 
 export interface AuditLog {
-  /** Validates (AuditEntryInputSchema; ULID id; timestamp defaults to clock), commits identifiers, hashes, appends. */
+  /**
+   * Validates (AuditEntryInputSchema; ULID id; timestamp defaults to clock), commits identifiers,
+   * hashes, appends. Appends of a tenant made together (one microtask checkpoint, or while its
+   * previous write is in flight) share one locked store write; each resolves once its entry is
+   * written, an invalid input fails only its own call (README, "Group commit").
+   */
   append(input: AuditEntryInput, options?: CallOptions): Promise<Result<AuditEntry, GovernanceError>>;
   /**
    * Many entries in one locked append per tenant (grouped per tenant, order kept). All inputs are
@@ -94,10 +101,11 @@ export interface AuditLog {
 
 export function createAuditLog(options: AuditLogOptions): AuditLog {
   const ctx = createLogContext(options);
+  const queue = new AppendQueue(ctx);
   const loadPublicJwk = () => guardResult(async () => ok((await ctx.signingKey()).publicJwk));
   return {
-    append: (input, callOptions) => guardResult(() => appendOne(ctx, input, callOptions)),
-    appendBatch: (inputs, callOptions) => guardResult(() => appendMany(ctx, inputs, callOptions)),
+    append: (input, callOptions) => appendOne(ctx, queue, input, callOptions),
+    appendBatch: (inputs, callOptions) => guardResult(() => appendMany(ctx, queue, inputs, callOptions)),
     checkpoint: (tenantId, callOptions) => guardResult(() => issueCheckpoint(ctx, tenantId, callOptions)),
     latestCheckpoint: (tenantId) => guardResult(() => latestCheckpoint(ctx, tenantId)),
     proveInclusion: (tenantId, entryId, treeSize) =>

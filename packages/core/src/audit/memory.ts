@@ -92,13 +92,52 @@ export class InMemoryAuditStore implements AuditStore {
   readonly #chains = new Map<string, AuditRecord[]>();
   readonly #checkpoints = new Map<string, AuditCheckpoint[]>();
   readonly #mutex = new KeyedMutex();
+  /** Per tenant, the lock holders and waiters (`#locked` runs) not yet settled. */
+  readonly #lockers = new Map<string, number>();
 
-  async append(
+  /**
+   * When nothing holds or awaits the tenant's lock and `build` returns its records synchronously
+   * (an audit log's does), the whole append runs now, synchronously — nothing can interleave, so
+   * that is the lock — and the promise returned is already settled. Otherwise it takes the lock.
+   */
+  append(
     tenantId: string,
     build: (head: ChainHead | undefined) => AuditRecord[] | Promise<AuditRecord[]>,
     options?: CallOptions,
   ): Promise<AuditRecord[]> {
-    return this.#mutex.run(tenantId, () => this.#appendLocked(tenantId, build, options));
+    if (this.#lockers.has(tenantId))
+      return this.#locked(tenantId, () => this.#appendLocked(tenantId, build, options));
+    let built: AuditRecord[] | Promise<AuditRecord[]>;
+    let head: ChainHead | undefined;
+    try {
+      options?.signal?.throwIfAborted();
+      head = this.#head(tenantId);
+      built = build(head);
+      if (Array.isArray(built)) return Promise.resolve(this.#store(tenantId, head, built, options));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    // An async build: the lock is held while it runs (the head it was given stays the head).
+    const pending = built;
+    return this.#locked(tenantId, async () => this.#store(tenantId, head, await pending, options));
+  }
+
+  /** `work` under the tenant's lock, counted in `#lockers` until it settles. */
+  #locked<T>(tenantId: string, work: () => Promise<T>): Promise<T> {
+    this.#lockers.set(tenantId, (this.#lockers.get(tenantId) ?? 0) + 1);
+    const release = () => {
+      const n = (this.#lockers.get(tenantId) ?? 1) - 1;
+      if (n > 0) this.#lockers.set(tenantId, n);
+      else this.#lockers.delete(tenantId);
+    };
+    const result = this.#mutex.run(tenantId, work);
+    result.then(release, release);
+    return result;
+  }
+
+  #head(tenantId: string): ChainHead | undefined {
+    const last = this.#chains.get(tenantId)?.at(-1);
+    return last && { seq: last.seq, hash: last.hash };
   }
 
   async #appendLocked(
@@ -107,10 +146,17 @@ export class InMemoryAuditStore implements AuditStore {
     options?: CallOptions,
   ): Promise<AuditRecord[]> {
     options?.signal?.throwIfAborted();
-    const chain = this.#chains.get(tenantId) ?? [];
-    const last = chain.at(-1);
-    const head = last && { seq: last.seq, hash: last.hash };
-    const records = await build(head);
+    const head = this.#head(tenantId);
+    return this.#store(tenantId, head, await build(head), options);
+  }
+
+  /** Checks the built records against `head` and stores them (the caller holds the lock). */
+  #store(
+    tenantId: string,
+    head: ChainHead | undefined,
+    records: AuditRecord[],
+    options: CallOptions | undefined,
+  ): AuditRecord[] {
     checkAppendBatch(head, records);
     for (const r of records) {
       if (r.entry.tenantId !== tenantId) throw new Error('audit record of another tenant');
@@ -120,7 +166,11 @@ export class InMemoryAuditStore implements AuditStore {
     // chain keeps its own (frozen) copies, so the built records go back to the caller as they
     // are, as a database store returns them: one copy per record, not two.
     const copies = records.map(frozenClonePlain);
-    if (!this.#chains.has(tenantId)) this.#chains.set(tenantId, chain);
+    let chain = this.#chains.get(tenantId);
+    if (!chain) {
+      chain = [];
+      this.#chains.set(tenantId, chain);
+    }
     for (const r of copies) chain.push(r);
     return records;
   }
@@ -156,7 +206,7 @@ export class InMemoryAuditStore implements AuditStore {
       });
       journal.onEnd(release);
       await new Promise<void>((acquired) => {
-        void this.#mutex.run(tenantId, async () => {
+        void this.#locked(tenantId, async () => {
           acquired();
           await released;
         });
@@ -196,8 +246,7 @@ export class InMemoryAuditStore implements AuditStore {
   }
 
   async head(tenantId: string): Promise<ChainHead | undefined> {
-    const last = this.#chains.get(tenantId)?.at(-1);
-    return last && { seq: last.seq, hash: last.hash };
+    return this.#head(tenantId);
   }
 
   async get(tenantId: string, id: string): Promise<AuditRecord | undefined> {
@@ -259,7 +308,7 @@ export class InMemoryAuditStore implements AuditStore {
   }
 
   async anonymize(tenantId: string, userId: string, replacement: string): Promise<number> {
-    return this.#mutex.run(tenantId, async () => this.#anonymizeLocked(tenantId, userId, replacement));
+    return this.#locked(tenantId, async () => this.#anonymizeLocked(tenantId, userId, replacement));
   }
 
   async tenants(): Promise<string[]> {

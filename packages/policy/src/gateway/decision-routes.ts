@@ -21,14 +21,11 @@ import {
 } from '@agentgov/core';
 import { decisionAuditEntry } from '../policy-engine';
 import type { PolicyService } from '../service';
-import { groupCommit } from './group-commit';
 import { DecisionOut, ExplainBodySchema, ExplanationOut } from './schemas';
 
 /** `POST /decisions` and `POST /decisions/explain`, over `engine` and `service`, audited to `audit`. */
 export function decisionRoutes(deps: { engine: DecisionEngine; service: PolicyService; audit: AuditSink }) {
   const { engine, service, audit } = deps;
-  // The decisions' entries of one event-loop turn in one write; each answer after its entry.
-  const appendDecision = groupCommit(audit);
   return [
     defineRoute({
       method: 'POST',
@@ -51,7 +48,9 @@ export function decisionRoutes(deps: { engine: DecisionEngine; service: PolicySe
         const request = decisionRequestOf(body, p.tenantId, p.userId);
         const decided = await decide(engine, request, new RequestCallOptions(rc));
         const d = decided.ok ? decided.decision : undefined;
-        const appended = await appendDecision(
+        // An AuditLog group-commits the appends of a tenant (see @agentgov/audit); each answer is
+        // sent only once its own entry is written.
+        const appended = await audit.append(
           decisionAuditEntry(request, d, { engine: engine.name, requestId, userId: p.userId }),
         );
         if (!decided.ok) throw decided.error;
