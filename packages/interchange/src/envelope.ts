@@ -23,6 +23,7 @@ import {
   VerificationError,
 } from '@agentgov/core';
 import { z } from 'zod';
+import { claimsJson } from './claims-json';
 import {
   hasOnly,
   isExchangeType,
@@ -190,7 +191,7 @@ export async function signEnvelope(
   };
   const jws = await signCompact(
     { alg: key.alg, kid: keyId(key.tenantId, key.agentId), typ: ENVELOPE_JWS_TYPE },
-    canonicalJson(full),
+    claimsJson(full) ?? canonicalJson(full),
     key.privateKey,
   );
   return { jws, claims: full };

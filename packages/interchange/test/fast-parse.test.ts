@@ -4,9 +4,17 @@
  * order); on well-formed values of the kind the protocol sends the fast path applies; anything
  * else goes to the schema (so every refusal is the schema's own).
  */
-import { CLASSIFICATION_LEVELS, EXCHANGE_TYPES, MESSAGE_TYPES, newId, REPLY_POLICIES } from '@agentgov/core';
+import {
+  CLASSIFICATION_LEVELS,
+  canonicalJson,
+  EXCHANGE_TYPES,
+  MESSAGE_TYPES,
+  newId,
+  REPLY_POLICIES,
+} from '@agentgov/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { claimsJson } from '../src/claims-json';
 import { AI_DISCLOSURE_LABEL, EnvelopeClaimsSchema, fastClaims, parseClaims } from '../src/envelope';
 import { fastMessage, parseMessage } from '../src/fast-parse';
 import { ExchangeMessageSchema } from '../src/message';
@@ -232,5 +240,37 @@ describe('fast paths agree with the schemas', () => {
     expect(fastClaims({ ...claims, jti: '😀'.repeat(8) })).toBeUndefined();
     expect(EnvelopeClaimsSchema.safeParse({ ...claims, jti: '😀'.repeat(8) }).success).toBe(false);
     expect(fastClaims({ ...claims, final: undefined })).toBeUndefined();
+  });
+});
+
+/** Whatever `claimsJson` writes is `canonicalJson`'s text of the same value. */
+function writesCanonical(value: unknown): boolean {
+  const fast = claimsJson(value as Record<string, unknown>);
+  if (fast === undefined) return false;
+  expect(fast).toBe(canonicalJson(value));
+  return true;
+}
+
+describe('claimsJson: the canonical JSON of claims, written field by field', () => {
+  it('well-formed claims (any strings) take it, with canonicalJson’s text', () => {
+    const wellFormed = (t: string) => (t as string & { isWellFormed(): boolean }).isWellFormed();
+    fc.assert(
+      fc.property(validClaims, anyString(40), anyString(40), (c, a, b) => {
+        expect(writesCanonical(c)).toBe(true);
+        // Any well-formed string (escapes, astral characters) is written as canonicalJson writes it.
+        const odd = { ...c, conversationId: a, from: { ...c.from, orgUnit: b } };
+        expect(writesCanonical(odd)).toBe(wellFormed(a) && wellFormed(b));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('mutated claims: written only as canonicalJson writes them', () => {
+    fc.assert(
+      fc.property(validClaims, fc.array(mutation, { minLength: 1, maxLength: 3 }), (c, ms) => {
+        writesCanonical(mutate(c, ms));
+      }),
+      { numRuns: 500 },
+    );
   });
 });
