@@ -4,19 +4,12 @@
  * (never for anyone named in arguments); approvals are bound to the user, the tool and the digest
  * of the canonical arguments; every call is audited (`tool_invocation`) through the AuditSink port.
  */
-import {
-  type ActionAutonomy,
-  type ClassificationLevel,
-  type Clock,
-  type DecisionEngine,
-  nowMs,
-  systemClock,
-  type ToolCallInbox,
-} from '@agentgov/core';
+import { type ClassificationLevel, type Clock, nowMs, systemClock, type ToolCallInbox } from '@agentgov/core';
 import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { approvalOf } from './approval';
 import { LimitsSchema, type McpLimits } from './config';
+import { actionsQuery, auditUnavailable, autonomyOf, type Decided } from './decision';
 import { canonicalArguments, digestOfCanonical } from './digest';
 import { ToolCallRefused } from './errors';
 import { auditEntryOf, type CallFacts } from './facts';
@@ -99,30 +92,13 @@ export class ToolGovernor {
     policyTool: string,
     classification: ClassificationLevel,
   ) => {
-    let r: Awaited<ReturnType<DecisionEngine['decide']>> | undefined;
+    let r: Decided;
     try {
-      r = await this.#o.engine.decide({
-        domain: 'actions',
-        tenantId: identity.tenantId,
-        userId: identity.userId,
-        input: { tool: policyTool, classification_level: classification },
-      });
+      r = await this.#o.engine.decide(actionsQuery(identity, policyTool, classification));
     } catch {
       r = undefined;
     }
-    if (!r || r.isErr()) {
-      throw new ToolCallRefused(
-        'policy_engine_unreachable',
-        'the decision engine cannot answer; nothing is forwarded while it is down',
-      );
-    }
-    const d = r.value;
-    const autonomy: ActionAutonomy | 'deny' = d.allow ? (d.constraints.autonomy ?? 'approve') : 'deny';
-    return {
-      autonomy: autonomy === 'block' ? ('deny' as const) : autonomy,
-      reason: d.reason,
-      policyIds: d.policyIds,
-    };
+    return autonomyOf(r);
   };
 
   /**
@@ -209,7 +185,16 @@ export class ToolGovernor {
           }),
         );
       // Decided again at call time: the policy may have changed since the list.
-      const d = await this.#decideActions(session.identity, entry.policyTool, entry.classification);
+      // The engine awaited in this frame (no async function around it), as #decideActions does.
+      let decided: Decided;
+      try {
+        decided = await this.#o.engine.decide(
+          actionsQuery(session.identity, entry.policyTool, entry.classification),
+        );
+      } catch {
+        decided = undefined;
+      }
+      const d = autonomyOf(decided);
       facts.autonomy = d.autonomy;
       facts.reason = d.reason;
       if (d.policyIds) facts.policyIds = d.policyIds;
@@ -260,7 +245,15 @@ export class ToolGovernor {
       const filtered = this.#o.model ? await filterResult(this.#o, session, entry, result, facts) : result;
       facts.outcome = filtered.isError ? 'error' : 'success';
       if (d.autonomy === 'notify') await notifyCall(this.inbox, this.#clock, session, entry, facts, ctx);
-      await this.#audit(facts);
+      // The append awaited in this frame (no async function around it), as #audit does.
+      facts.audited = true;
+      let written: boolean;
+      try {
+        written = (await this.#o.audit.append(auditEntryOf(facts, this.#o, nowMs(this.#clock)))).isOk();
+      } catch {
+        written = false;
+      }
+      if (!written) throw auditUnavailable(facts);
       return filtered;
     } catch (error) {
       if (facts.audited) throw error;
@@ -341,18 +334,13 @@ export class ToolGovernor {
   async #audit(f: CallFacts): Promise<void> {
     f.audited = true;
     const input = auditEntryOf(f, this.#o, nowMs(this.#clock));
-    let failed: boolean;
+    let written: boolean;
     try {
-      failed = (await this.#o.audit.append(input)).isErr();
+      written = (await this.#o.audit.append(input)).isOk();
     } catch {
-      failed = true;
+      written = false;
     }
-    if (failed)
-      throw new ToolCallRefused(
-        'audit_unavailable',
-        'the audit entry of this call could not be written; its result is not delivered',
-        { tool: f.name },
-      );
+    if (!written) throw auditUnavailable(f);
   }
 
   /** The upstreams' health, by namespace. */
