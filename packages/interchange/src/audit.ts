@@ -64,12 +64,20 @@ export interface ExchangeAuditFacts {
   extra?: Record<string, unknown>;
 }
 
+/** Who writes an entry: the node's tenant and user, and the policy applied. */
+type Writer = Pick<ExchangeAuditFacts, 'tenantId' | 'userId' | 'policyApplied'>;
+
 export function exchangeAuditEntry(f: ExchangeAuditFacts): AuditEntryInput {
+  return entryOf(f, f);
+}
+
+/** The entry of `f` written by `who` (the facts are read, never copied). */
+function entryOf(f: Omit<ExchangeAuditFacts, keyof Writer>, who: Writer): AuditEntryInput {
   const x = f.exchange;
   const dataShared = x.dataShared ?? [];
   return {
-    tenantId: f.tenantId,
-    userId: f.userId,
+    tenantId: who.tenantId,
+    userId: who.userId,
     actionType: 'agent_exchange',
     actionDetail: {
       exchangeId: x.exchangeId,
@@ -92,7 +100,7 @@ export function exchangeAuditEntry(f: ExchangeAuditFacts): AuditEntryInput {
       purpose: 'agent_exchange',
     })),
     dataClassification: x.classificationLevel,
-    policyApplied: f.policyApplied.slice(0, 255),
+    policyApplied: who.policyApplied.slice(0, 255),
     policyResult: f.result,
     policyReason: (f.reason ?? '').slice(0, 1024),
     outcome: f.outcome,
@@ -100,8 +108,12 @@ export function exchangeAuditEntry(f: ExchangeAuditFacts): AuditEntryInput {
   };
 }
 
-/** Appends the entry; a failing audit log fails the operation (nothing unaudited happens silently). */
-export async function writeAudit(sink: AuditSink, facts: ExchangeAuditFacts): Promise<void> {
-  const r = await sink.append(exchangeAuditEntry(facts));
+/** Appends the entry (`facts` as written by `who`); a failing audit log fails the operation (nothing unaudited happens silently). */
+export async function writeAudit(
+  sink: AuditSink,
+  facts: Omit<ExchangeAuditFacts, keyof Writer>,
+  who: Writer,
+): Promise<void> {
+  const r = await sink.append(entryOf(facts, who));
   if (r.isErr()) throw r.error as GovernanceError;
 }

@@ -264,9 +264,9 @@ export function createNodeContext(options: NodeOptions, clock: Clock, replay: Re
         });
       return { ...placed, agentId };
     },
+    // The node's tenant and user, and its policy unless the facts name another (no copy of the facts).
     audit: (facts) =>
-      writeAudit(options.audit, {
-        ...facts,
+      writeAudit(options.audit, facts, {
         tenantId: me.tenantId,
         userId: me.userId,
         policyApplied: facts.policyApplied ?? ctx.policyName(),

@@ -148,18 +148,20 @@ export async function recordHumanDecision(
       ? ended(decided, 'denied', now.toISOString(), 'rejected by a human')
       : decided;
   });
-  await writeAudit(deps.audit, {
-    tenantId: input.tenantId,
-    userId: input.by,
-    side: 'responder',
-    event: expired ? 'expired' : input.decision,
-    requestId: input.requestId ?? newId(),
-    policyApplied: 'interchange:human-approval',
-    result: expired || input.decision === 'rejected' ? 'deny' : 'allow',
-    outcome: expired || input.decision === 'rejected' ? 'denied' : 'success',
-    reason: expired ? 'the human decision window passed' : `${input.decision} by ${input.by}`,
-    exchange: x,
-  });
+  const who = { tenantId: input.tenantId, userId: input.by, policyApplied: 'interchange:human-approval' };
+  await writeAudit(
+    deps.audit,
+    {
+      side: 'responder',
+      event: expired ? 'expired' : input.decision,
+      requestId: input.requestId ?? newId(),
+      result: expired || input.decision === 'rejected' ? 'deny' : 'allow',
+      outcome: expired || input.decision === 'rejected' ? 'denied' : 'success',
+      reason: expired ? 'the human decision window passed' : `${input.decision} by ${input.by}`,
+      exchange: x,
+    },
+    who,
+  );
   if (expired) throw policyDenied('the human decision window passed', { outcome: 'expired' });
   return x;
 }

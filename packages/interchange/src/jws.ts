@@ -141,7 +141,9 @@ export async function verifyCompact(
   if (payload.toString('base64url') !== p) throw new JwsInvalidError('payload is not canonical base64url');
   let ok = false;
   try {
-    ok = verify(alg.hash, Buffer.from(`${h}.${p}`), { key: k, dsaEncoding: 'ieee-p1363' }, signature);
+    // The signing input `h.p`: the JWS up to its second dot.
+    const input = Buffer.from(jws.slice(0, h.length + 1 + p.length));
+    ok = verify(alg.hash, input, { key: k, dsaEncoding: 'ieee-p1363' }, signature);
   } catch {
     ok = false;
   }
