@@ -30,6 +30,11 @@ export interface IdentifierPaths {
   sorted: { path: string; json: string | undefined }[];
   /** Whether entries may take the fast path (see `record-builder.ts`). */
   fastPath: boolean;
+  /**
+   * Whether every path is `userId` or a member of `actionDetail` (`actionDetail.<name>`), as the
+   * default paths are: the fast path then writes the canonical JSON directly (`prepare-direct.ts`).
+   */
+  direct: boolean;
 }
 
 export function resolveIdentifierPaths(
@@ -44,6 +49,9 @@ export function resolveIdentifierPaths(
     // Commitments of `id` or `timestamp` paths are only known under the lock: no fast path then.
     fastPath:
       !paths.some((p) => /^(id|timestamp)(\.|$)/.test(p)) && sorted.every((p) => p.json !== undefined),
+    direct: paths.every(
+      (p) => p === 'userId' || (/^actionDetail\.[^.]+$/.test(p) && p !== 'actionDetail.__proto__'),
+    ),
   };
 }
 

@@ -12,6 +12,7 @@ import { err, ok, type Result } from 'neverthrow';
 import { canonicalString, GENESIS_HASH, sha256Hex } from './crypto';
 import { fieldIn, hasNul, type IdentifierPaths, reservedIssues, type Validated } from './entry-input';
 import type { TenantKeys } from './keys';
+import { commitmentsJsonOf, prepareDirect } from './prepare-direct';
 import { commitIdentifiers, plainCanonicalText, recordHashInput, valueAt, withValueAt } from './records';
 
 /**
@@ -64,6 +65,10 @@ export function prepare(
   identifiers: IdentifierPaths,
   prefix: string,
 ): Result<Prepared, ValidationError> | undefined {
+  if (identifiers.direct) {
+    const direct = prepareDirect(entry, keys, identifiers, prefix);
+    if (direct) return direct;
+  }
   let timestamp: string | undefined;
   if (entry.timestamp !== undefined) timestamp = JSON.stringify(entry.timestamp);
   // The committed entry: members in code-unit order, so the copy below rarely re-sorts the top.
@@ -101,13 +106,7 @@ export function prepare(
         committed[head] = withValueAt(child as Record<string, unknown>, parts.slice(1), c);
     }
   }
-  let commitmentsJson = '{';
-  for (const { path, json } of identifiers.sorted) {
-    const c = commitments[path];
-    if (c === undefined) continue;
-    commitmentsJson += `${commitmentsJson.length === 1 ? '' : ','}${json}:"${c}"`;
-  }
-  commitmentsJson += '}';
+  const commitmentsJson = commitmentsJsonOf(commitments, identifiers);
   const text = plainCanonicalText(committed);
   if (text === undefined) return undefined;
   const atId = text.indexOf(ID_TEXT);

@@ -277,10 +277,23 @@ function objectText(
 
 /**
  * The RFC 8785 JSON of a plain value (see `canonicalText`); undefined when the value has no plain
- * canonical form (the general `canonicalJson` then decides).
+ * canonical form (the general `canonicalJson` then decides). `depth`: the nesting it sits at.
  */
-export function plainCanonicalText(value: unknown): string | undefined {
-  return canonicalText(value, 0);
+export function plainCanonicalText(value: unknown, depth = 0): string | undefined {
+  return canonicalText(value, depth);
+}
+
+/**
+ * `plainCanonicalText` of a plain object (at `depth`) whose members named in `top` hold the
+ * commitment at that path of `commitments` instead of their value (as `committedEntry` writes it).
+ */
+export function committedObjectText(
+  value: Record<string, unknown>,
+  top: Record<string, string> | undefined,
+  commitments: Record<string, unknown>,
+  depth: number,
+): string | undefined {
+  return objectText(value, top, undefined, commitments, depth);
 }
 
 /** How a commitments map applies to an entry: overrides at the top and one level down. */
