@@ -14,8 +14,6 @@
  * one, never a pass the worker could not vouch for).
  */
 import { Worker } from 'node:worker_threads';
-import type { AuditLeaf } from '@agentgov/core';
-import { leafAccepted } from './verify-record';
 
 /**
  * The worker's code: the streaming accumulator of `MerkleAccumulator` (merkle.ts) over 32-byte
@@ -167,22 +165,6 @@ export class MerkleOffload {
       this.#failure ??= new Error('a record hash is not 64 hex digits');
     this.#pushed++;
     if (++this.#count === this.#size) this.#flush();
-  }
-
-  /**
-   * The leaf check's accept-only fast path (`leafAccepted`): pushes the record's hash and answers
-   * true when the leaf check passes; false (nothing pushed) sends the record to `checkLeaf`.
-   */
-  pushLeaf(
-    link: Pick<AuditLeaf, 'seq' | 'prevHash' | 'hash'>,
-    leaf: string,
-    seq: number,
-    prev: string,
-  ): boolean {
-    if (!leafAccepted(link, leaf, seq, prev, this.#view, this.#count * 32)) return false;
-    this.#pushed++;
-    if (++this.#count === this.#size) this.#flush();
-    return true;
   }
 
   #flush(): void {

@@ -4,7 +4,6 @@
  * (`checkRecord`: seq, link, content — entry schema, id, tenant, commitments — and the hash
  * recomputed from them). Each returns the first problem, or undefined.
  */
-import { hash } from 'node:crypto';
 import { AuditEntrySchema, type AuditLeaf, type AuditRecord, isUlid } from '@agentgov/core';
 import { isHash, sha256Hex } from './crypto';
 import { plainlyValidEntry } from './entry-input';
@@ -208,29 +207,6 @@ export function checkLeaf(
     };
   }
   return undefined;
-}
-
-/**
- * The accept-only fast form of `checkLeaf`, for the verifier with its Merkle worker: true only when
- * `checkLeaf` finds no problem (else false, and `checkLeaf` says what is wrong). On the way it
- * writes the record hash's 32 bytes at `into[at]` (what the worker is sent) and compares the
- * leaf's digest with them as bytes — no hex digest made per record. The hash must be lowercase
- * hex, as every digest `checkLeaf` compares it with is.
- */
-export function leafAccepted(
-  link: Pick<AuditLeaf, 'seq' | 'prevHash' | 'hash'>,
-  leaf: string,
-  expectedSeq: number,
-  prevHash: string,
-  into: Buffer,
-  at: number,
-): boolean {
-  if (link.seq !== expectedSeq || link.prevHash !== prevHash || !namesPlace(leaf, prevHash, expectedSeq))
-    return false;
-  if (!isHash(link.hash) || into.write(link.hash, at, 32, 'hex') !== 32) return false;
-  const digest = hash('sha256', leaf, 'binary');
-  for (let i = 0; i < 32; i++) if (digest.charCodeAt(i) !== into[at + i]) return false;
-  return true;
 }
 
 /**

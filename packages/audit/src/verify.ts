@@ -191,33 +191,24 @@ async function verifyRange(
   const visit = (record: AuditRecord | AuditLeaf): boolean => {
     report.checked++;
     const leaf = record.leaf;
-    // Leaf-only with the worker: the accept-only fast form of the leaf check, which also pushes
-    // the hash; anything it does not accept takes the checked path.
-    const fast =
-      offload !== undefined &&
-      !deep &&
-      typeof leaf === 'string' &&
-      offload.pushLeaf(record, leaf, expectedSeq, prevHash);
-    if (!fast) {
-      let problem = typeof leaf === 'string' ? checkLeaf(record, leaf, expectedSeq, prevHash) : undefined;
-      if (!problem && (deep || typeof leaf !== 'string')) {
-        // Re-derived from the columns: every record when deep, else one stored without a leaf.
-        report.derived++;
-        problem =
-          'entry' in record
-            ? checkRecord(record, expectedSeq, prevHash, tenantId, commit)
-            : { reason: 'invalid_entry', field: 'entry', detail: 'the store gave a leaf without its record' };
-      }
-      if (problem) {
-        breakAt(report, record, problem);
-        return false;
-      }
-      offload?.push(record.hash);
+    let problem = typeof leaf === 'string' ? checkLeaf(record, leaf, expectedSeq, prevHash) : undefined;
+    if (!problem && (deep || typeof leaf !== 'string')) {
+      // Re-derived from the columns: every record when deep, else one stored without a leaf.
+      report.derived++;
+      problem =
+        'entry' in record
+          ? checkRecord(record, expectedSeq, prevHash, tenantId, commit)
+          : { reason: 'invalid_entry', field: 'entry', detail: 'the store gave a leaf without its record' };
+    }
+    if (problem) {
+      breakAt(report, record, problem);
+      return false;
     }
     prevHash = record.hash;
     last = record;
     expectedSeq++;
     if (offload) {
+      offload.push(record.hash);
       if (checkpoints.waits(record.seq))
         reached.push({ record, checked: report.checked, derived: report.derived });
     } else if (merkle) {
