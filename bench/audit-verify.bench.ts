@@ -19,6 +19,9 @@ import {
   InMemoryAuditStore,
   InMemorySecretStore,
 } from '@agentgov/core';
+// The verifier's worker knobs (not exported from the package): the same module the package's
+// index loads from src, so setting the threshold here switches verifyTenant to one thread.
+import { merkleWorkers } from '../packages/audit/src/merkle-worker';
 import { type BenchRow, type BenchSuite, throughput } from './lib';
 
 const keys = await generateAuditKeys();
@@ -128,6 +131,23 @@ const verifySuite: BenchSuite = {
             deep: false,
           });
           if (!rep.ok || rep.depth !== 'leaf' || rep.derived !== 0) throw new Error('chain broken');
+        },
+      ],
+      [
+        'verifyTenant leaf-only, no commitment key, one thread (Merkle worker off)',
+        async () => {
+          const threshold = merkleWorkers.threshold;
+          merkleWorkers.threshold = Number.POSITIVE_INFINITY;
+          try {
+            const rep = await verifyTenant(store, 'bench', {
+              publicJwk: keys.publicJwk,
+              allowUnchecked: true,
+              deep: false,
+            });
+            if (!rep.ok || rep.depth !== 'leaf' || rep.derived !== 0) throw new Error('chain broken');
+          } finally {
+            merkleWorkers.threshold = threshold;
+          }
         },
       ],
       [
