@@ -36,12 +36,12 @@ export const PROXY_WORK =
   "the proxy's own work: raw JSON-RPC in, canned upstream (constant decision, no-op audit)";
 export const APPEND = 'AuditLog.append alone (hash chain, in memory)';
 /** Over stdio only: a realistic tool, the example's tools over real files (`bench-upstream.ts`). */
-export const REAL_READ_DIRECT = `direct read_file of a ${NOTE_BYTES}-byte note on disk`;
-export const REAL_READ_NOOP = 'proxied read_file: constant decision, no-op audit (the proxy itself)';
-export const REAL_READ_FULL = 'proxied read_file: + built-in decision + audit append';
-export const REAL_SEARCH_DIRECT = `direct search_notes over ${NOTES} notes on disk`;
-export const REAL_SEARCH_NOOP = 'proxied search_notes: constant decision, no-op audit (the proxy itself)';
-export const REAL_SEARCH_FULL = 'proxied search_notes: + built-in decision + audit append';
+const REAL_READ_DIRECT = `direct read_file of a ${NOTE_BYTES}-byte note on disk`;
+const REAL_READ_NOOP = 'proxied read_file: constant decision, no-op audit (the proxy itself)';
+const REAL_READ_FULL = 'proxied read_file: + built-in decision + audit append';
+const REAL_SEARCH_DIRECT = `direct search_notes over ${NOTES} notes on disk`;
+const REAL_SEARCH_NOOP = 'proxied search_notes: constant decision, no-op audit (the proxy itself)';
+const REAL_SEARCH_FULL = 'proxied search_notes: + built-in decision + audit append';
 /** The realistic cases: [direct, the proxy itself, full] of each tool. */
 export const REAL_CASES = [
   [REAL_READ_DIRECT, REAL_READ_NOOP, REAL_READ_FULL],
