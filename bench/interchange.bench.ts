@@ -4,8 +4,9 @@
  * function directly; (2) filtering a payload of 1,000 classified items with
  * `filterByClassification` against a bare `Array.filter` on the level order; (3) a governed A2A
  * round trip on loopback (signed card cached, envelope signed and verified both ways, policy on
- * both sides, stores, audit on both sides) against the same round trip through the same SDK
- * handler without governance: one JSON-RPC `SendMessage` over `fetch` to the SDK's
+ * both sides, stores, audit on both sides; the governed server answers a query answered at once
+ * with the SDK's own JSON-RPC response without running its handler) against the same round trip
+ * through the SDK handler without governance: one JSON-RPC `SendMessage` over `fetch` to the SDK's
  * `DefaultRequestHandler` + `JsonRpcTransportHandler` on node:http, the same query and answer data
  * part. Client and server run in this process, so the CPU time per round trip in the notes
  * (`process.cpuUsage` over a fixed number of sequential round trips after the timed run and a
