@@ -131,6 +131,20 @@ function preparedLeaf(p: Prepared, id: string, timestamp: string, seq: number, p
   }${p.rest},"prevHash":${prevJson},"seq":${JSON.stringify(seq)}}`;
 }
 
+/** The last time written and its ISO text: appends of one millisecond write it once. */
+let lastTime = Number.NaN;
+let lastIso = '';
+
+/** `date.toISOString()` (throws the same for an invalid date: NaN never equals the last time). */
+function isoOf(date: Date): string {
+  const time = date.getTime();
+  if (time !== lastTime) {
+    lastIso = date.toISOString();
+    lastTime = time;
+  }
+  return lastIso;
+}
+
 /** What building records needs from the log. */
 export interface BuildContext {
   clock: Clock;
@@ -152,7 +166,7 @@ export function recordBuilder(
   return (head) => {
     let seq = head?.seq ?? 0;
     let prevHash = head?.hash ?? GENESIS_HASH;
-    const now = clock.now().toISOString();
+    const now = isoOf(clock.now());
     const nowJson = JSON.stringify(now);
     return entries.map((pending) => {
       const prepared = pending.prepared;
