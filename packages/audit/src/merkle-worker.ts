@@ -17,8 +17,9 @@ import { Worker } from 'node:worker_threads';
 
 /**
  * The worker's code: the streaming accumulator of `MerkleAccumulator` (merkle.ts) over 32-byte
- * hashes. Messages in: `{ sizes }` (a new run: the tree sizes to answer roots at), `{ bytes,
- * count }` (the next `count` record hashes), `{ end: true }`. Out: `{ roots, root, size }` or
+ * hashes. Messages in: `{ sizes, progress }` (a new run: the tree sizes to answer roots at, and a
+ * shared counter of the pages hashed), `{ bytes, count }` (the next `count` record hashes),
+ * `{ end: true }`. Out: `{ roots, root, size }` or
  * `{ error }`.
  */
 const WORKER_SOURCE = `
@@ -33,6 +34,7 @@ let sizes = [];
 let size = 0;
 let wanted = new Set();
 let roots = [];
+let progress;
 function rootHex() {
   if (hashes.length === 0) return EMPTY;
   let r = hashes[hashes.length - 1];
@@ -61,9 +63,12 @@ parentPort.on('message', (m) => {
   try {
     if (m.sizes) {
       hashes = []; sizes = []; size = 0; roots = []; wanted = new Set(m.sizes);
+      progress = new Int32Array(m.progress);
     } else if (m.bytes) {
       const bytes = Buffer.from(m.bytes, 0, m.count * 32);
       for (let at = 0; at < bytes.length; at += 32) push(bytes, at);
+      Atomics.add(progress, 0, 1);
+      Atomics.notify(progress, 0);
     } else if (m.end) {
       parentPort.postMessage({ roots, root: rootHex(), size });
     }
@@ -92,10 +97,23 @@ export const merkleWorkers = {
   threshold: 20_000,
   /** Hashes per transferred page (32 bytes each). */
   page: 4096,
+  /** Pages sent and not yet hashed before the verifier waits for the worker (bounded memory). */
+  inflight: 16,
+  /** A worker that hashes no page (or does not answer) for this long has failed (ms). */
+  stall: 60_000,
   spawn: (): Worker => new Worker(WORKER_SOURCE, { eval: true }),
 };
 
 let idle: Worker | undefined;
+
+/** `Atomics.waitAsync` (Node ≥ 16; typed in lib ES2024, this package compiles against ES2023). */
+type WaitAsync = (
+  array: Int32Array,
+  index: number,
+  value: number,
+  timeout?: number,
+) => { async: false; value: 'not-equal' | 'timed-out' } | { async: true; value: Promise<'ok' | 'timed-out'> };
+const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync.bind(Atomics);
 
 /** Stops the idle worker, if any (tests that swap `merkleWorkers.spawn`). */
 export async function stopIdleMerkleWorker(): Promise<void> {
@@ -123,6 +141,9 @@ export class MerkleOffload {
   #count = 0;
   #pushed = 0;
   #failure: Error | undefined;
+  /** Pages the worker has hashed (it counts them up), and pages sent. */
+  readonly #progress = new Int32Array(new SharedArrayBuffer(4));
+  #sent = 0;
   #done: Promise<MerkleResult>;
   #settled = false;
 
@@ -153,7 +174,7 @@ export class MerkleOffload {
     });
     this.#done.catch(() => undefined); // observed by finish(); never an unhandled rejection
     try {
-      worker.postMessage({ sizes: [...sizes] });
+      worker.postMessage({ sizes: [...sizes], progress: this.#progress.buffer });
     } catch (error) {
       this.#failure = error instanceof Error ? error : new Error(String(error));
     }
@@ -169,15 +190,59 @@ export class MerkleOffload {
 
   #flush(): void {
     if (this.#count === 0) return;
-    const bytes = this.#page;
-    try {
-      this.#worker.postMessage({ bytes, count: this.#count }, [bytes]);
-    } catch (error) {
-      this.#failure ??= error instanceof Error ? error : new Error(String(error));
+    if (!this.#failure) {
+      const bytes = this.#page;
+      try {
+        this.#worker.postMessage({ bytes, count: this.#count }, [bytes]);
+        this.#sent++;
+      } catch (error) {
+        this.#failure ??= error instanceof Error ? error : new Error(String(error));
+      }
+      this.#page = new ArrayBuffer(this.#size * 32);
+      this.#view = Buffer.from(this.#page);
     }
-    this.#page = new ArrayBuffer(this.#size * 32);
-    this.#view = Buffer.from(this.#page);
     this.#count = 0;
+  }
+
+  /**
+   * When more than `inflight` pages wait for the worker: a promise that resolves once they are
+   * no more (so the pages queued for a slow worker stay bounded), else undefined (nothing to wait
+   * for). A worker that fails meanwhile, or hashes no page for `stall` ms, has failed: nothing
+   * more is sent, and `finish` rejects.
+   */
+  backlog(): Promise<void> | undefined {
+    if (this.#failure || this.#sent - Atomics.load(this.#progress, 0) <= merkleWorkers.inflight) return;
+    return this.#drain();
+  }
+
+  async #drain(): Promise<void> {
+    const failed = this.#done.then(
+      () => 'answered' as const,
+      () => 'failed' as const,
+    );
+    while (!this.#failure) {
+      const done = Atomics.load(this.#progress, 0);
+      if (this.#sent - done <= merkleWorkers.inflight) return;
+      const wait = waitAsync(this.#progress, 0, done, merkleWorkers.stall);
+      const outcome = wait.async ? await Promise.race([wait.value, failed]) : wait.value;
+      if (outcome === 'timed-out') this.#failure ??= new Error('the Merkle worker stalled');
+      else if (outcome === 'failed' || outcome === 'answered') return; // finish() says why
+    }
+  }
+
+  /** The worker's answer; rejects when it hashes no page and answers nothing for `stall` ms. */
+  #answer(): Promise<MerkleResult> {
+    let timer: ReturnType<typeof setInterval> | undefined;
+    const stalled = new Promise<never>((_, reject) => {
+      let seen = -1;
+      timer = setInterval(() => {
+        const now = Atomics.load(this.#progress, 0);
+        if (now === seen) reject(new Error('the Merkle worker stalled'));
+        seen = now;
+      }, merkleWorkers.stall);
+    });
+    stalled.catch(() => undefined);
+    return Promise.race([this.#done, stalled]).finally(() => clearInterval(timer));
   }
 
   /**
@@ -190,7 +255,7 @@ export class MerkleOffload {
     if (!this.#failure) this.#worker.postMessage({ end: true });
     try {
       if (this.#failure) throw this.#failure;
-      const result = await this.#done;
+      const result = await this.#answer();
       if (result.size !== this.#pushed)
         throw new Error(`the Merkle worker hashed ${result.size} of ${this.#pushed} records`);
       this.#settled = true;

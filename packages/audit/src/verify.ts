@@ -237,11 +237,15 @@ async function verifyRange(
       pages: for await (const page of paged) {
         options.signal?.throwIfAborted();
         for (const record of page) if (!visit(record)) break pages;
+        const backlog = offload?.backlog();
+        if (backlog) await backlog;
       }
     } else {
       for await (const record of store.scan(tenantId, range)) {
         options.signal?.throwIfAborted();
         if (!visit(record)) break;
+        const backlog = offload?.backlog();
+        if (backlog) await backlog;
       }
     }
   } catch (error) {

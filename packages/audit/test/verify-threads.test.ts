@@ -38,11 +38,14 @@ afterEach(async () => {
 });
 afterAll(stopIdleMerkleWorker);
 
-/** The report with the tree on a worker (pages of 16 hashes: many seams) and on one thread. */
+/**
+ * The report with the tree on a worker (pages of 16 hashes: many seams; at most one page waiting
+ * for the worker, so the verifier waits for it often) and on one thread.
+ */
 async function both(rows: AuditRecord[], options: VerifyOptions = {}) {
   const store = () => new PagedRowsStore(rows, base.rows.cps);
   const finish = vi.spyOn(MerkleOffload.prototype, 'finish');
-  Object.assign(merkleWorkers, { threshold: 1, page: 16 });
+  Object.assign(merkleWorkers, { threshold: 1, page: 16, inflight: 1 });
   const threaded = await verifyTenant(store(), 't1', { secrets: base.secrets, ...options });
   const runs = finish.mock.calls.length;
   merkleWorkers.threshold = Number.POSITIVE_INFINITY;
@@ -136,25 +139,30 @@ describe('verifyTenant with the Merkle tree on a worker', () => {
 });
 
 describe('a failing Merkle worker fails closed', () => {
+  const ZERO = '0'.repeat(64);
+  /** A worker that counts the pages it is sent as hashed (the verifier's progress counter). */
+  const acking = `const { parentPort } = require('node:worker_threads'); let n = 0; let progress;
+    const ack = (m) => { if (m.progress) progress = new Int32Array(m.progress);
+      if (m.bytes) { n += m.count; Atomics.add(progress, 0, 1); Atomics.notify(progress, 0); } };`;
   const bad: Record<string, string> = {
     throws: "throw new Error('boom')",
     exits: 'process.exit(3)',
-    'answers an error': `require('node:worker_threads').parentPort.on('message', (m) => {
-      if (m.end) require('node:worker_threads').parentPort.postMessage({ error: 'broken' });
-    })`,
-    'answers for fewer hashes': `require('node:worker_threads').parentPort.on('message', (m) => {
-      if (m.end) require('node:worker_threads').parentPort.postMessage({ roots: [], root: '${'0'.repeat(64)}', size: 1 });
-    })`,
-    'answers without the checkpoint roots': `let n = 0; require('node:worker_threads').parentPort.on('message', (m) => {
-      if (m.bytes) n += m.count;
-      if (m.end) require('node:worker_threads').parentPort.postMessage({ roots: [], root: '${'0'.repeat(64)}', size: n });
-    })`,
+    'hangs (never hashes a page, never answers)': `require('node:worker_threads').parentPort.on('message', () => {})`,
+    'hashes every page but never answers': `${acking} parentPort.on('message', ack);`,
+    'answers an error': `${acking} parentPort.on('message', (m) => {
+      ack(m); if (m.end) parentPort.postMessage({ error: 'broken' }); });`,
+    'answers for fewer hashes': `${acking} parentPort.on('message', (m) => {
+      ack(m); if (m.end) parentPort.postMessage({ roots: [], root: '${ZERO}', size: n - 1 }); });`,
+    'answers without the checkpoint roots': `${acking} parentPort.on('message', (m) => {
+      ack(m); if (m.end) parentPort.postMessage({ roots: [], root: '${ZERO}', size: n }); });`,
   };
   for (const [name, source] of Object.entries(bad)) {
     it(`a worker that ${name}: verified again on one thread (a rewritten chain still fails)`, async () => {
       await stopIdleMerkleWorker();
       const spawn = vi.fn(() => new Worker(source, { eval: true }));
-      merkleWorkers.spawn = spawn;
+      // A hung worker is given up after `stall` ms without progress (whatever the machine's speed,
+      // one that never hashes a page is always given up).
+      Object.assign(merkleWorkers, { spawn, stall: 100 });
       for (const rows of [base.rows.rows, tampered('rewrite', 100, 0)]) {
         const { threaded, single } = await both(rows, { deep: false });
         expect(threaded).toEqual(single);
@@ -171,11 +179,8 @@ describe('a failing Merkle worker fails closed', () => {
     await stopIdleMerkleWorker();
     merkleWorkers.spawn = () =>
       new Worker(
-        `let n = 0; const { parentPort } = require('node:worker_threads');
-        parentPort.on('message', (m) => {
-          if (m.bytes) n += m.count;
-          if (m.end) parentPort.postMessage({ roots: [[80, '${'0'.repeat(64)}']], root: '${'0'.repeat(64)}', size: n });
-        })`,
+        `${acking} parentPort.on('message', (m) => {
+          ack(m); if (m.end) parentPort.postMessage({ roots: [[80, '${ZERO}']], root: '${ZERO}', size: n }); });`,
         { eval: true },
       );
     Object.assign(merkleWorkers, { threshold: 1 });
@@ -189,6 +194,44 @@ describe('a failing Merkle worker fails closed', () => {
 });
 
 describe('the worker tree', () => {
+  it('keeps at most `inflight` pages waiting for the worker: the verifier waits until it hashes them', async () => {
+    await stopIdleMerkleWorker();
+    let worker: Worker | undefined;
+    // Counts a page as hashed only when the test says so.
+    const source = `const { parentPort } = require('node:worker_threads'); let progress;
+      parentPort.on('message', (m) => {
+        if (m.progress) progress = new Int32Array(m.progress);
+        if (m.ack) { Atomics.add(progress, 0, 1); Atomics.notify(progress, 0); }
+      });`;
+    Object.assign(merkleWorkers, {
+      page: 2,
+      inflight: 1,
+      spawn: () => {
+        worker = new Worker(source, { eval: true });
+        return worker;
+      },
+    });
+    const run = new MerkleOffload([]);
+    const push = (n: number) => {
+      for (let i = 0; i < n; i++) run.push('ab'.repeat(32));
+    };
+    push(2);
+    expect(run.backlog()).toBeUndefined(); // one page waiting: within the limit
+    push(2);
+    const waiting = run.backlog(); // two pages waiting: the verifier waits
+    expect(waiting).toBeInstanceOf(Promise);
+    let resolved = false;
+    void waiting?.then(() => {
+      resolved = true;
+    });
+    await new Promise((r) => setImmediate(r));
+    expect(resolved).toBe(false);
+    worker?.postMessage({ ack: true });
+    await waiting;
+    expect(run.backlog()).toBeUndefined();
+    run.abort();
+  });
+
   it('answers the roots of merkleRoot at any tree sizes, over any number of pages', async () => {
     const hex64 = fc.stringMatching(/^[0-9a-f]{64}$/);
     await fc.assert(
