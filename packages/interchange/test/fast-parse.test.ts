@@ -138,9 +138,29 @@ const mutation = fc.record({
   key: fc.oneof(fc.constantFrom('__proto__', 'constructor', 'value', 'extra'), fc.string({ maxLength: 6 })),
 });
 
+/**
+ * A deep copy keeping prototypes (null included) and own keys (an own `__proto__` too). Values
+ * fast-check generated are copied before they are put in a tree that later mutations change:
+ * fast-check hands the same instances to the next runs while it shrinks, and a value changed in
+ * place there could come back holding itself (a cycle no schema input has).
+ */
+function copy(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null) return v;
+  const out: object = Array.isArray(v) ? new Array(v.length) : Object.create(Object.getPrototypeOf(v));
+  for (const k of Object.keys(v)) {
+    Object.defineProperty(out, k, {
+      value: copy((v as Record<string, unknown>)[k]),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out;
+}
+
 /** `base` (deep-copied) with the mutations applied at paths chosen among its members. */
 function mutate(base: unknown, mutations: Mutation[]): unknown {
-  const root = { v: structuredClone(base) };
+  const root = { v: copy(base) };
   for (const m of mutations) {
     const all: (string | number)[][] = [[], ...paths(root.v)].map((p) => ['v', ...p]);
     const path = all[m.at % all.length] as (string | number)[];
@@ -148,13 +168,14 @@ function mutate(base: unknown, mutations: Mutation[]): unknown {
     let parent: Record<string | number, unknown> = root;
     for (const p of path.slice(0, -1)) parent = parent[p] as Record<string | number, unknown>;
     if (typeof parent !== 'object' || parent === null) continue;
-    if (m.kind === 'set') parent[key] = m.value;
+    if (m.kind === 'set') parent[key] = copy(m.value);
     else if (m.kind === 'delete' && path.length > 1) delete parent[key];
     else {
       const target = parent[key];
-      if (typeof target === 'object' && target !== null)
+      // An array's own `length` cannot hold what an 'extra' member would (defineProperty throws).
+      if (typeof target === 'object' && target !== null && !(Array.isArray(target) && m.key === 'length'))
         Object.defineProperty(target, m.key, {
-          value: m.value,
+          value: copy(m.value),
           enumerable: true,
           writable: true,
           configurable: true,
