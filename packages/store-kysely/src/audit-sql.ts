@@ -6,6 +6,8 @@
  */
 import type { AuditEntry, AuditFilter, AuditRecord, ChainHead } from '@agentgov/core';
 import { CompiledQuery, type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import { APPEND_ONE, oneRowParams } from './audit-append-one';
+import { prepared } from './prepared';
 import type { AuditChainHeadsTable, AuditEntriesTable, Database, StoredRow } from './schema';
 import { isoFromText, isoText, toNumber } from './sql-util';
 
@@ -236,8 +238,8 @@ export async function lockHead(trx: Transaction<Database>, tenantId: string): Pr
   return seq === 0 ? undefined : { seq, hash: row.hash };
 }
 
-/** The call of every append (constant text: nothing to compile per call). */
-const APPEND_CALL = 'SELECT audit_append($1, $2, $3, $4, $5, $6, $7) AS written';
+/** The call of every append but the fast path's (constant text, a prepared statement). */
+const APPEND_CALL = prepared('SELECT audit_append($1, $2, $3, $4, $5, $6, $7) AS written');
 
 /** Records per `audit_append` call (a bound on the size of its one JSON parameter). */
 export const MAX_CALL_RECORDS = 5000;
@@ -293,10 +295,32 @@ function rowsJson(records: readonly AuditRecord[], withLeaves: boolean): string 
 /**
  * One `audit_append` call: moves the tenant's head from `expected` to the last record and inserts
  * the records (and their lookup rows) when the head still was `expected`; false (nothing written)
- * when it was not. The records must link to `expected` (`checkAppendBatch`). The leaves go as
- * their own parameter when they can (`joinedLeaves`), else in the JSON rows.
+ * when it was not. The records must link to `expected` (`checkAppendBatch`). One record on a known
+ * head goes as one prepared statement (`audit-append-one.ts`) when it is a plain one; the rest
+ * through `audit_append`, the leaves as their own parameter when they can (`joinedLeaves`), else
+ * in the JSON rows.
  */
 export async function appendRows(
+  db: Kysely<Database>,
+  tenantId: string,
+  expected: ChainHead | undefined,
+  records: readonly AuditRecord[],
+): Promise<boolean> {
+  const last = records.at(-1);
+  if (!last) return true;
+  const one =
+    records.length === 1 && expected !== undefined && !idOutsideItsTime(last.entry.id, last.entry.timestamp)
+      ? oneRowParams(tenantId, expected, last)
+      : undefined;
+  if (one) {
+    const { rows } = await db.executeQuery<{ written: boolean }>(CompiledQuery.raw(APPEND_ONE, one));
+    return rows[0]?.written === true;
+  }
+  return appendCall(db, tenantId, expected, records);
+}
+
+/** `appendRows` through `audit_append` always (the checked path; exported for the property test). */
+export async function appendCall(
   db: Kysely<Database>,
   tenantId: string,
   expected: ChainHead | undefined,

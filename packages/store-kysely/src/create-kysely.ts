@@ -4,6 +4,7 @@
  */
 import { CompiledQuery, type DatabaseConnection, Kysely, PostgresDialect, type PostgresPool } from 'kysely';
 import { PGliteDialect, type PGliteLike } from './pglite-dialect';
+import { preparedName } from './prepared';
 import type { Database } from './schema';
 import { assertSchemaName, DEFAULT_SCHEMA } from './sql-util';
 
@@ -38,6 +39,12 @@ function connectionLost(error: unknown): boolean {
   return code.startsWith('08') || code.startsWith('57P');
 }
 
+/** A named statement the server does not have (26000) or already has under that name (42P05). */
+function statementNameLost(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '26000' || code === '42P05';
+}
+
 /** One checked-out client as kysely sees it: the same object for every checkout of a client. */
 interface Checkout {
   readonly client: Client;
@@ -62,6 +69,12 @@ interface Checkout {
  *   as broken (pg-pool discards it), so the next checkout opens a new connection instead of
  *   getting the dead one back. The failed call still rejects (→ 503).
  *
+ * - **Prepared statements.** A query whose text is registered in `prepared.ts` (the audit append's
+ *   calls) is sent as a named statement, `{ name, text, values }`: pg parses it once per
+ *   connection and PostgreSQL keeps its plan. When the server does not have the statement, or has
+ *   another of that name (a pooler that moves sessions between server connections), the query is
+ *   run again unnamed.
+ *
  * Pools without `on` (structural fakes) get no listeners; the rest applies to them too.
  */
 function schemaPool(pool: PgPoolLike, schema: string): PgPoolLike {
@@ -81,7 +94,24 @@ function schemaPool(pool: PgPoolLike, schema: string): PgPoolLike {
         lost: false,
         view: {
           query: ((...args: unknown[]) => {
-            const result = (client.query as (...a: unknown[]) => unknown)(...args);
+            // A registered statement (`prepared.ts`) goes as a named one: planned once per connection.
+            const name =
+              typeof args[0] === 'string' && Array.isArray(args[1]) && args.length === 2
+                ? preparedName(args[0], schema)
+                : undefined;
+            const query = client.query as (...a: unknown[]) => unknown;
+            let result = query.apply(
+              client,
+              name === undefined ? args : [{ name, text: args[0], values: args[1] }],
+            );
+            if (name !== undefined && result && typeof (result as Promise<unknown>).then === 'function') {
+              // The server lost the statement or has another of that name (a pooler between them,
+              // e.g. PgBouncer in transaction mode): the same query unnamed.
+              result = (result as Promise<unknown>).catch((error: unknown) => {
+                if (!statementNameLost(error)) throw error;
+                return query.apply(client, args);
+              });
+            }
             if (result && typeof (result as Promise<unknown>).then === 'function') {
               return (result as Promise<unknown>).catch((error: unknown) => {
                 if (connectionLost(error)) c.lost = true;

@@ -23,6 +23,8 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import { executePrepared, type PGliteProtocol } from './pglite-protocol';
+import { preparedName, textValue } from './prepared';
 
 /** The part of `@electric-sql/pglite`'s `PGlite` this dialect uses. */
 export interface PGliteLike {
@@ -152,13 +154,38 @@ class PGliteDriver implements Driver {
   }
 }
 
+/** The named statements parsed on each PGlite instance (`pglite-protocol.ts`). */
+const parsedOn = new WeakMap<object, Set<string>>();
+
 class PGliteConnection implements DatabaseConnection {
   readonly #client: PGliteLike;
   constructor(client: PGliteLike) {
     this.#client = client;
   }
 
+  /** A registered statement (`prepared.ts`) in one protocol exchange; undefined: not one. */
+  #prepared<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> | undefined {
+    const client = this.#client as PGliteLike & Partial<PGliteProtocol>;
+    if (typeof client.execProtocol !== 'function') return undefined;
+    const name = preparedName(compiledQuery.sql, '');
+    if (name === undefined) return undefined;
+    const values: (string | null)[] = [];
+    for (const p of compiledQuery.parameters) {
+      const v = textValue(p);
+      if (v === undefined) return undefined;
+      values.push(v);
+    }
+    let parsed = parsedOn.get(client);
+    if (!parsed) {
+      parsed = new Set();
+      parsedOn.set(client, parsed);
+    }
+    return executePrepared<R>(client as PGliteProtocol, parsed, name, compiledQuery.sql, values);
+  }
+
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    const prepared = this.#prepared<R>(compiledQuery);
+    if (prepared) return prepared;
     const result = await this.#client.query<R>(compiledQuery.sql, [...compiledQuery.parameters]);
     const command = result.command?.toUpperCase();
     const affects =
