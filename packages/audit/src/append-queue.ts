@@ -8,9 +8,10 @@
  * Each caller's entries were validated and prepared before they were queued (an invalid input
  * fails its own call and never reaches a group), and each caller is settled with its own entries
  * only once the call that wrote them has returned: nothing acknowledged can be missing. A group's
- * write is atomic (the store's contract), so when it fails nothing of it is written and every
- * caller in it gets that failure. A caller with an abort signal is written in a call of its own
- * (the store checks that signal).
+ * write is atomic (the store's contract), so when it fails nothing of it is written: its callers
+ * are then written again one by one, each getting its own outcome (a record the database refuses
+ * fails only its caller; a store that is down fails each). A caller with an abort signal is
+ * written in a call of its own (the store checks that signal).
  */
 import type { AuditEntry, AuditRecord, CallOptions } from '@agentgov/core';
 import type { LogContext } from './log-context';
@@ -23,6 +24,8 @@ interface Waiter {
   entries: readonly Pending[];
   options: CallOptions | undefined;
   settle: Settle;
+  /** Written in a call of its own (its group's write failed: it is retried alone). */
+  alone?: boolean;
 }
 
 interface TenantQueue {
@@ -100,7 +103,12 @@ export class AppendQueue {
         this.#write(tenantId, queue);
       },
       (error: unknown) => {
-        for (const w of group) settleSafely(w.settle, undefined, error);
+        // Atomic: nothing of the group was written. Alone, each caller gets its own outcome (a
+        // record the database refuses fails only its caller), in the same order, before the rest.
+        if (group.length > 1) {
+          for (const w of group) w.alone = true;
+          queue.waiting.unshift(...group);
+        } else settleSafely(first.settle, undefined, error);
         this.#write(tenantId, queue);
       },
     );
@@ -114,7 +122,7 @@ export class AppendQueue {
 function takeGroup(waiting: Waiter[]): Waiter[] {
   if (waiting.length === 0) return [];
   const first = waiting[0] as Waiter;
-  if (first.options !== undefined || waiting.length === 1) {
+  if (first.options !== undefined || first.alone || waiting.length === 1) {
     waiting.shift();
     return [first];
   }
@@ -122,7 +130,7 @@ function takeGroup(waiting: Waiter[]): Waiter[] {
   let count = 0;
   while (n < waiting.length) {
     const w = waiting[n] as Waiter;
-    if (w.options !== undefined || (n > 0 && count + w.entries.length > MAX_GROUP_ENTRIES)) break;
+    if (w.options !== undefined || w.alone || (n > 0 && count + w.entries.length > MAX_GROUP_ENTRIES)) break;
     count += w.entries.length;
     n++;
   }

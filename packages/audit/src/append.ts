@@ -79,7 +79,8 @@ function validateAll(
   // Step 2 needs the keys (commitments, canonical JSON), and so does the build: read once per
   // log, then at hand. Each call waits for a first read with one `then`: queued in call order.
   const keys = ctx.loadedKeys();
-  if (keys || (!needsKeys && firstError)) return finish(ctx, staged, firstError, keys, undefined, prefixOf);
+  if (keys || (!needsKeys && (firstError || staged.length === 0)))
+    return finish(ctx, staged, firstError, keys, undefined, prefixOf);
   return ctx.tenantKeys().then(
     (loaded) => finish(ctx, staged, firstError, loaded, undefined, prefixOf),
     // Thrown after validation, as before: an invalid input is reported first.

@@ -2,8 +2,8 @@
  * The log's group commit (append-queue.ts, which replaced the policy gateway's own): the appends
  * of a tenant made in one microtask checkpoint, or while its previous write is in flight, share
  * one `store.append`; each caller gets its own entry, only once it is written; an invalid input
- * fails only its caller; a failed write is each of its callers' failure; a caller with a signal
- * is written alone; call order is chain order.
+ * fails only its caller; the callers of a failed write are written again one by one (each gets
+ * its own outcome); a caller with a signal is written alone; call order is chain order.
  */
 import {
   type AuditRecord,
@@ -25,23 +25,24 @@ function countingStore() {
   const calls: string[][] = [];
   let gate: Promise<void> | undefined;
   let release = () => {};
-  let failNext: Error | undefined;
+  let refused: { requestId: string; error: Error } | undefined;
   const store: AuditStore = Object.create(memory, {
     append: {
       value: async (tenantId: string, build: Build, options?: { signal?: AbortSignal }) => {
         const call: string[] = [];
         calls.push(call);
         if (gate) await gate;
-        if (failNext) {
-          const error = failNext;
-          failNext = undefined;
-          throw error;
-        }
         const records = await memory.append(
           tenantId,
           async (head) => {
             const built = await build(head);
             for (const r of built) call.push(r.entry.requestId);
+            // The database refusing a record: the whole call fails, nothing of it written.
+            if (
+              refused &&
+              built.some((r) => refused?.requestId === '*' || r.entry.requestId === refused?.requestId)
+            )
+              throw refused.error;
             return built;
           },
           options,
@@ -63,8 +64,9 @@ function countingStore() {
       });
     },
     release: () => release(),
-    failNextWith(error: Error) {
-      failNext = error;
+    /** Every call holding a record of this request id (any, with '*') fails; undefined: none. */
+    refuse(requestId: string | undefined, error = new Error('refused')) {
+      refused = requestId === undefined ? undefined : { requestId, error };
     },
   };
 }
@@ -151,16 +153,35 @@ describe('group commit of appends', () => {
     expect(await chain(memory, 't1')).toEqual(['r1', 'r2']);
   });
 
-  it("makes a failed write each of its callers' failure, and goes on with the next group", async () => {
+  it('writes the callers of a failed group again one by one: a refused record fails only its caller', async () => {
     const counting = countingStore();
     const log = logOn(counting.store);
     (await log.append(entryInput({ requestId: 'warm' })))._unsafeUnwrap();
-    counting.failNextWith(new GovernanceError('service_unavailable', 'the store is down'));
+    counting.calls.length = 0;
+    counting.refuse('bad', new GovernanceError('invalid_type', 'the database refused a record'));
+    const [a, bad, b] = await Promise.all([
+      log.append(entryInput({ requestId: 'r1' })),
+      log.append(entryInput({ requestId: 'bad' })),
+      log.append(entryInput({ requestId: 'r2' })),
+    ]);
+    expect(a._unsafeUnwrap().requestId).toBe('r1');
+    expect(b._unsafeUnwrap().requestId).toBe('r2');
+    expect(bad._unsafeUnwrapErr().message).toBe('the database refused a record');
+    expect(counting.calls).toEqual([['r1', 'bad', 'r2'], ['r1'], ['bad'], ['r2']]);
+    expect(await chain(counting.memory, 't1')).toEqual(['warm', 'r1', 'r2']);
+  });
+
+  it('fails each caller when the store is down, and goes on with the next group', async () => {
+    const counting = countingStore();
+    const log = logOn(counting.store);
+    (await log.append(entryInput({ requestId: 'warm' })))._unsafeUnwrap();
+    counting.refuse('*', new GovernanceError('service_unavailable', 'the store is down'));
     const failed = await Promise.all([
       log.append(entryInput({ requestId: 'r1' })),
       log.append(entryInput({ requestId: 'r2' })),
     ]);
     for (const r of failed) expect(r._unsafeUnwrapErr().code).toBe('service_unavailable');
+    counting.refuse(undefined);
     (await log.append(entryInput({ requestId: 'r3' })))._unsafeUnwrap();
     expect(await chain(counting.memory, 't1')).toEqual(['warm', 'r3']);
   });
