@@ -131,6 +131,15 @@ export async function verifyTenant(
   return verifyRange(store, tenantId, options, true);
 }
 
+/** A run of the Merkle worker, or undefined (one thread) when no worker can be started. */
+function startOffload(sizes: readonly number[]): MerkleOffload | undefined {
+  try {
+    return new MerkleOffload(sizes);
+  } catch {
+    return undefined;
+  }
+}
+
 /** A checkpoint the chain check reached, with the report as it stood there (see `threads`). */
 interface Reached {
   record: AuditRecord | AuditLeaf;
@@ -181,7 +190,7 @@ async function verifyRange(
   const total = Math.max(0, (toSeq ?? (await store.count(tenantId))) - fromSeq + 1);
   const offload =
     threads && fromSeq === 1 && total >= merkleWorkers.threshold
-      ? new MerkleOffload(checkpoints.sizes())
+      ? startOffload(checkpoints.sizes())
       : undefined;
   const reached: Reached[] = [];
   const merkle = fromSeq === 1 && !offload ? new MerkleAccumulator() : undefined;

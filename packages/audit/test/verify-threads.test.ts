@@ -175,6 +175,17 @@ describe('a failing Merkle worker fails closed', () => {
     });
   }
 
+  it('no worker can be started: one thread', async () => {
+    await stopIdleMerkleWorker();
+    merkleWorkers.spawn = () => {
+      throw new Error('no threads here');
+    };
+    for (const rows of [base.rows.rows, tampered('rewrite', 100, 0)]) {
+      const { threaded, single } = await both(rows, { deep: false });
+      expect(threaded).toEqual(single);
+    }
+  });
+
   it('a worker answering wrong roots makes the verify fail, never pass', async () => {
     await stopIdleMerkleWorker();
     merkleWorkers.spawn = () =>
