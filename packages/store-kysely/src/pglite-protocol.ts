@@ -74,11 +74,7 @@ class Writer {
 const ZERO = new Uint8Array(1);
 
 /** The messages of one exchange: [Close + Parse,] Bind, Describe portal, Execute, Sync. */
-export function encodeExecute(
-  name: string,
-  parseText: string | undefined,
-  values: readonly (string | null)[],
-) {
+function encodeExecute(name: string, parseText: string | undefined, values: readonly (string | null)[]) {
   const w = new Writer();
   if (parseText !== undefined) {
     w.begin('C').raw(encoder.encode('S')).cstring(name).end();
@@ -113,7 +109,7 @@ function decode(value: string | null, type: number): unknown {
 }
 
 /** The rows of an exchange's messages (RowDescription, then DataRows). */
-export function rowsOf<R>(messages: readonly { name: string }[]): QueryResult<R> {
+function rowsOf<R>(messages: readonly { name: string }[]): QueryResult<R> {
   let fields: readonly Field[] = [];
   const rows: R[] = [];
   for (const m of messages) {
