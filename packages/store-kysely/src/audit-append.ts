@@ -8,8 +8,10 @@
  * (migration 0006) with the records as one JSON parameter: a compare-and-set of the tenant's head
  * row (`audit_chain_heads`: `UPDATE … WHERE seq = <expected> AND hash = <expected>`, or its
  * upsert for an empty chain) and, only when the head moved, the INSERT of the records and of
- * their lookup rows. The head row's lock (taken by that UPDATE until the call commits)
- * serializes writers across processes exactly as `SELECT … FOR UPDATE` did; a writer whose
+ * their lookup rows (a group of one plain record on a known head: one prepared statement doing
+ * the same compare-and-set and INSERTs, `audit-append-one.ts`). The head row's lock (taken by
+ * that UPDATE until the call commits) serializes writers across processes exactly as
+ * `SELECT … FOR UPDATE` did; a writer whose
  * expected head is stale matches no row, writes nothing and retries under the locking protocol
  * (`BEGIN; SELECT … FOR UPDATE; build; audit_append; COMMIT`), which always succeeds. The head
  * expected is the one this process last wrote (kept per tenant), so the usual append reads
