@@ -51,13 +51,7 @@ function encodeExecute(
     serialize.execute({}),
     serialize.sync(),
   );
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return Buffer.concat(parts);
 }
 
 /**
