@@ -8,7 +8,6 @@
  * discovery, the JWKS cache and its key-set generation; one class keeps every path that accepts a
  * credential together.
  */
-import { hash } from 'node:crypto';
 import { GovernanceError } from '@agentgov/core';
 import {
   createRemoteJWKSet,
@@ -22,6 +21,7 @@ import { LRUCache } from 'lru-cache';
 import * as oauth from 'oauth4webapi';
 import { ASYMMETRIC_ALGORITHMS, checkOidcConfig, isLoopback, type OidcConfig } from './oidc-config';
 import { authorizationUrl, describe, exchangeFailed, requestIdToken } from './oidc-exchange';
+import { tokenKeys } from './token-key';
 
 export { ASYMMETRIC_ALGORITHMS, type OidcConfig, OidcConfigError } from './oidc-config';
 
@@ -63,6 +63,8 @@ export class OidcClient {
   #as: Promise<oauth.AuthorizationServer> | undefined;
   #jwks: ReturnType<typeof createRemoteJWKSet> | undefined;
   readonly #cache: LRUCache<string, CachedToken> | undefined;
+  /** The cache key of a token (its SHA-256; the last token's kept, see ./token-key.ts). */
+  readonly #keyOf = tokenKeys();
   /** How long a verification is cached at most (`tokenCache.ttlMs`). */
   readonly #cacheTtlMs: number = 0;
   /** Fingerprint of the last key set fetched from the issuer; a new one empties the cache. */
@@ -195,7 +197,7 @@ export class OidcClient {
     const cached = this.cachedBearer(token);
     if (cached) return cached;
     const cache = this.#cache;
-    const key = cache ? hash('sha256', token, 'base64url') : '';
+    const key = cache ? this.#keyOf(token) : '';
     let kind: VerifiedBearerToken['kind'] = 'id_token';
     try {
       kind = isAccessTokenType(decodeProtectedHeader(token).typ) ? 'access_token' : 'id_token';
@@ -220,7 +222,7 @@ export class OidcClient {
   cachedBearer(token: string): VerifiedBearerToken | undefined {
     const cache = this.#cache;
     if (!cache || !this.#jwks?.fresh) return undefined;
-    const key = hash('sha256', token, 'base64url');
+    const key = this.#keyOf(token);
     const hit = cache.get(key);
     if (!hit) return undefined;
     if (hit.untilMs > Date.now()) return hit.verified;
