@@ -294,16 +294,10 @@ export function createGovernance(config: GovernanceConfig): Governance {
   let started: Promise<void> | undefined;
   const beat = () => stores.instances.heartbeat(instanceId, clock.now(), heartbeatMs * 3);
 
-  const governance: Governance = {
-    async handle(request, context = {}) {
-      if (!started) await governance.start().catch(() => {});
-      const outcome = await pipeline(fetchIncoming(request), context.remoteAddress);
-      return sessions.withRenewedCookie(request, responseOf(outcome));
-    },
-    async handleNode(req, res, options) {
-      if (!started) await governance.start().catch(() => {});
-      const incoming = nodeIncoming(req, res, options);
-      const outcome = await pipeline(incoming, req.socket.remoteAddress);
+  /** One request on Node: the pipeline's outcome written to the response (see `handleNode`). */
+  function serveNode(req: IncomingMessage, res: ServerResponse, options?: NodeRequestOptions): Promise<void> {
+    const incoming = nodeIncoming(req, res, options);
+    return pipeline(incoming, req.socket.remoteAddress).then((outcome) => {
       if (outcome.via === 'session') {
         // A session extended while authenticating: its cookie, unless the handler set one.
         const probe = new Response(null);
@@ -312,8 +306,29 @@ export function createGovernance(config: GovernanceConfig): Governance {
         const cookies = sessions.withRenewedCookie(incoming.request, probe).headers.getSetCookie();
         if (cookies.length > 0) outcome.headers.set('set-cookie', cookies);
       }
-      const streaming = writeOutcome(res, outcome, drain);
-      if (streaming) await streaming;
+      return writeOutcome(res, outcome, drain);
+    });
+  }
+
+  const governance: Governance = {
+    async handle(request, context = {}) {
+      if (!started) await governance.start().catch(() => {});
+      const outcome = await pipeline(fetchIncoming(request), context.remoteAddress);
+      return sessions.withRenewedCookie(request, responseOf(outcome));
+    },
+    handleNode(req, res, options) {
+      // Once started, the pipeline's own promise is chained (no async wrapper's promise and hop).
+      if (!started) {
+        return governance
+          .start()
+          .catch(() => {})
+          .then(() => serveNode(req, res, options));
+      }
+      try {
+        return serveNode(req, res, options);
+      } catch (error) {
+        return Promise.reject(error);
+      }
     },
     routes,
     openapi,
