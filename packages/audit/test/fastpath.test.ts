@@ -73,6 +73,11 @@ const detailValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) =
   ),
 })).value;
 
+/** The members `AuditEntryInputSchema` requires (derived from it, so the two cannot drift). */
+const REQUIRED_KEYS = (
+  Object.keys(AuditEntryInputSchema.shape) as (keyof typeof AuditEntryInputSchema.shape)[]
+).filter((k) => !AuditEntryInputSchema.shape[k].safeParse(undefined).success);
+
 const identifierKeys = PERSONAL_IDENTIFIER_PATHS.filter((p) => p.startsWith('actionDetail.')).map((p) =>
   p.slice('actionDetail.'.length),
 );
@@ -118,15 +123,7 @@ const entry = (weird: boolean): fc.Arbitrary<AuditEntryInput> =>
       requestId: fc.constantFrom('req-1', 'req\u00e9'),
     },
     {
-      requiredKeys: [
-        'tenantId',
-        'userId',
-        'actionType',
-        'policyApplied',
-        'policyResult',
-        'outcome',
-        'requestId',
-      ],
+      requiredKeys: REQUIRED_KEYS,
     },
   ) as fc.Arbitrary<AuditEntryInput>;
 

@@ -8,7 +8,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fastAuditEntry } from '../src/audit/fast-entry';
 import { InMemoryAuditSink } from '../src/audit/memory';
-import { ACTION_TYPES, AUDIT_OUTCOMES, AuditEntrySchema, POLICY_RESULTS } from '../src/audit/schema';
+import {
+  ACTION_TYPES,
+  AUDIT_OUTCOMES,
+  AuditEntryInputSchema,
+  AuditEntrySchema,
+  POLICY_RESULTS,
+} from '../src/audit/schema';
 import { CLASSIFICATION_LEVELS } from '../src/classification-lattice';
 
 const ID = '01HZX3J8ZK0000000000000000';
@@ -81,6 +87,11 @@ const input = fc.record(
   },
   { requiredKeys: [] },
 );
+/** The members `AuditEntryInputSchema` requires (derived from it, so the two cannot drift). */
+const REQUIRED_KEYS = (
+  Object.keys(AuditEntryInputSchema.shape) as (keyof typeof AuditEntryInputSchema.shape)[]
+).filter((k) => !AuditEntryInputSchema.shape[k].safeParse(undefined).success);
+
 /** What our own code appends: every required member valid, the defaulted ones often absent. */
 const typical = fc.record(
   {
@@ -108,15 +119,7 @@ const typical = fc.record(
     requestId: fc.string({ minLength: 1, maxLength: 20 }),
   },
   {
-    requiredKeys: [
-      'tenantId',
-      'userId',
-      'actionType',
-      'policyApplied',
-      'policyResult',
-      'outcome',
-      'requestId',
-    ],
+    requiredKeys: REQUIRED_KEYS,
   },
 );
 
