@@ -25,9 +25,24 @@ export const fields = (model: Record<string, fc.Arbitrary<unknown>>) =>
     )
     .map(([record, extra]) => (extra === null ? record : { ...record, [extra]: 'x' }));
 
-/** Near-valid inputs of each domain. */
-export const noisyInputs: Record<DecisionDomain, fc.Arbitrary<unknown>> = {
-  'agent-to-agent': fields({
+/** A domain's input: its members (a nested object is a model of its own) and which are required. */
+interface Model {
+  members: Record<string, fc.Arbitrary<unknown> | Model>;
+  /** Default: every member. */
+  required?: string[];
+}
+const model = (members: Model['members'], required?: string[]): Model =>
+  required ? { members, required } : { members };
+const each = <T>(m: Model, f: (member: Model) => T) =>
+  Object.fromEntries(
+    Object.entries(m.members).map(([k, v]) => [k, v instanceof fc.Arbitrary ? v : f(v)]),
+  ) as Record<string, fc.Arbitrary<unknown>>;
+const validOf = (m: Model): fc.Arbitrary<unknown> =>
+  fc.record(each(m, validOf), { requiredKeys: m.required ?? Object.keys(m.members) });
+const noisyOf = (m: Model): fc.Arbitrary<unknown> => fields(each(m, noisyOf));
+
+const models: Record<DecisionDomain, Model> = {
+  'agent-to-agent': model({
     exchange_type: fc.constantFrom(...EXCHANGE_TYPES),
     initiator_tenant_id: name,
     responder_tenant_id: name,
@@ -35,44 +50,26 @@ export const noisyInputs: Record<DecisionDomain, fc.Arbitrary<unknown>> = {
     responder_org_unit: name,
     classification_level: level,
   }),
-  integrations: fields({
+  integrations: model({
     action: name,
-    context: fields({
+    context: model({
       targetSystem: name,
-      additional: fields({ source: fc.string(), trigger: fc.string(), other: fc.nat() }),
+      additional: model({ source: fc.string(), trigger: fc.string(), other: fc.nat() }, []),
     }),
   }),
-  models: fields({ provider: name, model: name, classification_level: level }),
-  actions: fields({ tool: name, classification_level: level }),
-  data: fields({ classification_level: level, destination: name }),
-  features: fields({ feature: fc.constantFrom(...FEATURE_NAMES) }),
+  models: model({ provider: name, model: name, classification_level: level }),
+  actions: model({ tool: name, classification_level: level }, ['tool']),
+  data: model({ classification_level: level, destination: name }, ['classification_level']),
+  features: model({ feature: fc.constantFrom(...FEATURE_NAMES) }),
 };
+const perDomain = (f: (m: Model) => fc.Arbitrary<unknown>) =>
+  Object.fromEntries(Object.entries(models).map(([d, m]) => [d, f(m)])) as Record<
+    DecisionDomain,
+    fc.Arbitrary<unknown>
+  >;
+
+/** Near-valid inputs of each domain. */
+export const noisyInputs = perDomain(noisyOf);
 
 /** Valid inputs of each domain, each optional key present or not. */
-export const validInputs: Record<DecisionDomain, fc.Arbitrary<unknown>> = {
-  'agent-to-agent': fc.record({
-    exchange_type: fc.constantFrom(...EXCHANGE_TYPES),
-    initiator_tenant_id: name,
-    responder_tenant_id: name,
-    initiator_org_unit: name,
-    responder_org_unit: name,
-    classification_level: level,
-  }),
-  integrations: fc.record({
-    action: name,
-    context: fc.record({
-      targetSystem: name,
-      additional: fc.record(
-        { source: fc.string(), trigger: fc.string(), other: fc.nat() },
-        { requiredKeys: [] },
-      ),
-    }),
-  }),
-  models: fc.record({ provider: name, model: name, classification_level: level }),
-  actions: fc.record({ tool: name, classification_level: level }, { requiredKeys: ['tool'] }),
-  data: fc.record(
-    { classification_level: level, destination: name },
-    { requiredKeys: ['classification_level'] },
-  ),
-  features: fc.record({ feature: fc.constantFrom(...FEATURE_NAMES) }),
-};
+export const validInputs = perDomain(validOf);
