@@ -7,11 +7,28 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
 
-export function notesServer(): McpServer {
+/** Where the notes live: the example keeps two in memory; the bench reads files on disk. */
+export interface NoteStore {
+  read(path: string): Promise<string | undefined>;
+  /** Every note, as [path, text], in path order. */
+  all(): Promise<[string, string][]>;
+  delete(path: string): Promise<boolean>;
+}
+
+/** Two notes in memory. */
+function memoryNotes(): NoteStore {
   const files = new Map([
     ['plan.md', 'Q3 plan: ship the governed MCP proxy'],
     ['people.md', 'alice: eng lead; bob: sales'],
   ]);
+  return {
+    read: async (path) => files.get(path),
+    all: async () => [...files],
+    delete: async (path) => files.delete(path),
+  };
+}
+
+export function notesServer(files: NoteStore = memoryNotes()): McpServer {
   const server = new McpServer({ name: 'notes', version: '1.0.0' });
   server.registerTool(
     'read_file',
@@ -21,7 +38,7 @@ export function notesServer(): McpServer {
       annotations: { readOnlyHint: true },
     },
     async ({ path }) => {
-      const text = files.get(path);
+      const text = await files.read(path);
       return text === undefined
         ? { content: [{ type: 'text', text: `no such file: ${path}` }], isError: true }
         : { content: [{ type: 'text', text }] };
@@ -31,9 +48,8 @@ export function notesServer(): McpServer {
     'search_notes',
     { description: 'Find the note files containing a word', inputSchema: { query: z.string() } },
     async ({ query }) => {
-      const hits = [...files]
-        .filter(([, t]) => t.toLowerCase().includes(query.toLowerCase()))
-        .map(([p]) => p);
+      const word = query.toLowerCase();
+      const hits = (await files.all()).filter(([, t]) => t.toLowerCase().includes(word)).map(([p]) => p);
       return { content: [{ type: 'text', text: JSON.stringify(hits) }], structuredContent: { hits } };
     },
   );
@@ -50,7 +66,9 @@ export function notesServer(): McpServer {
       annotations: { destructiveHint: true },
     },
     async ({ path }) => ({
-      content: [{ type: 'text', text: files.delete(path) ? `deleted ${path}` : `no such file: ${path}` }],
+      content: [
+        { type: 'text', text: (await files.delete(path)) ? `deleted ${path}` : `no such file: ${path}` },
+      ],
     }),
   );
   return server;

@@ -1,17 +1,16 @@
 /**
- * The bench's realistic upstream: the example's `read_file` and `search_notes` (same names and
- * input schemas as `examples/mcp/src/upstream.ts`, whose tools read a two-entry in-memory map)
- * over real note files on disk — `read_file` reads one file, `search_notes` reads every note of
- * the directory and answers the names of those containing the word. Run over stdio as a child by
+ * The bench's realistic upstream: the example's server (`examples/mcp/src/upstream.ts`, whose
+ * notes are a two-entry in-memory map) over real note files on disk — `read_file` reads one file,
+ * `search_notes` reads every note of the directory and answers the names of those containing the
+ * word. Run over stdio as a child by
  * `bench-world.ts`: `node --import tsx bench-upstream.ts <directory>`.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { z } from 'zod';
+import { type NoteStore, notesServer } from '../../../examples/mcp/src/upstream';
 
 /** How many notes the directory holds, and the size of each (bytes of text). */
 export const NOTES = 10;
@@ -29,39 +28,24 @@ export function writeNotes(): string {
   return dir;
 }
 
-export function diskNotesServer(dir: string): McpServer {
-  const server = new McpServer({ name: 'notes-on-disk', version: '1.0.0' });
+/** The notes of `dir` on disk (only plain names inside it; the bench never deletes). */
+export function diskNotes(dir: string): NoteStore {
   const inside = (path: string) => /^[\w.-]+$/.test(path) && !path.startsWith('.');
-  server.registerTool(
-    'read_file',
-    {
-      description: 'Read one note file',
-      inputSchema: { path: z.string() },
-      annotations: { readOnlyHint: true },
-    },
-    async ({ path }) => {
-      const text = inside(path) ? await readFile(join(dir, path), 'utf8').catch(() => undefined) : undefined;
-      return text === undefined
-        ? { content: [{ type: 'text', text: `no such file: ${path}` }], isError: true }
-        : { content: [{ type: 'text', text }] };
-    },
-  );
-  server.registerTool(
-    'search_notes',
-    { description: 'Find the note files containing a word', inputSchema: { query: z.string() } },
-    async ({ query }) => {
-      const word = query.toLowerCase();
+  return {
+    read: async (path) =>
+      inside(path) ? await readFile(join(dir, path), 'utf8').catch(() => undefined) : undefined,
+    async all() {
       const names = (await readdir(dir)).filter((n) => n.endsWith('.md')).sort();
-      const texts = await Promise.all(names.map((n) => readFile(join(dir, n), 'utf8')));
-      const hits = names.filter((_, i) => (texts[i] as string).toLowerCase().includes(word));
-      return { content: [{ type: 'text', text: JSON.stringify(hits) }], structuredContent: { hits } };
+      return Promise.all(
+        names.map(async (n): Promise<[string, string]> => [n, await readFile(join(dir, n), 'utf8')]),
+      );
     },
-  );
-  return server;
+    delete: async () => false,
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const dir = process.argv[2];
   if (!dir) throw new Error('usage: bench-upstream.ts <notes directory>');
-  await diskNotesServer(dir).connect(new StdioServerTransport());
+  await notesServer(diskNotes(dir)).connect(new StdioServerTransport());
 }
