@@ -294,15 +294,8 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
       return fail(200, id, rpcError(E.callerUnauthenticated, (error as Error).message, 'caller_invalid'));
     }
     const owner = keyId(caller.tenantId, caller.agentId);
-    let params: Record<string, unknown> = { ...(body.params ?? {}) };
-    delete params.tenant;
-    const context = new ServerCallContext({
-      user: new CallerUser(caller),
-      tenant: caller.tenantId,
-      requestedVersion: A2A_VERSION,
-      requestedExtensions: [GOVERNANCE_EXTENSION_URI],
-    });
-    context.addActivatedExtension(GOVERNANCE_EXTENSION_URI);
+    let params: Record<string, unknown>;
+    let outcome: Parameters<typeof outcomes.set>[1] | undefined;
     if (sendView) {
       const wire = sendView.wire as WireMessage;
       const rawConfiguration = body.params?.configuration;
@@ -317,9 +310,22 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
         outcome: delivered.outcome,
       });
       if (direct) return send(res, 200, direct);
-      outcomes.set(context, delivered.outcome);
       params = delivered.params;
-    } else if (method !== 'ListTasks') {
+      outcome = delivered.outcome;
+    } else {
+      params = { ...(body.params ?? {}) };
+      delete params.tenant;
+    }
+    // What goes on to the SDK's handler (a round answered at once never gets here).
+    const context = new ServerCallContext({
+      user: new CallerUser(caller),
+      tenant: caller.tenantId,
+      requestedVersion: A2A_VERSION,
+      requestedExtensions: [GOVERNANCE_EXTENSION_URI],
+    });
+    context.addActivatedExtension(GOVERNANCE_EXTENSION_URI);
+    if (outcome) outcomes.set(context, outcome);
+    else if (method !== 'ListTasks') {
       const taskId = String(params.id ?? '');
       const bound = tasks.get(taskId);
       if (bound?.owner !== owner)
