@@ -12,6 +12,7 @@ import type { ExchangeMessage } from '../message';
 import type { CollectRequest, Delivery, DeliveryResult, PeerInfo, Transport } from '../transport';
 import { callerToken } from './caller';
 import { verifyGovernedCard } from './card';
+import { A2AHttpClient } from './http-client';
 import { fromWireMessage, GOVERNANCE_EXTENSION_URI, toWireMessage } from './wire';
 
 export interface A2ATransportOptions {
@@ -21,6 +22,10 @@ export interface A2ATransportOptions {
   keys: KeyResolver;
   /** Base URL of an agent (where `/.well-known/agent-card.json` is served). */
   resolve: (agentId: string) => string | undefined | Promise<string | undefined>;
+  /**
+   * Makes every HTTP call when given (tests inject faults this way); by default the transport keeps
+   * its own keep-alive connections (`undici`; `close()` closes them).
+   */
   fetch?: typeof fetch;
   clock?: Clock;
   /** Per-call timeout, ms (default 10 000). */
@@ -40,8 +45,10 @@ export class A2ATransport implements Transport {
   readonly #peers = new Map<string, Known>();
   /** exchangeId → the task that waits for a human at the peer. */
   readonly #tasks = new Map<string, { taskId: string; contextId: string }>();
+  readonly #http: A2AHttpClient;
   constructor(options: A2ATransportOptions) {
     this.#o = options;
+    this.#http = new A2AHttpClient({ fetch: options.fetch, timeoutMs: options.timeoutMs });
   }
 
   async peer(agentId: string, options: { signal?: AbortSignal } = {}): Promise<PeerInfo | undefined> {
@@ -50,7 +57,7 @@ export class A2ATransport implements Transport {
     const nowMs = (this.#o.clock ?? systemClock).now().getTime();
     const cached = this.#peers.get(agentId);
     if (cached && nowMs - cached.verifiedAt < (this.#o.cardTtlMs ?? 60_000)) return cached.peer;
-    const json = await this.#fetch(
+    const json = await this.#http.call(
       new URL('.well-known/agent-card.json', base.endsWith('/') ? base : `${base}/`),
       { signal: options.signal },
       async (res) => {
@@ -203,7 +210,7 @@ export class A2ATransport implements Transport {
             method,
             clock.now().getTime(),
           );
-    const { status, text } = await this.#fetch(
+    const { status, text } = await this.#http.call(
       known.rpcUrl,
       {
         method: 'POST',
@@ -225,32 +232,9 @@ export class A2ATransport implements Transport {
     }
   }
 
-  /**
-   * One call, its response read by `read`, within the per-call timeout (and the caller's signal,
-   * if any): aborted like `AbortSignal.timeout` (a `TimeoutError`), but the timer is cleared once
-   * the call is done, so no timer and no abort outlive a finished call.
-   */
-  async #fetch<T>(
-    url: URL | string,
-    init: RequestInit & { signal?: AbortSignal | undefined },
-    read: (res: Response) => Promise<T>,
-  ): Promise<T> {
-    const controller = new AbortController();
-    const timer = setTimeout(
-      () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
-      this.#o.timeoutMs ?? 10_000,
-    );
-    timer.unref();
-    const outer = init.signal;
-    const follow = () => controller.abort(outer?.reason);
-    if (outer?.aborted) follow();
-    else outer?.addEventListener('abort', follow, { once: true });
-    try {
-      return await read(await (this.#o.fetch ?? fetch)(url, { ...init, signal: controller.signal }));
-    } finally {
-      clearTimeout(timer);
-      outer?.removeEventListener('abort', follow);
-    }
+  /** Closes the transport's keep-alive connections (idle ones never keep the process alive). */
+  async close(): Promise<void> {
+    await this.#http.close();
   }
 }
 
