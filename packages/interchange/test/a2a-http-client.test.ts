@@ -106,7 +106,7 @@ const script: fc.Arbitrary<Script> = fc.oneof(
   fc.record({
     kind: fc.constant('answer' as const),
     status: fc.constantFrom(200, 201, 202, 204, 302, 400, 401, 404, 409, 500, 503),
-    headers: fc.constantFrom(
+    headers: fc.constantFrom<Record<string, string>>(
       {},
       { 'content-type': 'application/json' },
       { 'content-type': 'text/plain; charset=latin1' },
