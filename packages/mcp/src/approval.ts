@@ -7,7 +7,7 @@
 import type { Clock, ToolCallInbox } from '@agentgov/core';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { ToolCallRefused } from './errors';
-import type { CallFacts } from './facts';
+import { type CallFacts, digestOf } from './facts';
 import type { CallContext, ToolEntry, ToolSession } from './session';
 
 export interface ApprovalDeps {
@@ -29,7 +29,7 @@ export async function approvalOf(
     tenantId: identity.tenantId,
     userId: identity.userId,
     policyTool: entry.policyTool,
-    argumentsDigest: facts.digest as string,
+    argumentsDigest: digestOf(facts) as string,
   };
   const granted = await deps.inbox.consume(key, deps.clock.now());
   if (granted) {

@@ -4,6 +4,7 @@
  * decision, the approver, the outcome and the duration.
  */
 import type { ActionAutonomy, AuditEntryInput } from '@agentgov/core';
+import { digestOfCanonical } from './digest';
 import type { ToolEntry, ToolSession } from './session';
 
 export interface CallFacts {
@@ -32,6 +33,15 @@ export interface AuditEntryOptions {
   model?: { provider: string; model: string };
 }
 
+/**
+ * The digest of the call's canonical arguments (undefined when they are not JSON), made now when
+ * the call did not make it yet (a refusal before the call went upstream).
+ */
+export function digestOf(f: CallFacts): string | undefined {
+  if (f.digest === undefined && f.canonical !== undefined) f.digest = digestOfCanonical(f.canonical);
+  return f.digest;
+}
+
 /** The audit entry of a call, `now` being the clock's milliseconds at its end. */
 export function auditEntryOf(f: CallFacts, options: AuditEntryOptions, now: number): AuditEntryInput {
   const { identity } = f.session;
@@ -42,7 +52,8 @@ export function auditEntryOf(f: CallFacts, options: AuditEntryOptions, now: numb
     detail.upstreamTool = entry.upstreamTool;
     detail.policyTool = entry.policyTool;
   }
-  if (f.digest) detail.argumentsDigest = f.digest;
+  const digest = digestOf(f);
+  if (digest) detail.argumentsDigest = digest;
   if (options.auditArguments && f.canonical) detail.arguments = f.canonical;
   detail.decision = f.autonomy ?? 'deny';
   if (f.approver) detail.approver = f.approver;

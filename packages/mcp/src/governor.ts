@@ -123,13 +123,26 @@ export class ToolGovernor {
     args: unknown,
     ctx: CallContext = {},
   ): Promise<CallToolResult> {
+    // Every member present from the start (undefined until known): one object shape for every
+    // call, no shape transitions or property-store growth as the call fills it in.
     const facts: CallFacts = {
       session,
       name: typeof name === 'string' ? (name.length > 300 ? name.slice(0, 300) : name) : '(not a string)',
+      entry: undefined,
+      digest: undefined,
+      canonical: undefined,
+      autonomy: undefined,
+      policyIds: undefined,
       reason: '',
       result: 'deny',
       outcome: 'denied',
+      approver: undefined,
+      approvalId: undefined,
+      approvalVia: undefined,
+      error: undefined,
+      withheld: undefined,
       started: nowMs(this.#clock),
+      audited: false,
       requestId: ctx.requestId,
     };
     try {
@@ -175,7 +188,8 @@ export class ToolGovernor {
           }),
         );
       }
-      facts.digest = digestOfCanonical(canonical);
+      // The digest is only read by the approval and the audit entry: made for the approval when
+      // one is needed, else while the upstream works on the call (`digestOf` for refusals).
       facts.canonical = canonical;
       if (utf8Exceeds(canonical, this.limits.maxArgumentBytes))
         return await this.#refuse(
@@ -201,6 +215,7 @@ export class ToolGovernor {
       if (d.autonomy === 'deny')
         return await this.#refuse(facts, new ToolCallRefused('policy_denied', d.reason, { tool: name }));
       if (d.autonomy === 'approve') {
+        facts.digest = digestOfCanonical(canonical);
         const approved = await approvalOf(
           { inbox: this.inbox, clock: this.#clock, approvalTtlMs: this.limits.approvalTtlMs },
           session,
@@ -222,12 +237,16 @@ export class ToolGovernor {
       // failures are turned into refusals by #upstreamFailed, an oversized result refused here.
       let result: CallToolResult;
       try {
-        result = await entry.upstream.callTool(
+        const answered = entry.upstream.callTool(
           forwarded === undefined
             ? { name: entry.upstreamTool }
             : { name: entry.upstreamTool, arguments: forwarded },
           this.#forwardOptions(ctx),
         );
+        // Sent: the digest is made while the upstream works (off the call's path when the
+        // upstream is another process).
+        facts.digest ??= digestOfCanonical(canonical);
+        result = await answered;
       } catch (error) {
         return await this.#upstreamFailed(entry, error, ctx, facts);
       }

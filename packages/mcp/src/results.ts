@@ -5,7 +5,7 @@
  */
 import type { Clock, DecisionEngine, ToolCallInbox } from '@agentgov/core';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { CallFacts } from './facts';
+import { type CallFacts, digestOf } from './facts';
 import type { CallContext, ToolEntry, ToolSession } from './session';
 
 /** The result, or a withheld notice when the assistant's model may not receive its classification. */
@@ -59,7 +59,7 @@ export async function notifyCall(
       userId: identity.userId,
       tool: entry.exposed,
       upstream: entry.upstream.namespace,
-      argumentsDigest: facts.digest as string,
+      argumentsDigest: digestOf(facts) as string,
       outcome: facts.outcome === 'success' ? 'success' : 'error',
     },
     clock.now(),
@@ -75,7 +75,7 @@ export async function notifyCall(
           tool: entry.exposed,
           userId: identity.userId,
           outcome: facts.outcome,
-          argumentsDigest: facts.digest,
+          argumentsDigest: digestOf(facts),
         },
       },
     })

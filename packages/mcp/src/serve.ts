@@ -49,13 +49,14 @@ class WireCall implements CallContext, CallSignal {
     server: Server,
     requestId: string | number,
     progressToken: string | number | undefined,
-    elicitation: { formSupported: boolean; timeoutMs: number },
+    formSupported: boolean,
+    elicitationTimeoutMs: number,
   ) {
     this.#server = server;
     this.requestId = requestId;
     this.progressToken = progressToken;
-    this.#elicitationTimeoutMs = elicitation.timeoutMs;
-    this.elicit = elicitation.formSupported ? WireCall.prototype.elicitForm : undefined;
+    this.#elicitationTimeoutMs = elicitationTimeoutMs;
+    this.elicit = formSupported ? WireCall.prototype.elicitForm : undefined;
   }
 
   get signal(): CallSignal {
@@ -117,12 +118,13 @@ export function serveToolCalls(
     for (const call of inflight.values()) call.abort('the connection closed');
     inflight.clear();
   };
+  const sendFailed = (error: unknown) => {
+    server.onerror?.(new Error(`Failed to send response: ${String(error)}`));
+  };
   const answer = (call: WireCall, message: JSONRPCMessage) => {
     if (inflight.get(call.requestId) === call) inflight.delete(call.requestId);
     if (call.aborted) return; // cancelled: nothing is answered, as the SDK does
-    transport.send(message).catch((error: unknown) => {
-      server.onerror?.(new Error(`Failed to send response: ${String(error)}`));
-    });
+    transport.send(message).catch(sendFailed);
   };
   transport.onmessage = (message, extra) => {
     const m = message as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
@@ -135,11 +137,13 @@ export function serveToolCalls(
         params._meta?.[RELATED_TASK_META_KEY] === undefined
       ) {
         const elicitation = server.getClientCapabilities()?.elicitation;
-        const call = new WireCall(server, m.id, params._meta?.progressToken, {
-          formSupported:
-            elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined),
-          timeoutMs: elicitationTimeoutMs,
-        });
+        const call = new WireCall(
+          server,
+          m.id,
+          params._meta?.progressToken,
+          elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined),
+          elicitationTimeoutMs,
+        );
         inflight.set(m.id, call);
         const id = m.id;
         serve(params, call).then(

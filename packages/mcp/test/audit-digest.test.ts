@@ -1,0 +1,63 @@
+/**
+ * The arguments digest is made where it is first needed: for an approval before the call, while
+ * the upstream works on a forwarded call, and when the audit entry is written for a refusal made
+ * before. Whatever the path, the audit entry records the digest of the call's canonical arguments,
+ * as when it was made up front.
+ */
+import { type AuditEntryInput, type AuditSink, type DecisionEngine, ok } from '@agentgov/core';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { argumentsDigest, governTools } from '../src/index';
+import { newNotesState, notesServer } from './harness';
+
+type Autonomy = 'autonomous' | 'notify' | 'approve' | 'block' | 'deny';
+
+let autonomy: Autonomy = 'autonomous';
+const engine: DecisionEngine = {
+  name: 'settable',
+  health: async () => true,
+  decide: async () =>
+    ok(
+      autonomy === 'deny'
+        ? { allow: false, deny: true, reason: 'denied', constraints: {} }
+        : { allow: true, deny: false, reason: autonomy, constraints: { autonomy } },
+    ),
+};
+const entries: AuditEntryInput[] = [];
+const audit: AuditSink = {
+  append: async (input) => {
+    entries.push(input);
+    return ok({ id: '0'.repeat(26), timestamp: '', ...input }) as never;
+  },
+};
+const governed = governTools(notesServer(newNotesState()), {
+  namespace: 'notes',
+  identity: { tenantId: 'acme', userId: 'alice' },
+  engine,
+  audit,
+  limits: { maxArgumentBytes: 64 },
+});
+afterAll(() => governed.close());
+
+/** JSON arguments as the wire carries them, short and long (over the 64-byte limit). */
+const json = fc.jsonValue().map((v) => JSON.parse(JSON.stringify(v)) as unknown);
+const args = fc.option(fc.dictionary(fc.string(), json, { maxKeys: 6 }), { nil: undefined });
+const autonomies = fc.constantFrom<Autonomy>('autonomous', 'notify', 'approve', 'block', 'deny');
+const tools = fc.constantFrom('notes__search_notes', 'notes__read_file');
+
+describe('the audit entry records the digest of the canonical arguments on every path', () => {
+  it('forwarded, refused by policy, awaiting approval, too large, refused upstream', async () => {
+    autonomy = 'autonomous';
+    await governed.listTools();
+    await fc.assert(
+      fc.asyncProperty(tools, args, autonomies, async (tool, a, level) => {
+        autonomy = level;
+        entries.length = 0;
+        await governed.callTool(tool, a).catch(() => undefined);
+        expect(entries).toHaveLength(1);
+        expect(entries[0]?.actionDetail.argumentsDigest).toBe(argumentsDigest(a));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
