@@ -91,17 +91,15 @@ export async function benchWorld(kind: 'memory' | 'stdio', log: AuditSink): Prom
   };
 
   const direct = await connected();
-  const constant: DecisionEngine = {
-    name: 'constant',
-    health: async () => true,
-    decide: async () =>
-      ok({ allow: true, deny: false, reason: 'bench', constraints: { autonomy: 'autonomous' } }),
-  };
-  // The new keys first: in node 20 an object spread followed by a key it lacks takes V8's slow
-  // path (~1–2.5 µs for an entry), which counted against "the proxy itself".
-  const noop: AuditSink = {
-    append: async (input) => ok({ id: '0'.repeat(26), timestamp: '', ...input }) as never,
-  };
+  // The constant decision and the no-op audit answer one settled promise made once: what they
+  // would do per call (a decision object, a stored copy of the entry) is the decision's and the
+  // append's cost, which the issue counts apart from "the proxy itself".
+  const allowed = Promise.resolve(
+    ok({ allow: true, deny: false, reason: 'bench', constraints: { autonomy: 'autonomous' as const } }),
+  );
+  const constant: DecisionEngine = { name: 'constant', health: async () => true, decide: () => allowed };
+  const appended = Promise.resolve(ok({ id: '0'.repeat(26), timestamp: '' }) as never);
+  const noop: AuditSink = { append: () => appended };
 
   const proxied = async (
     engine: DecisionEngine,
