@@ -246,6 +246,23 @@ describe('append fast path', () => {
     );
   });
 
+  it('append of one input (its own shortcut): the entry, record and error of the original path', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(entry(true), entry(false)), async (input) => {
+        const { fast, slow, fastStore, slowStore } = twoLogs();
+        // The keys loaded first: the shortcut is taken only with them at hand.
+        for (const log of [fast, slow]) (await log.commitment('t1', 'x'))._unsafeUnwrap();
+        const [a, b] = [await fast.append(input), await slow.append(input)];
+        expect(a.isOk()).toBe(b.isOk());
+        if (a.isErr() && b.isErr())
+          expect({ ...a.error, message: a.error.message }).toEqual({ ...b.error, message: b.error.message });
+        else expect(a._unsafeUnwrap()).toEqual(b._unsafeUnwrap());
+        expect(await records(fastStore)).toEqual(await records(slowStore));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('is not fooled by the stand-ins it cuts the canonical JSON at (id, timestamp)', async () => {
     const details: Record<string, unknown>[] = [
       { id: '\u0000id' },
