@@ -183,10 +183,13 @@ export function createNodeContext(options: NodeOptions, clock: Clock, replay: Re
     nowIso: () => isoTime(clock.now().getTime()),
     policyName: () => `${options.engine.name}:agent-to-agent`,
     async identity(signal) {
-      const [policy, availability] = await Promise.all([
-        options.policy?.(me.tenantId, me.userId),
-        options.availability?.availability(me.tenantId, me.userId, signal ? { signal } : {}),
-      ]);
+      const viewed = options.policy?.(me.tenantId, me.userId);
+      const available = options.availability?.availability(me.tenantId, me.userId, signal ? { signal } : {});
+      // Neither port configured: nothing to wait for (what Promise.all would give, without its promises).
+      const [policy, availability] =
+        viewed === undefined && available === undefined
+          ? [undefined, undefined]
+          : await Promise.all([viewed, available]);
       return deriveAgentIdentity({
         instanceId: me.agentId,
         ...me,
