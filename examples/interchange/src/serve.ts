@@ -78,15 +78,16 @@ export async function startServe(options: { portBase?: number; keys: string }): 
     );
   const guest = await loadOrCreate(dir, 'guest', GUEST.tenantId, 'guest-assistant', GUEST.userId);
   const urls = new Map<string, string>();
-  const { assistants, ring } = await buildWorld(
-    (_person, keys, keyRing) =>
-      new A2ATransport({
-        signingKey: keys.signingKey,
-        keys: keyRing,
-        resolve: (agentId) => urls.get(agentId),
-      }),
-    pairs,
-  );
+  const transports: A2ATransport[] = [];
+  const { assistants, ring } = await buildWorld((_person, keys, keyRing) => {
+    const transport = new A2ATransport({
+      signingKey: keys.signingKey,
+      keys: keyRing,
+      resolve: (agentId) => urls.get(agentId),
+    });
+    transports.push(transport);
+    return transport;
+  }, pairs);
   ring.add(guest.publicJwk);
   await writeFile(resolve(dir, 'jwks.json'), `${JSON.stringify(ring.jwks(), null, 2)}\n`);
   const servers: GovernedA2AServer[] = [];
@@ -119,6 +120,8 @@ export async function startServe(options: { portBase?: number; keys: string }): 
     close: async () => {
       await approvals.close();
       for (const s of servers) await s.close();
+      // The clients' keep-alive connections to the servers just closed.
+      for (const t of transports) await t.close();
     },
   };
 }
