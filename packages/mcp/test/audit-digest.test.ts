@@ -55,7 +55,7 @@ describe('the audit entry records the digest of the canonical arguments on every
         entries.length = 0;
         await governed.callTool(tool, a).catch(() => undefined);
         expect(entries).toHaveLength(1);
-        expect(entries[0]?.actionDetail.argumentsDigest).toBe(argumentsDigest(a));
+        expect(entries[0]?.actionDetail?.argumentsDigest).toBe(argumentsDigest(a));
       }),
       { numRuns: 300 },
     );
