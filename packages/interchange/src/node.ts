@@ -6,11 +6,13 @@
  */
 import {
   type Exchange,
+  err,
   type GovernanceError,
   guardResult,
   ok,
   type Result,
   systemClock,
+  toGovernanceError,
 } from '@agentgov/core';
 import { type CancelInput, cancelOwn, cancelWaiting } from './cancel';
 import { createNodeContext, type NodeContext, type NodeOptions } from './context';
@@ -22,6 +24,13 @@ import { materialize, serveCollect } from './reply';
 import { receiveDelivery } from './responder';
 import { collect, resolveExchange } from './settle';
 import type { CollectRequest, Delivery, DeliveryResult, PeerInfo, Receiver } from './transport';
+
+/** What `guardResult(async () => ok(await work))` gives — the value, or what it threw as a GovernanceError — without its two async frames. */
+const outcome = <T>(work: Promise<T>): Promise<Result<T, GovernanceError>> =>
+  work.then(
+    (value) => ok(value),
+    (error: unknown) => err(toGovernanceError(error)),
+  );
 
 export class InterchangeNode implements Receiver {
   readonly #ctx: NodeContext;
@@ -62,7 +71,7 @@ export class InterchangeNode implements Receiver {
 
   /** Starts an exchange (round 1): information query by default. */
   query(input: QueryInput): Promise<Result<RoundResult, GovernanceError>> {
-    return guardResult(async () => ok(await startQuery(this.#ctx, input)));
+    return outcome(startQuery(this.#ctx, input));
   }
 
   /** The next round of an open exchange; EXCHANGE_ROUND_LIMIT (and escalation) past its limit. */
@@ -70,7 +79,7 @@ export class InterchangeNode implements Receiver {
     exchangeId: string,
     input: Omit<QueryInput, 'to' | 'exchangeType' | 'conversationId'>,
   ): Promise<Result<RoundResult, GovernanceError>> {
-    return guardResult(async () => ok(await followUp(this.#ctx, exchangeId, input)));
+    return outcome(followUp(this.#ctx, exchangeId, input));
   }
 
   /** Asks the responder for the reply of a round that waited for its human. */

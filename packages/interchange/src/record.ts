@@ -97,25 +97,54 @@ export const replyOf = (x: Exchange, round: number) =>
 export const isStale = (x: Exchange, nowMs: number, ttlMs: number): boolean =>
   x.outcome === 'in_progress' && Date.parse(x.startedAt) + ttlMs <= nowMs;
 
-/** Merges what a round shared into the exchange: dataShared, dataWithheld, classification. */
+/**
+ * Merges what a round shared into the exchange: dataShared (per source in first-seen order, a
+ * later entry of the same source replacing the earlier one's fields, then the round's new
+ * fields), dataWithheld, classification. A source's position is found by a scan: an exchange
+ * shares from a handful of sources (test/record-merge.test.ts checks it against the Map it replaces).
+ */
 export function withData(
   x: Exchange,
   shared: Exchange['dataShared'],
   withheld: Exchange['dataWithheld'],
   level: ClassificationLevel,
 ): Exchange {
-  const bySource = new Map(x.dataShared.map((d) => [d.source, [...d.fields]]));
-  for (const d of shared) {
-    const fields = bySource.get(d.source) ?? [];
-    for (const f of d.fields) if (!fields.includes(f)) fields.push(f);
-    bySource.set(d.source, fields);
+  const sources: string[] = [];
+  const lists: string[][] = [];
+  for (const d of x.dataShared) {
+    const i = sourceIndex(sources, d.source);
+    if (i < 0) {
+      sources.push(d.source);
+      lists.push([...d.fields]);
+    } else lists[i] = [...d.fields];
   }
+  for (const d of shared) {
+    let i = sourceIndex(sources, d.source);
+    if (i < 0) {
+      i = sources.push(d.source) - 1;
+      lists.push([]);
+    }
+    const fields = lists[i] as string[];
+    for (const f of d.fields) if (!fields.includes(f)) fields.push(f);
+  }
+  const dataShared: Exchange['dataShared'] = [];
+  for (let i = 0; i < sources.length; i++)
+    dataShared.push({ source: sources[i] as string, fields: lists[i] as string[] });
   return {
     ...x,
-    dataShared: [...bySource].map(([source, fields]) => ({ source, fields })),
+    dataShared,
     dataWithheld: [...x.dataWithheld, ...withheld],
     classificationLevel: maxClassification(x.classificationLevel, level),
   };
+}
+
+/** Where `source` is among `sources` (SameValueZero, as a Map key), or -1. */
+function sourceIndex(sources: readonly string[], source: string): number {
+  for (let i = 0; i < sources.length; i++) {
+    const s = sources[i];
+    if (s === source || Object.is(s, source)) return i;
+  }
+  return -1;
 }
 
 /** Ends the exchange with `outcome` (endedAt set, an outcome entry appended). */
@@ -162,7 +191,12 @@ export async function casUpdate(
     const current = snapshot ?? (await store.get(tenantId, exchangeId));
     snapshot = undefined;
     if (!current) throw errorOf('NOT_FOUND', 'The exchange does not exist');
-    const next = await change(current);
+    const changed = change(current);
+    // A change made synchronously is not awaited (one microtask less; the same record).
+    const next =
+      typeof (changed as { then?: unknown } | null)?.then === 'function'
+        ? await changed
+        : (changed as Exchange);
     if (next === current) {
       if (fromSnapshot) continue;
       return current;
