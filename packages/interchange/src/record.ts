@@ -97,54 +97,25 @@ export const replyOf = (x: Exchange, round: number) =>
 export const isStale = (x: Exchange, nowMs: number, ttlMs: number): boolean =>
   x.outcome === 'in_progress' && Date.parse(x.startedAt) + ttlMs <= nowMs;
 
-/**
- * Merges what a round shared into the exchange: dataShared (per source in first-seen order, a
- * later entry of the same source replacing the earlier one's fields, then the round's new
- * fields), dataWithheld, classification. A source's position is found by a scan: an exchange
- * shares from a handful of sources (test/record-merge.test.ts checks it against the Map it replaces).
- */
+/** Merges what a round shared into the exchange: dataShared, dataWithheld, classification. */
 export function withData(
   x: Exchange,
   shared: Exchange['dataShared'],
   withheld: Exchange['dataWithheld'],
   level: ClassificationLevel,
 ): Exchange {
-  const sources: string[] = [];
-  const lists: string[][] = [];
-  for (const d of x.dataShared) {
-    const i = sourceIndex(sources, d.source);
-    if (i < 0) {
-      sources.push(d.source);
-      lists.push([...d.fields]);
-    } else lists[i] = [...d.fields];
-  }
+  const bySource = new Map(x.dataShared.map((d) => [d.source, [...d.fields]]));
   for (const d of shared) {
-    let i = sourceIndex(sources, d.source);
-    if (i < 0) {
-      i = sources.push(d.source) - 1;
-      lists.push([]);
-    }
-    const fields = lists[i] as string[];
+    const fields = bySource.get(d.source) ?? [];
     for (const f of d.fields) if (!fields.includes(f)) fields.push(f);
+    bySource.set(d.source, fields);
   }
-  const dataShared: Exchange['dataShared'] = [];
-  for (let i = 0; i < sources.length; i++)
-    dataShared.push({ source: sources[i] as string, fields: lists[i] as string[] });
   return {
     ...x,
-    dataShared,
+    dataShared: [...bySource].map(([source, fields]) => ({ source, fields })),
     dataWithheld: [...x.dataWithheld, ...withheld],
     classificationLevel: maxClassification(x.classificationLevel, level),
   };
-}
-
-/** Where `source` is among `sources` (SameValueZero, as a Map key), or -1. */
-function sourceIndex(sources: readonly string[], source: string): number {
-  for (let i = 0; i < sources.length; i++) {
-    const s = sources[i];
-    if (s === source || Object.is(s, source)) return i;
-  }
-  return -1;
 }
 
 /** Ends the exchange with `outcome` (endedAt set, an outcome entry appended). */
