@@ -75,3 +75,48 @@ export function claimsJson(claims: EnvelopeClaims | Obj): string | undefined {
     throw error;
   }
 }
+
+/** One item value written directly: a string, finite number, boolean or null (else NOT_FAST). */
+const value = (v: unknown): string => {
+  if (typeof v === 'string') return s(v);
+  if (typeof v === 'number' && Number.isFinite(v)) return JSON.stringify(v);
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (v === null) return 'null';
+  throw NOT_FAST;
+};
+const ITEM_KEYS = ['classification', 'field', 'source', 'value'] as const;
+const noToJson = (o: object): boolean => typeof (o as { toJSON?: unknown }).toJSON !== 'function';
+
+/**
+ * `canonicalJson(content)` for message content of the exchange shape — `{text, items, commitment?}`,
+ * items `{source, field, classification, value}` with strings and a primitive value, a commitment
+ * `{action, detail?}` of strings, plain objects and arrays — written in the canonical key order;
+ * undefined for anything else (`canonicalJson` runs; test/fast-parse.test.ts checks both agree).
+ */
+export function messageJson(content: unknown): string | undefined {
+  if (!isPlain(content) || !noToJson(content) || !hasOnly(content, ['items', 'text'], ['commitment']))
+    return undefined;
+  const { items, commitment } = content;
+  if (!Array.isArray(items) || Object.getPrototypeOf(items) !== Array.prototype || !noToJson(items))
+    return undefined;
+  try {
+    let out = '{';
+    if (Object.hasOwn(content, 'commitment')) {
+      const c = commitment;
+      if (!isPlain(c) || !noToJson(c) || !hasOnly(c, ['action'], ['detail'])) return undefined;
+      out += `"commitment":{"action":${s(c.action)}${Object.hasOwn(c, 'detail') ? `,"detail":${s(c.detail)}` : ''}},`;
+    }
+    out += '"items":[';
+    for (let i = 0; i < items.length; i++) {
+      const it = items[i];
+      if (!isPlain(it) || !noToJson(it) || !hasOnly(it, ITEM_KEYS)) return undefined;
+      out +=
+        `${i === 0 ? '' : ','}{"classification":${s(it.classification)},"field":${s(it.field)}` +
+        `,"source":${s(it.source)},"value":${value(it.value)}}`;
+    }
+    return `${out}],"text":${s(content.text)}}`;
+  } catch (error) {
+    if (error === NOT_FAST) return undefined;
+    throw error;
+  }
+}

@@ -8,7 +8,7 @@
  * user that key is bound to. The sender's org unit in the envelope is what the sender believes;
  * a receiver takes org unit and team from its own org directory, never from the envelope.
  */
-import { createHash } from 'node:crypto';
+import * as nodeCrypto from 'node:crypto';
 import {
   ClassificationLevelSchema,
   canonicalJson,
@@ -23,7 +23,7 @@ import {
   VerificationError,
 } from '@agentgov/core';
 import { z } from 'zod';
-import { claimsJson } from './claims-json';
+import { claimsJson, messageJson } from './claims-json';
 import {
   hasOnly,
   isExchangeType,
@@ -162,11 +162,19 @@ export function parseClaims(value: unknown): { success: true; data: EnvelopeClai
   return EnvelopeClaimsSchema.safeParse(value);
 }
 
-/** base64url SHA-256 of the RFC 8785 canonical JSON of `content`. */
+/** node:crypto's one-shot `hash` (node ≥ 20.12), else createHash: the same SHA-256. */
+const oneShot = (nodeCrypto as { hash?: (alg: string, data: string, enc: 'base64url') => string }).hash;
+export const sha256 = (text: string): string =>
+  oneShot
+    ? oneShot('sha256', text, 'base64url')
+    : nodeCrypto.createHash('sha256').update(text).digest('base64url');
+
+/**
+ * base64url SHA-256 of the RFC 8785 canonical JSON of `content` (message content of the exchange
+ * shape written directly, `messageJson`; anything else through `canonicalJson`).
+ */
 export function contentDigest(content: unknown): string {
-  return createHash('sha256')
-    .update(canonicalJson(content ?? null))
-    .digest('base64url');
+  return sha256(messageJson(content) ?? canonicalJson(content ?? null));
 }
 
 /** The envelope as signed: the spec's fields with the fixed label. */

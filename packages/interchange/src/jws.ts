@@ -117,9 +117,12 @@ export async function verifyCompact(
   key: VerifyKey | KeyObject,
   header: Record<string, unknown> | undefined = protectedHeader(jws),
 ): Promise<Uint8Array> {
-  const parts = jws.split('.');
-  if (parts.length !== 3) throw new JwsInvalidError('not a compact JWS');
-  const [h, p, s] = parts as [string, string, string];
+  // Exactly three segments (two dots): what `jws.split('.')` would give, without the array.
+  const d1 = jws.indexOf('.');
+  const d2 = d1 < 0 ? -1 : jws.indexOf('.', d1 + 1);
+  if (d2 < 0 || jws.indexOf('.', d2 + 1) !== -1) throw new JwsInvalidError('not a compact JWS');
+  const p = jws.slice(d1 + 1, d2);
+  const s = jws.slice(d2 + 1);
   if (!header || typeof header.alg !== 'string') throw new JwsInvalidError('invalid protected header');
   if (header.crit !== undefined || header.b64 !== undefined)
     throw new JwsInvalidError('unsupported header parameters');
@@ -142,7 +145,7 @@ export async function verifyCompact(
   let ok = false;
   try {
     // The signing input `h.p`: the JWS up to its second dot.
-    const input = Buffer.from(jws.slice(0, h.length + 1 + p.length));
+    const input = Buffer.from(jws.slice(0, d2));
     ok = verify(alg.hash, input, { key: k, dsaEncoding: 'ieee-p1363' }, signature);
   } catch {
     ok = false;

@@ -38,13 +38,18 @@ export interface SigningKey {
   privateKey: CryptoKey;
 }
 
+/** Characters `encodeURIComponent` leaves as they are: a string of only these is its own encoding. */
+const UNRESERVED = /^[A-Za-z0-9\-_.!~*'()]*$/;
+const encode = (s: string): string => (UNRESERVED.test(s) ? s : encodeURIComponent(s));
+
 /** The key id of an agent: `<tenantId>/<agentId>` (each part URI-encoded). */
-export const keyId = (tenantId: string, agentId: string): string =>
-  `${encodeURIComponent(tenantId)}/${encodeURIComponent(agentId)}`;
+export const keyId = (tenantId: string, agentId: string): string => `${encode(tenantId)}/${encode(agentId)}`;
 
 export function parseKeyId(kid: string): { tenantId: string; agentId: string } | undefined {
   const parts = kid.split('/');
   if (parts.length !== 2 || !parts[0] || !parts[1]) return undefined;
+  // Without a `%`, decodeURIComponent returns its input (it only ever reads escapes).
+  if (!kid.includes('%')) return { tenantId: parts[0], agentId: parts[1] };
   try {
     return { tenantId: decodeURIComponent(parts[0]), agentId: decodeURIComponent(parts[1]) };
   } catch {

@@ -4,6 +4,8 @@
  * order); on well-formed values of the kind the protocol sends the fast path applies; anything
  * else goes to the schema (so every refusal is the schema's own).
  */
+
+import { createHash } from 'node:crypto';
 import {
   CLASSIFICATION_LEVELS,
   canonicalJson,
@@ -14,8 +16,14 @@ import {
 } from '@agentgov/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { claimsJson } from '../src/claims-json';
-import { AI_DISCLOSURE_LABEL, EnvelopeClaimsSchema, fastClaims, parseClaims } from '../src/envelope';
+import { claimsJson, messageJson } from '../src/claims-json';
+import {
+  AI_DISCLOSURE_LABEL,
+  contentDigest,
+  EnvelopeClaimsSchema,
+  fastClaims,
+  parseClaims,
+} from '../src/envelope';
 import { fastMessage, parseMessage } from '../src/fast-parse';
 import { ExchangeMessageSchema } from '../src/message';
 
@@ -293,5 +301,71 @@ describe('claimsJson: the canonical JSON of claims, written field by field', () 
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('messageJson and contentDigest: the canonical JSON of message content, written field by field', () => {
+  /** canonicalJson's text (or its throw) and the digest contentDigest had before (createHash). */
+  const general = (v: unknown) => {
+    try {
+      const text = canonicalJson(v ?? null);
+      return { text, digest: createHash('sha256').update(text).digest('base64url') };
+    } catch (error) {
+      return { error: (error as Error).message };
+    }
+  };
+  const digestOf = (v: unknown) => {
+    try {
+      return contentDigest(v);
+    } catch (error) {
+      return { error: (error as Error).message };
+    }
+  };
+  /** Whatever messageJson writes is canonicalJson's text; the digest is the general one either way. */
+  const agreesWithGeneral = (v: unknown): boolean => {
+    const g = general(v);
+    const d = digestOf(v);
+    expect(typeof d === 'string' ? d : JSON.stringify(d)).toBe(
+      g.digest ?? JSON.stringify({ error: g.error }),
+    );
+    const fast = messageJson(v);
+    if (fast === undefined) return false;
+    expect(fast).toBe(g.text);
+    return true;
+  };
+  const primitive = fc.oneof(anyString(20), fc.double(), fc.boolean(), fc.constant(null));
+  const withPrimitives = validMessage.chain((m) =>
+    fc
+      .array(primitive, { minLength: m.items.length, maxLength: m.items.length })
+      .map((vs) => ({ ...m, items: m.items.map((it, i) => ({ ...it, value: vs[i] })) })),
+  );
+
+  it('a message of the exchange shape (any strings, primitive values) takes it, with canonicalJson’s text', () => {
+    const wellFormed = (t: unknown) =>
+      typeof t !== 'string' || (t as string & { isWellFormed(): boolean }).isWellFormed();
+    fc.assert(
+      fc.property(withPrimitives, anyString(30), (m, t) => {
+        const odd = { ...m, text: t };
+        const fast = agreesWithGeneral(odd);
+        const finite = (v: unknown) => typeof v !== 'number' || Number.isFinite(v);
+        expect(fast).toBe(wellFormed(t) && odd.items.every((it) => wellFormed(it.value) && finite(it.value)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('mutated messages and any other content: the general digest', () => {
+    fc.assert(
+      fc.property(validMessage, fc.array(mutation, { minLength: 1, maxLength: 3 }), (m, ms) => {
+        agreesWithGeneral(mutate(m, ms));
+      }),
+      { numRuns: 500 },
+    );
+    fc.assert(
+      fc.property(fc.anything(), (v) => void agreesWithGeneral(v)),
+      { numRuns: 300 },
+    );
+    for (const v of [undefined, null, { exchangeId: 'x', round: 1 }, { text: 'a', items: new Array(1) }])
+      agreesWithGeneral(v);
   });
 });

@@ -3,7 +3,11 @@ import type http from 'node:http';
 
 export function decodeClaims(jws: string): { exchangeId: string; round: number; jti: string } | undefined {
   try {
-    const p = JSON.parse(Buffer.from(jws.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
+    // The second segment (`jws.split('.')[1] ?? ''`), without the array.
+    const d1 = jws.indexOf('.');
+    const d2 = d1 < 0 ? -1 : jws.indexOf('.', d1 + 1);
+    const segment = d1 < 0 ? '' : jws.slice(d1 + 1, d2 < 0 ? jws.length : d2);
+    const p = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8')) as {
       envelope?: { exchangeId?: string; currentRound?: number };
       jti?: string;
     };
@@ -14,6 +18,14 @@ export function decodeClaims(jws: string): { exchangeId: string; round: number; 
     return undefined;
   }
 }
+
+/** Whether the `A2A-Extensions` header (comma-separated URIs) activates `uri` (the header alone: at once). */
+export const activates = (header: unknown, uri: string): boolean =>
+  header === uri ||
+  String(header ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .includes(uri);
 
 export const isAsyncIterable = (v: unknown): v is AsyncIterable<unknown> =>
   typeof v === 'object' && v !== null && Symbol.asyncIterator in v;

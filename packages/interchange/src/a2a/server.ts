@@ -34,7 +34,7 @@ import { buildGovernedCard } from './card';
 import { routeSdkConsole } from './console';
 import { deliverSendMessage } from './deliver';
 import { type GovernedOutcome, governedExecutor, type TaskBinding } from './executor';
-import { closeAfter, isAsyncIterable, readBody, send } from './http-util';
+import { activates, closeAfter, isAsyncIterable, readBody, send } from './http-util';
 import { immediateAnswer } from './immediate';
 import { checkSendMessage, envelopeMissing, readSendMessage, type SendMessageView } from './send-message';
 import { subscribeToTask } from './subscribe';
@@ -206,10 +206,7 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
     // SendStreamingMessage is SendMessage answered as an SSE stream: governed the same way.
     const sending = method === 'SendMessage' || method === 'SendStreamingMessage';
     // 1. the governance extension is required
-    const activated = String(req.headers['a2a-extensions'] ?? '')
-      .split(',')
-      .map((s) => s.trim());
-    if (!activated.includes(GOVERNANCE_EXTENSION_URI)) {
+    if (!activates(req.headers['a2a-extensions'], GOVERNANCE_EXTENSION_URI)) {
       return fail(
         200,
         id,

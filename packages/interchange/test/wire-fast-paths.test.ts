@@ -1,0 +1,171 @@
+/**
+ * The accept-only shortcuts of the A2A gate and the envelope path give exactly what the general
+ * code they stand in for gives (fast-check): the envelope's protected header (jose's
+ * `decodeProtectedHeader`), the metadata size bound (never below `JSON.stringify`'s byte length),
+ * key ids (`encodeURIComponent` / `decodeURIComponent`), the claims read after verification, the
+ * compact JWS segments and the `A2A-Extensions` header.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import fc from 'fast-check';
+import { decodeProtectedHeader } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { activates, decodeClaims } from '../src/a2a/http-util';
+import { envelopeHeader, jsonSizeBound } from '../src/a2a/send-message';
+import { JwsInvalidError, verifyCompact } from '../src/jws';
+import { keyId, parseKeyId } from '../src/keys';
+
+/** What `f` returns, or the class and message of what it throws. */
+const outcome = (f: () => unknown): unknown => {
+  try {
+    return { value: f() };
+  } catch (error) {
+    return { threw: (error as Error).constructor.name, message: (error as Error).message };
+  }
+};
+const b64 = (s: string | Uint8Array) => Buffer.from(s).toString('base64url');
+
+/** Strings around what a segment of a compact JWS may be: base64url of JSON, or anything. */
+const segment = fc.oneof(
+  fc.jsonValue().map((v) => b64(JSON.stringify(v) ?? '')),
+  fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 4 }).map((h) => b64(JSON.stringify(h))),
+  fc.string({ unit: 'binary', maxLength: 12 }).map((s) => b64(JSON.stringify({ kid: s }))),
+  fc.uint8Array({ maxLength: 24 }).map(b64),
+  fc.stringMatching(/^[A-Za-z0-9_=+/ -]{0,12}$/),
+  fc.string({ unit: 'binary', maxLength: 12 }),
+);
+const jwsLike = fc.array(segment, { minLength: 1, maxLength: 6 }).map((parts) => parts.join('.'));
+
+describe('envelopeHeader: jose’s decodeProtectedHeader', () => {
+  it('the same header, or the same error, for any string', () => {
+    fc.assert(
+      fc.property(jwsLike, (jws) => {
+        expect(outcome(() => envelopeHeader(jws))).toEqual(outcome(() => decodeProtectedHeader(jws)));
+      }),
+      { numRuns: 2000 },
+    );
+    for (const jws of ['', '.', '..', 'e30..', 'e30.x.y', 'W10.x.y', 'bnVsbA.x.y', 'e30=.x.y', 'e.x.y'])
+      expect(outcome(() => envelopeHeader(jws))).toEqual(outcome(() => decodeProtectedHeader(jws)));
+  });
+});
+
+describe('jsonSizeBound: never below the metadata’s JSON size', () => {
+  it('for JSON data and for anything JSON.stringify measures', () => {
+    const holds = (v: unknown) => {
+      let size: number;
+      try {
+        size = Buffer.byteLength(JSON.stringify(v) ?? '');
+      } catch {
+        return; // the general path throws (bigint, cycles): the bound is never trusted alone there
+      }
+      expect(jsonSizeBound(v, 0)).toBeGreaterThanOrEqual(size);
+    };
+    fc.assert(fc.property(fc.jsonValue(), holds), { numRuns: 1000 });
+    fc.assert(fc.property(fc.anything({ withNullPrototype: true, withBoxedValues: true }), holds), {
+      numRuns: 1000,
+    });
+    fc.assert(fc.property(fc.string({ unit: 'binary' }), fc.double(), (s, n) => holds({ [s]: [s, n, -n] })));
+    for (const v of [-0.0000012345678901234567, -Number.MAX_VALUE, [undefined, () => 1], { a: undefined }])
+      holds(v);
+  });
+});
+
+describe('key ids: encodeURIComponent and decodeURIComponent', () => {
+  const original = {
+    keyId: (t: string, a: string) => `${encodeURIComponent(t)}/${encodeURIComponent(a)}`,
+    parseKeyId(kid: string) {
+      const parts = kid.split('/');
+      if (parts.length !== 2 || !parts[0] || !parts[1]) return undefined;
+      try {
+        return { tenantId: decodeURIComponent(parts[0]), agentId: decodeURIComponent(parts[1]) };
+      } catch {
+        return undefined;
+      }
+    },
+  };
+  const part = fc.oneof(
+    fc.string({ unit: 'binary', maxLength: 10 }),
+    fc.stringMatching(/^[A-Za-z0-9\-_.!~*'()%/ ]{0,10}$/),
+  );
+  it('the same key id (or the same URIError) and the same parse, for any strings', () => {
+    fc.assert(
+      fc.property(part, part, (t, a) => {
+        expect(outcome(() => keyId(t, a))).toEqual(outcome(() => original.keyId(t, a)));
+        expect(parseKeyId(`${t}/${a}`)).toEqual(original.parseKeyId(`${t}/${a}`));
+        expect(parseKeyId(t)).toEqual(original.parseKeyId(t));
+        const kid = outcome(() => original.keyId(t, a)) as { value?: string };
+        if (kid.value !== undefined) expect(parseKeyId(kid.value)).toEqual(original.parseKeyId(kid.value));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('compact JWS segments without split', () => {
+  it('decodeClaims reads what it read from `split(".")[1]`', () => {
+    const original = (jws: string) => {
+      try {
+        const p = JSON.parse(Buffer.from(jws.split('.')[1] ?? '', 'base64url').toString('utf8'));
+        return p.envelope?.exchangeId
+          ? {
+              exchangeId: p.envelope.exchangeId,
+              round: p.envelope.currentRound ?? 0,
+              jti: String(p.jti ?? ''),
+            }
+          : undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    const claims = fc
+      .record({ exchangeId: fc.string(), currentRound: fc.option(fc.integer()), jti: fc.option(fc.string()) })
+      .map(({ jti, ...envelope }) => b64(JSON.stringify({ envelope, ...(jti === null ? {} : { jti }) })));
+    fc.assert(
+      fc.property(fc.array(fc.oneof(segment, claims), { minLength: 1, maxLength: 4 }), (parts) => {
+        const jws = parts.join('.');
+        expect(decodeClaims(jws)).toEqual(original(jws));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('verifyCompact refuses as "not a compact JWS" exactly what does not split in three', async () => {
+    const header = { alg: 'ES256' };
+    const key = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).publicKey;
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom('.', 'e30', 'x', ''), { maxLength: 8 }), async (bits) => {
+        const jws = bits.join('');
+        const error = await verifyCompact(jws, key, header).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(error).toBeInstanceOf(JwsInvalidError);
+        expect((error as Error).message === 'not a compact JWS').toBe(jws.split('.').length !== 3);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('activates: the A2A-Extensions header', () => {
+  it('activates the URI exactly when the comma-separated, trimmed list names it', () => {
+    const uri = 'https://agentgov.dev/a2a/extensions/interchange/v1';
+    const original = (h: unknown) =>
+      String(h ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .includes(uri);
+    const header = fc.oneof(
+      fc.constant(uri),
+      fc
+        .array(fc.oneof(fc.constant(uri), fc.constant(` ${uri} `), fc.string()), { maxLength: 3 })
+        .map((a) => a.join(',')),
+      fc.anything(),
+    );
+    fc.assert(
+      fc.property(header, (h) => {
+        expect(activates(h, uri)).toBe(original(h));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
