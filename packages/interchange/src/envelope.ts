@@ -36,7 +36,7 @@ import {
   str,
   UUID,
 } from './fast-parse';
-import { protectedHeader, signCompact, verifyCompact } from './jws';
+import { protectedHeader, signCompact, signCompactSync, verifyCompact, verifyCompactSync } from './jws';
 import { type KeyResolver, keyId, parseKeyId, type SigningKey } from './keys';
 
 /** The fixed AI disclosure label every envelope carries. */
@@ -197,11 +197,11 @@ export async function signEnvelope(
     iat: Math.floor(options.nowMs / 1000),
     exp: Math.floor((options.nowMs + options.ttlMs) / 1000),
   };
-  const jws = await signCompact(
-    { alg: key.alg, kid: keyId(key.tenantId, key.agentId), typ: ENVELOPE_JWS_TYPE },
-    claimsJson(full) ?? canonicalJson(full),
-    key.privateKey,
-  );
+  const header = { alg: key.alg, kid: keyId(key.tenantId, key.agentId), typ: ENVELOPE_JWS_TYPE };
+  const payload = claimsJson(full) ?? canonicalJson(full);
+  // node:crypto at once; jose (a promise) only for what it alone signs
+  const jws =
+    signCompactSync(header, payload, key.privateKey) ?? (await signCompact(header, payload, key.privateKey));
   return { jws, claims: full };
 }
 
@@ -272,7 +272,7 @@ export async function verifyEnvelope(
   if (!bound?.key) return reject('unknown_signer', 'no key is known for the signing agent');
   let payload: Uint8Array;
   try {
-    payload = await verifyCompact(jws, bound.key, header);
+    payload = verifyCompactSync(jws, bound.key, header) ?? (await verifyCompact(jws, bound.key, header));
   } catch {
     return reject('signature_invalid', 'the envelope signature does not verify');
   }

@@ -76,22 +76,48 @@ const isCryptoKey = (k: unknown): k is CryptoKey =>
 
 const b64 = (s: string | Uint8Array) => Buffer.from(s).toString('base64url');
 
+/** base64url of a header's JSON, remembered (a node signs with a handful of headers). */
+const headers = new Map<string, string>();
+function encodedHeader(header: object): string {
+  const json = JSON.stringify(header);
+  let encoded = headers.get(json);
+  if (encoded === undefined) {
+    encoded = b64(json);
+    if (headers.size >= 64) headers.clear();
+    headers.set(json, encoded);
+  }
+  return encoded;
+}
+
+/**
+ * `signCompact` on node:crypto, synchronously; undefined when jose signs instead (another
+ * algorithm, a key that does not fit it): then `signCompact` does.
+ */
+export function signCompactSync(
+  header: { alg: string; kid?: string; typ?: string },
+  payload: string,
+  privateKey: CryptoKey | KeyObject,
+): string | undefined {
+  const alg = ALGS[header.alg];
+  const key = alg ? privateObject(privateKey) : undefined;
+  if (!alg || !key || !fits(key, alg)) return undefined;
+  const input = `${encodedHeader(header)}.${b64(payload)}`;
+  const signature = sign(alg.hash, Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' });
+  return `${input}.${signature.toString('base64url')}`;
+}
+
 /** A compact JWS of `payload` with `header` (which must name `alg`). */
 export async function signCompact(
   header: { alg: string; kid?: string; typ?: string },
   payload: string,
   privateKey: CryptoKey | KeyObject,
 ): Promise<string> {
-  const alg = ALGS[header.alg];
-  const key = alg ? privateObject(privateKey) : undefined;
-  if (!alg || !key || !fits(key, alg)) {
-    return new CompactSign(new TextEncoder().encode(payload))
+  return (
+    signCompactSync(header, payload, privateKey) ??
+    new CompactSign(new TextEncoder().encode(payload))
       .setProtectedHeader(header)
-      .sign(privateKey instanceof KeyObject ? (privateKey as never) : privateKey);
-  }
-  const input = `${b64(JSON.stringify(header))}.${b64(payload)}`;
-  const signature = sign(alg.hash, Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' });
-  return `${input}.${signature.toString('base64url')}`;
+      .sign(privateKey instanceof KeyObject ? (privateKey as never) : privateKey)
+  );
 }
 
 /** The protected header of a compact JWS, or undefined when it is not one. */
@@ -117,6 +143,25 @@ export async function verifyCompact(
   key: VerifyKey | KeyObject,
   header: Record<string, unknown> | undefined = protectedHeader(jws),
 ): Promise<Uint8Array> {
+  const payload = verifyCompactSync(jws, key, header);
+  if (payload) return payload;
+  // Other algorithms (and symmetric keys) go through jose, which checks them itself.
+  try {
+    return (await compactVerify(jws, key as never)).payload;
+  } catch {
+    throw new JwsInvalidError('signature verification failed');
+  }
+}
+
+/**
+ * `verifyCompact` on node:crypto, synchronously: the payload bytes, a JwsInvalidError thrown, or
+ * undefined when jose verifies instead (another algorithm, a symmetric key): then `verifyCompact`.
+ */
+export function verifyCompactSync(
+  jws: string,
+  key: VerifyKey | KeyObject,
+  header: Record<string, unknown> | undefined,
+): Uint8Array | undefined {
   // Exactly three segments (two dots): what `jws.split('.')` would give, without the array.
   const d1 = jws.indexOf('.');
   const d2 = d1 < 0 ? -1 : jws.indexOf('.', d1 + 1);
@@ -128,14 +173,7 @@ export async function verifyCompact(
     throw new JwsInvalidError('unsupported header parameters');
   const alg = ALGS[header.alg];
   const k = alg ? publicObject(key) : undefined;
-  if (!alg || !k) {
-    // Other algorithms (and symmetric keys) go through jose, which checks them itself.
-    try {
-      return (await compactVerify(jws, key as never)).payload;
-    } catch {
-      throw new JwsInvalidError('signature verification failed');
-    }
-  }
+  if (!alg || !k) return undefined;
   if (!fits(k, alg)) throw new JwsInvalidError('the key does not fit the algorithm');
   const signature = Buffer.from(s, 'base64url');
   if (signature.toString('base64url') !== s)

@@ -127,18 +127,26 @@ export class KeyRing implements KeyResolver {
     const { d: _private, userId: _user, ...publicOnly } = jwk;
     this.#keys.set(jwk.kid, userId !== undefined ? { ...publicOnly, userId } : publicOnly);
     this.#imported.delete(jwk.kid);
+    this.#ready.delete(jwk.kid);
     return this;
   }
+  /** The imported keys once their import settled (the same objects, without awaiting again). */
+  readonly #ready = new Map<string, CryptoKey | Uint8Array>();
   async publicKey(tenantId: string, agentId: string): Promise<AgentKey | undefined> {
     const kid = keyId(tenantId, agentId);
     const jwk = this.#keys.get(kid);
     if (!jwk) return undefined;
+    const ready = this.#ready.get(kid);
+    if (ready) return { key: ready, userId: jwk.userId };
     let imported = this.#imported.get(kid);
     if (!imported) {
       imported = importJWK(jwk, jwk.alg ?? 'ES256');
       this.#imported.set(kid, imported);
     }
-    return { key: await imported, userId: jwk.userId };
+    const key = await imported;
+    // Remembered only while it is still this key's import (`add` may have replaced the key).
+    if (this.#imported.get(kid) === imported) this.#ready.set(kid, key);
+    return { key, userId: jwk.userId };
   }
   /** The keys as a JWKS document (each with its `userId` when bound). */
   jwks(): { keys: AgentJwk[] } {

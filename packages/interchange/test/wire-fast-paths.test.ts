@@ -11,8 +11,8 @@ import { decodeProtectedHeader } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { activates, decodeClaims } from '../src/a2a/http-util';
 import { envelopeHeader, jsonSizeBound } from '../src/a2a/send-message';
-import { JwsInvalidError, verifyCompact } from '../src/jws';
-import { keyId, parseKeyId } from '../src/keys';
+import { JwsInvalidError, protectedHeader, signCompact, verifyCompact, verifyCompactSync } from '../src/jws';
+import { generateAgentKeys, KeyRing, keyId, parseKeyId } from '../src/keys';
 
 /** What `f` returns, or the class and message of what it throws. */
 const outcome = (f: () => unknown): unknown => {
@@ -166,6 +166,79 @@ describe('activates: the A2A-Extensions header', () => {
         expect(activates(h, uri)).toBe(original(h));
       }),
       { numRuns: 1000 },
+    );
+  });
+});
+
+describe('signing and verifying at once', () => {
+  it('the header segment is the header’s JSON (remembered or not), and the JWS verifies', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.record({ kid: fc.string({ unit: 'binary', maxLength: 8 }), typ: fc.constantFrom('a', 'b') }),
+          {
+            minLength: 1,
+            maxLength: 80,
+          },
+        ),
+        fc.string({ maxLength: 20 }),
+        async (hs, payload) => {
+          for (const h of hs) {
+            const header = { alg: 'ES256', ...h };
+            const jws = await signCompact(header, payload, privateKey);
+            expect(jws.split('.')[0]).toBe(b64(JSON.stringify(header)));
+            expect(
+              Buffer.from(verifyCompactSync(jws, publicKey, protectedHeader(jws)) as Uint8Array).toString(),
+            ).toBe(Buffer.from(payload).toString());
+          }
+        },
+      ),
+      { numRuns: 30 },
+    );
+  });
+
+  it('KeyRing answers the key of the JWK added last, the same object until the next add', async () => {
+    const [a, b] = await Promise.all([
+      generateAgentKeys('acme', 'x', { userId: 'u1' }),
+      generateAgentKeys('acme', 'x', { userId: 'u2' }),
+    ]);
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom('a', 'b', 'get', 'both'), { maxLength: 12 }), async (ops) => {
+        const ring = new KeyRing();
+        let current: typeof a | undefined;
+        let last: { key: unknown; of: unknown } | undefined;
+        for (const op of ops) {
+          if (op === 'a' || op === 'b') {
+            current = op === 'a' ? a : b;
+            ring.add(current.publicJwk);
+            last = undefined; // each add imports anew
+            continue;
+          }
+          // 'both': a lookup in flight while the key is replaced answers the key it started with
+          const first = ring.publicKey('acme', 'x');
+          if (op === 'both') {
+            const before = current;
+            current = current === a ? b : a;
+            ring.add(current.publicJwk);
+            last = undefined;
+            const r = await first;
+            if (!before) expect(r).toBeUndefined();
+            else expect(r?.userId).toBe(before.signingKey.userId);
+          } else await first;
+          const r = await ring.publicKey('acme', 'x');
+          if (!current) {
+            expect(r).toBeUndefined();
+            continue;
+          }
+          expect(r?.userId).toBe(current.signingKey.userId);
+          const jws = await signCompact({ alg: 'ES256' }, '{}', current.signingKey.privateKey);
+          await expect(verifyCompact(jws, r?.key as CryptoKey)).resolves.toBeDefined();
+          if (last?.of === current) expect(r?.key).toBe(last.key);
+          last = { key: r?.key, of: current };
+        }
+      }),
+      { numRuns: 60 },
     );
   });
 });

@@ -84,7 +84,11 @@ export function readBody(req: http.IncomingMessage, limit: number, drainLimit: n
       done(
         over
           ? { status: 'too_large', drained: true }
-          : { status: 'ok', text: Buffer.concat(chunks).toString('utf8') },
+          : // one chunk (the usual body): its text, without Buffer.concat's copy
+            {
+              status: 'ok',
+              text: (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))?.toString('utf8') ?? '',
+            },
       );
     const onGone = () => done({ status: 'gone' });
     req.on('data', onData);
