@@ -163,18 +163,93 @@ export interface ReplayGuard {
 export class InMemoryReplayGuard implements ReplayGuard {
   readonly #seen = new Map<string, number>();
   readonly #max: number;
+  /**
+   * Every id set with a comparable expiry, earliest first (a binary heap in two arrays): a full
+   * guard drops what has expired by popping it, not by scanning every id. A record whose id was
+   * set again since is left behind and skipped (its id holds another expiry, or none).
+   */
+  readonly #heap = new ExpiryHeap();
   constructor(maxEntries = 100_000) {
     this.#max = maxEntries;
   }
   async consume(jti: string, expiresAtMs: number, nowMs: number): Promise<boolean> {
-    if (this.#seen.size >= this.#max) {
-      for (const [id, exp] of this.#seen) if (exp <= nowMs) this.#seen.delete(id);
-    }
+    if (this.#seen.size >= this.#max) this.#dropExpired(nowMs);
     const known = this.#seen.get(jti);
     if (known !== undefined && known > nowMs) return false;
     // Full of live ids: refuse rather than forget one (an id forgotten early could be replayed).
     if (this.#seen.size >= this.#max) return false;
     this.#seen.set(jti, expiresAtMs);
+    // NaN never expires (`exp <= now` is false): it is never dropped, so never queued.
+    if (!Number.isNaN(expiresAtMs)) this.#heap.push(jti, expiresAtMs);
+    // Ids set again leave records behind: past twice the ids held, keep only the current ones.
+    if (this.#heap.size > 2 * this.#seen.size + 8) this.#heap.refill(this.#seen);
     return true;
+  }
+  /** Deletes exactly the ids whose expiry is at or before `nowMs` (what a full scan deletes). */
+  #dropExpired(nowMs: number): void {
+    const heap = this.#heap;
+    while (heap.size > 0 && heap.earliest() <= nowMs) {
+      const exp = heap.earliest();
+      const jti = heap.pop();
+      if (this.#seen.get(jti) === exp) this.#seen.delete(jti);
+    }
+  }
+}
+
+/** A binary min-heap of (id, expiry) records, by expiry, in two parallel arrays. */
+class ExpiryHeap {
+  readonly #ids: string[] = [];
+  readonly #exps: number[] = [];
+  get size(): number {
+    return this.#exps.length;
+  }
+  earliest(): number {
+    return this.#exps[0] as number;
+  }
+  push(id: string, exp: number): void {
+    const ids = this.#ids;
+    const exps = this.#exps;
+    let i = exps.length;
+    ids.push(id);
+    exps.push(exp);
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if ((exps[parent] as number) <= exp) break;
+      ids[i] = ids[parent] as string;
+      exps[i] = exps[parent] as number;
+      i = parent;
+    }
+    ids[i] = id;
+    exps[i] = exp;
+  }
+  /** Removes the earliest record; its id. */
+  pop(): string {
+    const ids = this.#ids;
+    const exps = this.#exps;
+    const top = ids[0] as string;
+    const lastId = ids.pop() as string;
+    const lastExp = exps.pop() as number;
+    const n = exps.length;
+    if (n > 0) {
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= n) break;
+        const c = l + 1 < n && (exps[l + 1] as number) < (exps[l] as number) ? l + 1 : l;
+        if ((exps[c] as number) >= lastExp) break;
+        ids[i] = ids[c] as string;
+        exps[i] = exps[c] as number;
+        i = c;
+      }
+      ids[i] = lastId;
+      exps[i] = lastExp;
+    }
+    return top;
+  }
+  /** Only the records of `current` (ids with a comparable expiry). */
+  refill(current: ReadonlyMap<string, number>): void {
+    this.#ids.length = 0;
+    this.#exps.length = 0;
+    for (const [id, exp] of current) if (!Number.isNaN(exp)) this.push(id, exp);
   }
 }

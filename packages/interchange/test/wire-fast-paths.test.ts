@@ -19,7 +19,7 @@ import {
   verifyEnvelope,
 } from '../src/envelope';
 import { JwsInvalidError, protectedHeader, signCompact, verifyCompact, verifyCompactSync } from '../src/jws';
-import { generateAgentKeys, KeyRing, keyId, parseKeyId } from '../src/keys';
+import { generateAgentKeys, InMemoryReplayGuard, KeyRing, keyId, parseKeyId } from '../src/keys';
 
 /** What `f` returns, or the class and message of what it throws. */
 const outcome = (f: () => unknown): unknown => {
@@ -170,7 +170,7 @@ describe('activates: the A2A-Extensions header', () => {
     );
     fc.assert(
       fc.property(header, (h) => {
-        expect(activates(h, uri)).toBe(original(h));
+        expect(outcome(() => activates(h, uri))).toEqual(outcome(() => original(h)));
       }),
       { numRuns: 1000 },
     );
@@ -319,5 +319,54 @@ describe('decodeClaims after the node verified the envelope', () => {
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('InMemoryReplayGuard: a full guard drops what expired from a heap, not by a scan', () => {
+  /** The guard as it was: every consume on a full guard scans it. */
+  class Scanning {
+    readonly seen = new Map<string, number>();
+    constructor(readonly max: number) {}
+    consume(jti: string, expiresAtMs: number, nowMs: number): boolean {
+      if (this.seen.size >= this.max)
+        for (const [id, exp] of this.seen) if (exp <= nowMs) this.seen.delete(id);
+      const known = this.seen.get(jti);
+      if (known !== undefined && known > nowMs) return false;
+      if (this.seen.size >= this.max) return false;
+      this.seen.set(jti, expiresAtMs);
+      return true;
+    }
+  }
+  it('answers as the scanning guard, call by call (any times, clocks going back, NaN)', async () => {
+    const time = fc.oneof(
+      fc.integer({ min: 0, max: 60 }),
+      fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY),
+    );
+    // few ids or many, against a small bound: ids set again (records left behind) and full guards
+    const calls = fc.integer({ min: 1, max: 10 }).chain((ids) =>
+      fc.array(fc.record({ jti: fc.constantFrom(...'abcdefghij'.slice(0, ids)), exp: time, now: time }), {
+        maxLength: 200,
+      }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 8 }), calls, async (max, calls) => {
+        const guard = new InMemoryReplayGuard(max);
+        const reference = new Scanning(max);
+        for (const c of calls)
+          expect(await guard.consume(c.jti, c.exp, c.now)).toBe(reference.consume(c.jti, c.exp, c.now));
+      }),
+      { numRuns: 2000 },
+    );
+    // one id set again and again (its records requeued at every alignment), then a full guard
+    // that must drop it
+    for (let n = 1; n <= 40; n++) {
+      const guard = new InMemoryReplayGuard(2);
+      const reference = new Scanning(2);
+      const script: [string, number, number][] = [];
+      for (let t = 0; t < n; t++) script.push(['a', t, t]);
+      script.push(['b', 1_000, n], ['c', 1_000, n + 1], ['a', 1_000, n + 2], ['d', 1_000, n + 3]);
+      for (const [jti, exp, now] of script)
+        expect(await guard.consume(jti, exp, now)).toBe(reference.consume(jti, exp, now));
+    }
   });
 });
