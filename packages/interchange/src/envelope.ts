@@ -8,7 +8,6 @@
  * user that key is bound to. The sender's org unit in the envelope is what the sender believes;
  * a receiver takes org unit and team from its own org directory, never from the envelope.
  */
-import { isAscii } from 'node:buffer';
 import * as nodeCrypto from 'node:crypto';
 import {
   ClassificationLevelSchema,
@@ -272,21 +271,14 @@ export async function verifyEnvelope(
   const bound = await keys.publicKey(signer.tenantId, signer.agentId);
   if (!bound?.key) return reject('unknown_signer', 'no key is known for the signing agent');
   let payload: Uint8Array;
-  let sync = false;
   try {
-    const now = verifyCompactSync(jws, bound.key, header);
-    sync = now !== undefined;
-    payload = now ?? (await verifyCompact(jws, bound.key, header));
+    payload = verifyCompactSync(jws, bound.key, header) ?? (await verifyCompact(jws, bound.key, header));
   } catch {
     return reject('signature_invalid', 'the envelope signature does not verify');
   }
   let parsed: ReturnType<typeof parseClaims>;
-  let about: EnvelopeAbout | undefined;
   try {
-    const raw = JSON.parse(utf8.decode(payload)) as unknown;
-    // Read before anything else sees it; kept below only if the envelope verifies.
-    if (sync && isAscii(payload)) about = quietly(() => aboutClaims(raw));
-    parsed = parseClaims(raw);
+    parsed = parseClaims(JSON.parse(utf8.decode(payload)));
   } catch {
     return reject('envelope_malformed', 'the envelope payload is not JSON');
   }
@@ -314,48 +306,5 @@ export async function verifyEnvelope(
     return reject('lifetime_too_long', `the envelope lives longer than ${maxLifetime / 1000} s`);
   if (c.exp * 1000 > expect.nowMs + maxLifetime + skew)
     return reject('lifetime_too_long', 'the envelope expires too far in the future');
-  if (about) {
-    if (recentlyVerified.size >= RECENT)
-      recentlyVerified.delete(recentlyVerified.keys().next().value as string);
-    recentlyVerified.set(jws, about);
-  }
   return ok(c);
-}
-
-/** The exchange, round and jti an envelope's payload names (what the A2A gate reads of a query). */
-export interface EnvelopeAbout {
-  exchangeId: string;
-  round: number;
-  jti: string;
-}
-
-/** `EnvelopeAbout` of a parsed JWS payload, undefined when it names no exchange. */
-export function aboutClaims(value: unknown): EnvelopeAbout | undefined {
-  const p = value as { envelope?: { exchangeId?: string; currentRound?: number }; jti?: string } | null;
-  return p?.envelope?.exchangeId
-    ? { exchangeId: p.envelope.exchangeId, round: p.envelope.currentRound ?? 0, jti: String(p.jti ?? '') }
-    : undefined;
-}
-
-/**
- * The last envelopes verified here (by compact JWS, at most `RECENT`), with what their payload
- * names: verified on node:crypto (the payload is the second segment, base64url-decoded) and ASCII
- * (any UTF-8 decoder reads the same text), so it is exactly what decoding the JWS again gives.
- */
-const recentlyVerified = new Map<string, EnvelopeAbout>();
-const RECENT = 16;
-
-/** What `read` returns, undefined when it throws (a `jti` whose String() throws). */
-function quietly<T>(read: () => T): T | undefined {
-  try {
-    return read();
-  } catch {
-    return undefined;
-  }
-}
-
-/** `aboutClaims` of a JWS verified here recently, without decoding it again; else undefined. */
-export function recentlyVerifiedAbout(jws: string): EnvelopeAbout | undefined {
-  const about = recentlyVerified.get(jws);
-  return about ? { ...about } : undefined;
 }

@@ -11,13 +11,6 @@ import { decodeProtectedHeader } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { activates, decodeClaims } from '../src/a2a/http-util';
 import { envelopeHeader, jsonSizeBound } from '../src/a2a/send-message';
-import {
-  buildEnvelope,
-  contentDigest,
-  recentlyVerifiedAbout,
-  signEnvelope,
-  verifyEnvelope,
-} from '../src/envelope';
 import { JwsInvalidError, protectedHeader, signCompact, verifyCompact, verifyCompactSync } from '../src/jws';
 import { generateAgentKeys, InMemoryReplayGuard, KeyRing, keyId, parseKeyId } from '../src/keys';
 
@@ -249,79 +242,6 @@ describe('signing and verifying at once', () => {
     );
   });
 });
-
-describe('decodeClaims after the node verified the envelope', () => {
-  /** decodeClaims as it was: always from the JWS itself. */
-  const decoded = (jws: string) => {
-    try {
-      const p = JSON.parse(Buffer.from(jws.split('.')[1] ?? '', 'base64url').toString('utf8'));
-      return p.envelope?.exchangeId
-        ? { exchangeId: p.envelope.exchangeId, round: p.envelope.currentRound ?? 0, jti: String(p.jti ?? '') }
-        : undefined;
-    } catch {
-      return undefined;
-    }
-  };
-  it('reads what decoding the JWS reads, for envelopes verified or refused, ASCII or not', async () => {
-    const alice = await generateAgentKeys('acme', 'alice', { userId: 'u-alice' });
-    const ring = new KeyRing().add(alice.publicJwk);
-    const audience = { tenantId: 'acme', agentId: 'bob' };
-    const content = { text: 'q', items: [] };
-    const nowMs = 1_700_000_000_000;
-    const text = fc.oneof(
-      fc.string({ minLength: 1, maxLength: 12 }),
-      fc.string({ unit: 'grapheme', minLength: 1, maxLength: 6 }),
-    );
-    await fc.assert(
-      fc.asyncProperty(
-        text,
-        fc.nat(5),
-        fc.boolean(),
-        fc.constantFrom('ok', 'audience', 'raw', 'jti'),
-        async (conv, round, final, how) => {
-          const claims = {
-            envelope: buildEnvelope({
-              messageType: 'agent-generated',
-              replyPolicy: 'agent-ok',
-              exchangeId: crypto.randomUUID(),
-              currentRound: round,
-              maxRounds: 6,
-              classificationLevel: 'internal',
-            }),
-            kind: 'query' as const,
-            final,
-            exchangeType: 'information_query' as const,
-            conversationId: conv,
-            from: { tenantId: 'acme', agentId: 'alice', userId: 'u-alice', orgUnit: 'eng' },
-            to: how === 'audience' ? { tenantId: 'acme', agentId: 'carol' } : audience,
-            contextId: 'ctx',
-            digest: contentDigest(content),
-            accepts: 'internal' as const,
-          };
-          let jws = (await signEnvelope(alice.signingKey, claims, { nowMs, ttlMs: 60_000 })).jws;
-          if (how === 'raw' || how === 'jti') {
-            // payloads signed as they are: a jti whose String() throws, or no exchange at all
-            const payload = how === 'jti' ? { ...claims, jti: { toString: 1 }, iat: 1, exp: 2 } : { conv };
-            jws = await signCompact(
-              { alg: 'ES256', kid: keyId('acme', 'alice'), typ: 'agentgov-envelope+jws' },
-              JSON.stringify(payload),
-              alice.signingKey.privateKey,
-            );
-          }
-          const r = await verifyEnvelope(jws, ring, { audience, content, contextId: 'ctx', nowMs });
-          expect(r.isOk()).toBe(how === 'ok');
-          if (how === 'jti') expect(r.isErr() && r.error.message).toBe('the envelope claims are invalid');
-          // remembered exactly for the envelopes verified with an ASCII payload
-          const ascii = [...conv].every((ch) => ch.charCodeAt(0) < 0x80);
-          expect(recentlyVerifiedAbout(jws) !== undefined).toBe(how === 'ok' && ascii);
-          expect(decodeClaims(jws)).toEqual(decoded(jws));
-        },
-      ),
-      { numRuns: 200 },
-    );
-  });
-});
-
 describe('InMemoryReplayGuard: a full guard drops what expired from a heap, not by a scan', () => {
   /** The guard as it was: every consume on a full guard scans it. */
   class Scanning {

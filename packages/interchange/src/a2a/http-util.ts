@@ -1,20 +1,19 @@
 /** Small node:http and JWS helpers of the governed A2A server. */
 import type http from 'node:http';
-import { aboutClaims, type EnvelopeAbout, recentlyVerifiedAbout } from '../envelope';
 
-/**
- * The exchange, round and jti a compact JWS's payload names (its second segment, decoded), or
- * undefined; an envelope the node has just verified is not decoded again (`recentlyVerifiedAbout`).
- */
-export function decodeClaims(jws: string): EnvelopeAbout | undefined {
-  const known = recentlyVerifiedAbout(jws);
-  if (known) return known;
+export function decodeClaims(jws: string): { exchangeId: string; round: number; jti: string } | undefined {
   try {
     // The second segment (`jws.split('.')[1] ?? ''`), without the array.
     const d1 = jws.indexOf('.');
     const d2 = d1 < 0 ? -1 : jws.indexOf('.', d1 + 1);
     const segment = d1 < 0 ? '' : jws.slice(d1 + 1, d2 < 0 ? jws.length : d2);
-    return aboutClaims(JSON.parse(Buffer.from(segment, 'base64url').toString('utf8')));
+    const p = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8')) as {
+      envelope?: { exchangeId?: string; currentRound?: number };
+      jti?: string;
+    };
+    return p.envelope?.exchangeId
+      ? { exchangeId: p.envelope.exchangeId, round: p.envelope.currentRound ?? 0, jti: String(p.jti ?? '') }
+      : undefined;
   } catch {
     return undefined;
   }
