@@ -164,7 +164,7 @@ export function parseClaims(value: unknown): { success: true; data: EnvelopeClai
 
 /** node:crypto's one-shot `hash` (node ≥ 20.12), else createHash: the same SHA-256. */
 const oneShot = (nodeCrypto as { hash?: (alg: string, data: string, enc: 'base64url') => string }).hash;
-export const sha256 = (text: string): string =>
+const sha256 = (text: string): string =>
   oneShot
     ? oneShot('sha256', text, 'base64url')
     : nodeCrypto.createHash('sha256').update(text).digest('base64url');
