@@ -2,13 +2,8 @@
  * fast-check: `casUpdate` gives the same record and stored state whether the change is made
  * synchronously (not awaited) or asynchronously.
  */
-import {
-  CLASSIFICATION_LEVELS,
-  type ClassificationLevel,
-  type Exchange,
-  InMemoryExchangeStore,
-  newId,
-} from '@agentgov/core';
+import { CLASSIFICATION_LEVELS, type Exchange, InMemoryExchangeStore } from '@agentgov/core';
+import { makeExchange } from '@agentgov/core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { casUpdate, withData } from '../src/record';
@@ -22,34 +17,6 @@ const source = fc.oneof(
 const field = fc.oneof(fc.constantFrom('a', 'b', 'c'), fc.string({ maxLength: 3 }));
 const shared = fc.array(fc.record({ source, fields: fc.array(field, { maxLength: 5 }) }), { maxLength: 5 });
 
-const exchange = (
-  dataShared: Exchange['dataShared'],
-  dataWithheld: Exchange['dataWithheld'],
-  l: ClassificationLevel,
-) =>
-  ({
-    exchangeId: newId(),
-    tenantId: 'acme',
-    conversationId: newId(),
-    initiatorAgentId: 'agent-alice',
-    initiatorUserId: 'alice',
-    responderAgentId: 'agent-bob',
-    responderUserId: 'bob',
-    exchangeType: 'information_query',
-    currentRound: 1,
-    maxRounds: 3,
-    classificationLevel: l,
-    outcome: 'in_progress',
-    escalationReason: null,
-    dataShared,
-    dataWithheld,
-    policyApplied: 'builtin:agent-to-agent',
-    transcript: [],
-    channel: 'a2a',
-    startedAt: '2026-01-05T09:00:00.000Z',
-    endedAt: null,
-  }) satisfies Exchange;
-
 describe('casUpdate', () => {
   it('gives the same record and stored state for a synchronous and an asynchronous change', async () => {
     await fc.assert(
@@ -58,9 +25,11 @@ describe('casUpdate', () => {
         const stored: (Exchange | undefined)[] = [];
         for (const asynchronous of [false, true]) {
           const store = new InMemoryExchangeStore();
-          const x = exchange([], [], 'public');
-          x.exchangeId = '00000000-0000-4000-8000-000000000000';
-          x.conversationId = '00000000-0000-4000-8000-000000000001';
+          const x = makeExchange({
+            exchangeId: '00000000-0000-4000-8000-000000000000',
+            conversationId: '00000000-0000-4000-8000-000000000001',
+            classificationLevel: 'public',
+          });
           await store.insert(x);
           const change = (c: Exchange) => withData({ ...c, currentRound: 2 }, s, [], l);
           const y = await casUpdate(
