@@ -22,6 +22,7 @@ import { createPublicKey, KeyObject, sign, verify } from 'node:crypto';
 import { CLASSIFICATION_LEVELS, classificationOrder, newId, systemClock } from '@agentgov/core';
 import { filterByClassification } from '@agentgov/interchange';
 import { startA2AServer } from '@agentgov/interchange/a2a';
+import { A2AHttpClient } from '../packages/interchange/src/a2a/http-client';
 import { a2aNode, governedIdentity } from '../packages/interchange/test/a2a-harness';
 import { answerWith, itemsAt, makeWorld } from '../packages/interchange/test/harness';
 import { plainA2AServer } from '../packages/interchange/test/plain-a2a';
@@ -43,6 +44,8 @@ const CPU_ROUNDS = Number(process.env.BENCH_CPU_ROUNDS ?? 300);
  */
 const WARMUP_ROUNDS = Number(process.env.BENCH_WARMUP_ROUNDS ?? 2000);
 const PLAIN_A2A = 'plain A2A SendMessage (same SDK handler, no governance)';
+const PLAIN_A2A_DISPATCH =
+  'plain A2A SendMessage on the governed transport’s HTTP client (undici Agent.dispatch, not fetch)';
 const GOVERNED_A2A = 'governed A2A information query (ES256 both ways, policy, stores, audit)';
 const FLOOR = 'signature floor: 2 ES256 signs + 2 verifies (node:crypto, cached KeyObjects)';
 
@@ -186,14 +189,20 @@ const a2a: BenchSuite = {
           },
         },
       });
+    // The governed transport's own HTTP client, for the second plain case: what the plain round
+    // trip costs without `fetch`'s WHATWG layers, so that the governed row can be read against both.
+    const http = new A2AHttpClient({});
+    const headers = { 'content-type': 'application/json', 'a2a-version': '1.0' };
     const cases: Record<string, () => Promise<void>> = {
       [PLAIN_A2A]: async () => {
-        const res = await fetch(plain.url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
-          body: body(),
-        });
+        const res = await fetch(plain.url, { method: 'POST', headers, body: body() });
         const json = (await res.json()) as { result?: unknown };
+        if (!json.result) throw new Error(JSON.stringify(json));
+      },
+      [PLAIN_A2A_DISPATCH]: async () => {
+        const json = (await http.call(plain.url, { method: 'POST', headers, body: body() }, (res) =>
+          res.json(),
+        )) as { result?: unknown };
         if (!json.result) throw new Error(JSON.stringify(json));
       },
       [GOVERNED_A2A]: async () => {
@@ -218,16 +227,21 @@ const a2a: BenchSuite = {
       for (let i = 0; i < WARMUP_ROUNDS; i++) for (const fn of Object.values(cases)) await fn();
       const after = await interleaved({ ...cases, [FLOOR]: floor }, CPU_ROUNDS);
       const base = after[PLAIN_A2A];
+      const sameClient = after[PLAIN_A2A_DISPATCH];
       const sig = after[FLOOR];
       for (const row of rows) {
         const m = after[row.name];
         if (!m || !base || !sig) continue;
         row.note = `${row.note}; after ${WARMUP_ROUNDS} warm-up round trips each, interleaved (${CPU_ROUNDS} each, blocks of 25): p50 ${m.p50Ms.toFixed(2)} ms (${(base.p50Ms / m.p50Ms).toFixed(2)}x), CPU ${m.cpuMs.toFixed(2)} ms per round trip`;
-        if (row.name === GOVERNED_A2A)
+        if (row.name === GOVERNED_A2A) {
           row.note = `${row.note}; signature floor ${sig.cpuMs.toFixed(3)} ms CPU; beyond the floor (governed − plain − floor) ${(m.cpuMs - base.cpuMs - sig.cpuMs).toFixed(3)} ms CPU per round trip`;
+          if (sameClient)
+            row.note = `${row.note}; against the plain case on the same HTTP client: p50 ${(sameClient.p50Ms / m.p50Ms).toFixed(2)}x, beyond the floor ${(m.cpuMs - sameClient.cpuMs - sig.cpuMs).toFixed(3)} ms CPU`;
+        }
       }
       return rows;
     } finally {
+      await http.close();
       await governed.close();
       await plain.close();
     }
