@@ -101,6 +101,33 @@ function parsedParams(params: unknown): CallToolRequest['params'] | undefined {
 }
 
 /**
+ * Answers `call` with what `pending` gives: its result, or its failure as a JSON-RPC error (one
+ * async frame per call, no closures made per call).
+ */
+async function respond(
+  pending: Promise<CallToolResult>,
+  call: WireCall,
+  answer: (call: WireCall, message: JSONRPCMessage) => void,
+): Promise<void> {
+  let message: JSONRPCMessage;
+  try {
+    message = { jsonrpc: '2.0', id: call.requestId, result: await pending };
+  } catch (failure) {
+    const error = failure as { code?: unknown; message?: string; data?: unknown } | undefined;
+    message = {
+      jsonrpc: '2.0',
+      id: call.requestId,
+      error: {
+        code: Number.isSafeInteger(error?.code) ? (error?.code as number) : ErrorCode.InternalError,
+        message: error?.message ?? 'Internal error',
+        ...(error?.data !== undefined && { data: error.data }),
+      },
+    };
+  }
+  answer(call, message);
+}
+
+/**
  * Takes the well-formed `tools/call` requests of the server's (connected) transport and answers
  * them with `serve`; the server's own handler still answers whatever arrives otherwise.
  */
@@ -145,20 +172,7 @@ export function serveToolCalls(
           elicitationTimeoutMs,
         );
         inflight.set(m.id, call);
-        const id = m.id;
-        serve(params, call).then(
-          (result) => answer(call, { jsonrpc: '2.0', id, result }),
-          (error: { code?: unknown; message?: string; data?: unknown }) =>
-            answer(call, {
-              jsonrpc: '2.0',
-              id,
-              error: {
-                code: Number.isSafeInteger(error?.code) ? (error.code as number) : ErrorCode.InternalError,
-                message: error?.message ?? 'Internal error',
-                ...(error?.data !== undefined && { data: error.data }),
-              },
-            }),
-        );
+        void respond(serve(params, call), call, answer);
         return;
       }
     } else if (m.method === 'notifications/cancelled') {
