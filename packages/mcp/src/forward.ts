@@ -100,8 +100,17 @@ export class CallForwarder {
       }
       this.#pending.set(id, pending);
       this.#arm(deadline);
-      this.#transport.send(message).catch((error: unknown) => this.#settle(id)?.reject(error));
+      void this.#send(message, id);
     });
+  }
+
+  /** Sends a call; a failed send rejects it (one async frame: no closure or derived promise). */
+  async #send(message: JSONRPCMessage, id: string): Promise<void> {
+    try {
+      await this.#transport.send(message);
+    } catch (error) {
+      this.#settle(id)?.reject(error);
+    }
   }
 
   /** Cuts every call past its deadline (the shared timer fired); arms the timer for the next. */

@@ -101,13 +101,15 @@ function parsedParams(params: unknown): CallToolRequest['params'] | undefined {
 }
 
 /**
- * Answers `call` with what `pending` gives: its result, or its failure as a JSON-RPC error (one
- * async frame per call, no closures made per call).
+ * Answers `call` with what `pending` gives: its result, or its failure as a JSON-RPC error; a
+ * failed send is reported to the server's `onerror`. One async frame per call: no closures and
+ * no derived promises (`.then`, `.catch`) made per call.
  */
 async function respond(
   pending: Promise<CallToolResult>,
   call: WireCall,
-  answer: (call: WireCall, message: JSONRPCMessage) => void,
+  answer: (call: WireCall, message: JSONRPCMessage) => Promise<void> | undefined,
+  server: Server,
 ): Promise<void> {
   let message: JSONRPCMessage;
   try {
@@ -124,7 +126,13 @@ async function respond(
       },
     };
   }
-  answer(call, message);
+  const sent = answer(call, message);
+  if (sent === undefined) return;
+  try {
+    await sent;
+  } catch (error) {
+    server.onerror?.(new Error(`Failed to send response: ${String(error)}`));
+  }
 }
 
 /**
@@ -145,13 +153,10 @@ export function serveToolCalls(
     for (const call of inflight.values()) call.abort('the connection closed');
     inflight.clear();
   };
-  const sendFailed = (error: unknown) => {
-    server.onerror?.(new Error(`Failed to send response: ${String(error)}`));
-  };
-  const answer = (call: WireCall, message: JSONRPCMessage) => {
+  /** Sends the answer (undefined: a cancelled call, answered with nothing, as the SDK does). */
+  const answer = (call: WireCall, message: JSONRPCMessage): Promise<void> | undefined => {
     if (inflight.get(call.requestId) === call) inflight.delete(call.requestId);
-    if (call.aborted) return; // cancelled: nothing is answered, as the SDK does
-    transport.send(message).catch(sendFailed);
+    return call.aborted ? undefined : transport.send(message);
   };
   transport.onmessage = (message, extra) => {
     const m = message as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
@@ -172,7 +177,7 @@ export function serveToolCalls(
           elicitationTimeoutMs,
         );
         inflight.set(m.id, call);
-        void respond(serve(params, call), call, answer);
+        void respond(serve(params, call), call, answer, server);
         return;
       }
     } else if (m.method === 'notifications/cancelled') {
