@@ -16,10 +16,10 @@ import {
 import { linkRecords, makeAuditEntry } from '@agentgov/core/testing';
 import fc from 'fast-check';
 import { Migrator, sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { joinedLeaves } from '../src/audit-sql';
 import { MIGRATIONS, migrateToLatest } from '../src/index';
-import { collect, describeSqlBackends, type OpenStores, type TestStores } from './helpers';
+import { collect, describeSqlBackends, type OpenStores, storesFor, type TestStores } from './helpers';
 
 const input = (tenantId: string, i: number): AuditEntryInput => ({
   tenantId,
@@ -140,13 +140,7 @@ function suite(name: string, open: OpenStores): void {
     });
 
     describe('on a migrated schema', () => {
-      let s: TestStores;
-      beforeAll(async () => {
-        s = await open();
-      });
-      afterAll(async () => {
-        await s?.cleanup();
-      });
+      const s = storesFor(open);
 
       it('a 0009 caller (six arguments, leaves in the rows) still appends, leaves kept', async () => {
         const tenant = 't-old-caller';

@@ -8,10 +8,10 @@
 import type { AuditRecord, ChainHead } from '@agentgov/core';
 import fc from 'fast-check';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { oneRowParams } from '../src/audit-append-one';
 import { appendCall, appendRows, idOutsideItsTime } from '../src/audit-sql';
-import { describeSqlBackends, type OpenStores, type TestStores } from './helpers';
+import { describeSqlBackends, type OpenStores, storesFor, type TestStores } from './helpers';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
@@ -141,13 +141,7 @@ const outcome = (p: Promise<boolean>) =>
 
 function suite(name: string, open: OpenStores): void {
   describe(name, () => {
-    let s: TestStores;
-    beforeAll(async () => {
-      s = await open();
-    });
-    afterAll(async () => {
-      await s?.cleanup();
-    });
+    const s = storesFor(open);
 
     it('property: the fast path and audit_append store the same, or both refuse', async () => {
       let n = 0;

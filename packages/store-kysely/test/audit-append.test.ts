@@ -9,9 +9,9 @@ import type { AuditRecord } from '@agentgov/core';
 import { appendEntries, linkRecords, makeAuditEntry } from '@agentgov/core/testing';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPostgresKysely, createSqlStores, type SqlStores } from '../src/index';
-import { collect, describeSqlBackends, postgresStores, type TestStores } from './helpers';
+import { collect, describeSqlBackends, postgresStores, storesFor, type TestStores } from './helpers';
 
 /** Seq and links of a tenant's stored chain, checked from 1. */
 async function expectChain(s: SqlStores, tenantId: string, length: number): Promise<AuditRecord[]> {
@@ -26,13 +26,7 @@ async function expectChain(s: SqlStores, tenantId: string, length: number): Prom
 
 function appendSuite(name: string, open: () => Promise<TestStores>): void {
   describe(name, () => {
-    let s: TestStores;
-    beforeAll(async () => {
-      s = await open();
-    });
-    afterAll(async () => {
-      await s?.cleanup();
-    });
+    const s = storesFor(open);
 
     it('30 concurrent appends of one tenant: each resolves with its own records, one unbroken chain', async () => {
       const tenant = 'grouped';

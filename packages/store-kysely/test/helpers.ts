@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
-import { afterAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import {
   createPGliteKysely,
   createPostgresKysely,
@@ -166,6 +166,21 @@ export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
 
 /** The stores a backend test opens: over a fresh schema, with `cleanup` dropping it. */
 export type TestStores = SqlStores & { cleanup: () => Promise<void> };
+
+/**
+ * The stores of the enclosing describe block: opened before its tests, dropped after them. The
+ * object is filled in `beforeAll` (read it only inside hooks and tests).
+ */
+export function storesFor(open: () => Promise<TestStores>): TestStores {
+  const s = {} as TestStores;
+  beforeAll(async () => {
+    Object.assign(s, await open());
+  });
+  afterAll(async () => {
+    await s.cleanup?.();
+  });
+  return s;
+}
 
 /** Opens fresh stores on one backend (`migrate: false` leaves the schema empty). */
 export type OpenStores = (options?: { migrate?: boolean }) => Promise<TestStores>;

@@ -6,9 +6,9 @@ import { canonicalJson } from '@agentgov/audit';
 import { type AuditEntry, type AuditRecord, ManualClock } from '@agentgov/core';
 import { linkRecords, makeAuditEntry } from '@agentgov/core/testing';
 import { type Kysely, sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type Database, ensurePartitions, migrateToLatest, type SqlStores } from '../src/index';
-import { collect, describeSqlBackends, type TestStores } from './helpers';
+import { collect, describeSqlBackends, storesFor, type TestStores } from './helpers';
 
 async function rejects(work: Promise<unknown>): Promise<string> {
   try {
@@ -39,13 +39,7 @@ async function seed(s: SqlStores, tenant: string, entries: AuditEntry[]): Promis
 
 function storeSuite(name: string, open: () => Promise<TestStores>): void {
   describe(name, () => {
-    let s: TestStores;
-    beforeAll(async () => {
-      s = await open();
-    });
-    afterAll(async () => {
-      await s?.cleanup();
-    });
+    const s = storesFor(open);
 
     describe('append-only trigger', () => {
       beforeAll(async () => {

@@ -5,9 +5,9 @@
  */
 import { makeConnector, makeExchange, makeTask } from '@agentgov/core/testing';
 import { Migrator, sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MIGRATIONS, migrateToLatest } from '../src/index';
-import { describeSqlBackends, type TestStores } from './helpers';
+import { describeSqlBackends, storesFor, type TestStores } from './helpers';
 
 const TENANT_TABLES = [
   'connectors',
@@ -49,13 +49,7 @@ function suite(name: string, open: (options?: { migrate?: boolean }) => Promise<
     describe('on a migrated schema', () => {
       // In beforeAll (not at collection time): kysely instances sharing the file's PGlite session
       // must not run at the same time, each sets its own search_path on that one session.
-      let s: TestStores;
-      beforeAll(async () => {
-        s = await open();
-      });
-      afterAll(async () => {
-        await s?.cleanup();
-      });
+      const s = storesFor(open);
 
       it('every tenant-scoped table has tenant_id first in its primary key', async () => {
         const { rows } = await sql<{ table: string; first: string }>`
