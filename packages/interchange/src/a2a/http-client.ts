@@ -1,17 +1,19 @@
 /**
  * The HTTP calls of `A2ATransport`: one call within a per-call timeout and the caller's signal, its
  * response read by the caller. By default on a keep-alive `undici` Agent of its own, through
- * `Dispatcher.dispatch` (no WHATWG fetch, web streams or AbortController per call); with an
- * injected `fetch`, through it exactly as given. The default path is accept-only: a URL that is not
- * plain http(s) and a redirect go through the global `fetch` (which follows it), and everything it
- * gives is what `fetch` gives — status, body text (UTF-8, BOM dropped), a connection failure as
- * `TypeError('fetch failed', { cause })`, a body cut short as `TypeError('terminated', { cause })`,
- * an abort as the signal's reason (the timeout's a `TimeoutError` DOMException).
+ * `Dispatcher.dispatch` (no WHATWG fetch, web streams or AbortController per call), with undici's
+ * own `redirect` interceptor following redirects as `fetch` does (its `decompress` interceptor is
+ * still experimental and warns at run time: a coded body is decoded here, `decode`); with an
+ * injected `fetch`, through it exactly as given. A URL that is not plain http(s) goes
+ * through the global `fetch`. Everything the default path gives is what `fetch` gives — status,
+ * body text (UTF-8, BOM dropped), a connection failure as `TypeError('fetch failed', { cause })`,
+ * a body cut short as `TypeError('terminated', { cause })`, an abort as the signal's reason (the
+ * timeout's a `TimeoutError` DOMException).
  */
 
 import type { IncomingHttpHeaders } from 'node:http';
 import { brotliDecompressSync, constants, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
-import { Agent, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher, interceptors } from 'undici';
 
 /** What a call's reader sees of the response (a `Response` is one). */
 export interface HttpResponse {
@@ -28,8 +30,8 @@ export interface HttpInit {
   signal?: AbortSignal | undefined;
 }
 
-/** Statuses `fetch` follows when they carry a Location. */
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** As many redirects as `fetch` follows. */
+const MAX_REDIRECTIONS = 20;
 const utf8 = new TextDecoder();
 const timeoutError = () => new DOMException('The operation was aborted due to timeout', 'TimeoutError');
 
@@ -37,6 +39,7 @@ export class A2AHttpClient {
   readonly #fetch: typeof fetch | undefined;
   readonly #timeoutMs: number;
   #agent: Agent | undefined;
+  #dispatcher: Dispatcher | undefined;
   constructor(options: { fetch?: typeof fetch | undefined; timeoutMs?: number | undefined }) {
     this.#fetch = options.fetch;
     this.#timeoutMs = options.timeoutMs ?? 10_000;
@@ -58,11 +61,11 @@ export class A2AHttpClient {
     const follow = () => call.abort(outer?.reason);
     outer?.addEventListener('abort', follow, { once: true });
     try {
-      this.#agent ??= new Agent();
-      let res = await call.start(this.#agent, target, init);
-      // A redirect: `fetch` follows it (the same call again, through it, within the same deadline).
-      if (res === undefined) res = await fetch(url, { ...init, signal: call.controller().signal });
-      return await read(res);
+      if (!this.#dispatcher) {
+        this.#agent = new Agent();
+        this.#dispatcher = this.#agent.compose(interceptors.redirect({ maxRedirections: MAX_REDIRECTIONS }));
+      }
+      return await read(await call.start(this.#dispatcher, target, init));
     } finally {
       clearTimeout(timer);
       outer?.removeEventListener('abort', follow);
@@ -73,6 +76,7 @@ export class A2AHttpClient {
   async close(): Promise<void> {
     const agent = this.#agent;
     this.#agent = undefined;
+    this.#dispatcher = undefined;
     await agent?.close();
   }
 
@@ -115,16 +119,15 @@ function plainHttp(url: URL | string): URL | undefined {
 class Call implements Dispatcher.DispatchHandler {
   #ctl: Dispatcher.DispatchController | undefined;
   #aborted: { reason: unknown } | undefined;
-  #fallback: AbortController | undefined;
-  #head: { resolve: (r: HttpResponse | undefined) => void; reject: (e: unknown) => void } | undefined;
+  #head: { resolve: (r: HttpResponse) => void; reject: (e: unknown) => void } | undefined;
   #body: { resolve: (b: Buffer) => void; reject: (e: unknown) => void } | undefined;
   #chunks: Buffer[] = [];
   #encoding: string | undefined;
 
-  start(agent: Agent, url: URL, init: HttpInit): Promise<HttpResponse | undefined> {
+  start(dispatcher: Dispatcher, url: URL, init: HttpInit): Promise<HttpResponse> {
     return new Promise((resolve, reject) => {
       this.#head = { resolve, reject };
-      agent.dispatch(
+      dispatcher.dispatch(
         {
           origin: url.origin,
           path: url.pathname + url.search,
@@ -137,18 +140,10 @@ class Call implements Dispatcher.DispatchHandler {
     });
   }
 
-  /** The AbortController of the `fetch` that follows a redirect (aborted with this call). */
-  controller(): AbortController {
-    this.#fallback = new AbortController();
-    if (this.#aborted) this.#fallback.abort(this.#aborted.reason);
-    return this.#fallback;
-  }
-
   abort(reason: unknown): void {
     if (this.#aborted) return;
     this.#aborted = { reason };
     this.#ctl?.abort(reason as Error);
-    this.#fallback?.abort(reason);
     this.#fail(reason);
   }
 
@@ -157,15 +152,10 @@ class Call implements Dispatcher.DispatchHandler {
     if (this.#aborted) ctl.abort(this.#aborted.reason as Error);
   }
 
-  onResponseStart(ctl: Dispatcher.DispatchController, status: number, headers: IncomingHttpHeaders): void {
+  onResponseStart(_ctl: Dispatcher.DispatchController, status: number, headers: IncomingHttpHeaders): void {
     const head = this.#head;
     if (status < 200 || !head) return;
     this.#head = undefined;
-    if (REDIRECTS.has(status) && headers.location !== undefined) {
-      ctl.abort(new Error('redirect: followed by fetch'));
-      head.resolve(undefined);
-      return;
-    }
     const coding = headers['content-encoding'];
     if (coding !== undefined) this.#encoding = Array.isArray(coding) ? coding.join(',') : coding;
     const body = new Promise<Buffer>((resolve, reject) => {
