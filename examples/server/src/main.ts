@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   );
   const { config } = settings;
   env = settings.env;
-  const log = env.AGENTGOV_REQUEST_LOG === 'off' ? undefined : (line: string) => console.log(line);
+  const log = env.AGENTGOV_REQUEST_LOG === 'off' ? undefined : batchedStdout();
   // Start-up can take a while (the embedded database's first start): say what it is doing.
   const progress = (step: string) => console.log(`agentgov: ${step}`);
   if (settings.file) progress(`configuration file ${settings.file} (environment variables override it)`);
@@ -90,6 +90,25 @@ async function main(): Promise<void> {
   console.log(lines.join('\n'));
 
   if (stopRequested) shutdown(server, stopRequested);
+}
+
+/**
+ * The log's line sink: the lines of one turn of the event loop go to stdout in one write (under
+ * load, many requests' lines per write instead of a write and a console call per request), at the
+ * end of that turn and, whatever is still pending, when the process exits.
+ */
+function batchedStdout(): (line: string) => void {
+  let pending: string[] = [];
+  const flush = () => {
+    if (pending.length === 0) return;
+    const text = `${pending.join('\n')}\n`;
+    pending = [];
+    process.stdout.write(text);
+  };
+  process.on('exit', flush);
+  return (line) => {
+    if (pending.push(line) === 1) setImmediate(flush);
+  };
 }
 
 /** The environment the server runs with: process.env over the configuration file's values. */

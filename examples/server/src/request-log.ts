@@ -16,18 +16,18 @@ export type LogLine = (line: string) => void;
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
-/** A `Logger` writing pino JSON lines (ISO time, no pid or hostname) to `write`. */
+/**
+ * A `Logger` writing pino JSON lines (ISO time, no pid or hostname) to `write`. Two pino
+ * instances share the sink: one with the redaction list, and its twin without, which writes the
+ * calls no redaction path can reach (the kernel's flat request line) without pino's per-call
+ * redaction pass — the same line either way (`pinoLogger`'s `unredacted`).
+ */
 export function createServerLogger(write: LogLine, level: LogLevel = 'info'): Logger {
-  const instance = pino(
-    {
-      level,
-      base: undefined,
-      timestamp: pino.stdTimeFunctions.isoTime,
-      redact: { paths: [...PINO_REDACT] },
-    },
-    { write: (line: string) => write(line.endsWith('\n') ? line.slice(0, -1) : line) },
-  );
-  return pinoLogger(instance);
+  const sink = { write: (line: string) => write(line.endsWith('\n') ? line.slice(0, -1) : line) };
+  const options = { level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime };
+  return pinoLogger(pino({ ...options, redact: { paths: [...PINO_REDACT] } }, sink), {
+    unredacted: pino(options, sink),
+  });
 }
 
 /** What the server is doing before it can serve: opening (and migrating) the database, or the rest. */
