@@ -41,7 +41,10 @@ const value = fc.letrec((tie) => ({
   value: fc.oneof({ depthSize: 'small' }, primitive, tie('object'), fc.array(primitive, { maxLength: 3 })),
   object: fc.dictionary(key, tie('value'), { maxKeys: 4 }),
 })).value;
-const fields = fc.oneof(fc.dictionary(key, primitive, { maxKeys: 6 }), fc.dictionary(key, value, { maxKeys: 5 }));
+const fields = fc.oneof(
+  fc.dictionary(key, primitive, { maxKeys: 6 }),
+  fc.dictionary(key, value, { maxKeys: 5 }),
+);
 
 describe('pinoLogger with an unredacted twin', () => {
   it('writes the same lines as the redacting logger alone, for any fields', () => {
