@@ -1,9 +1,13 @@
 /**
  * Group commit of a log's appends, per tenant: the entries of every `append` / `appendBatch` of a
- * tenant made in the same microtask checkpoint (`Promise.all` over appends, the callers of one
- * turn of work), or while that tenant's previous write is still in flight (a database round
- * trip), are built and written together: one `build(head)` and one `store.append` call. Writes of
- * a tenant run one at a time, in call order; different tenants never wait for each other.
+ * tenant made in the same turn of the event loop (`Promise.all` over appends, the requests read in
+ * one turn), or while that tenant's previous write is still in flight (a database round trip),
+ * are built and written together: one `build(head)` and one `store.append` call. The first write
+ * waits for the end of its turn (`setImmediate`), not just for the microtask checkpoint: a store
+ * that answers at once (in memory, embedded PGlite on this thread) is never in flight, and
+ * without that wait each request of a busy server would be a write of its own (POST /decisions on
+ * embedded PGlite: 2.2k → 5.9k requests/s). Writes of a tenant run one at a time, in call order;
+ * different tenants never wait for each other.
  *
  * Each caller's entries were validated and prepared before they were queued (an invalid input
  * fails its own call and never reaches a group), and each caller is settled with its own entries
@@ -64,7 +68,9 @@ export class AppendQueue {
     if (queue.busy) return;
     queue.busy = true;
     const scheduled = queue;
-    queueMicrotask(() => this.#write(tenantId, scheduled));
+    // At the end of this turn of the event loop: everything the turn brings (the other requests
+    // read in it) joins the group, also when the store answers at once and is never in flight.
+    setImmediate(() => this.#write(tenantId, scheduled));
   }
 
   /** Writes the next group of the tenant's waiting callers; the following group when it returns. */

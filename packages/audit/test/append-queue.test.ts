@@ -1,6 +1,6 @@
 /**
  * The log's group commit (append-queue.ts, which replaced the policy gateway's own): the appends
- * of a tenant made in one microtask checkpoint, or while its previous write is in flight, share
+ * of a tenant made in one turn of the event loop, or while its previous write is in flight, share
  * one `store.append`; each caller gets its own entry, only once it is written; an invalid input
  * fails only its caller; the callers of a failed write are written again one by one (each gets
  * its own outcome); a caller with a signal is written alone; call order is chain order.
@@ -101,6 +101,26 @@ describe('group commit of appends', () => {
       { requestId: 'r5' },
     ]);
     expect(await chain(memory, 't1')).toEqual(['warm', 'r1', 'r2', 'r3', 'r4', 'r5']);
+  });
+
+  it('groups the appends of one turn made in separate callbacks (requests read in one turn), on a store that answers at once', async () => {
+    const { store, memory, calls } = countingStore();
+    const log = logOn(store);
+    (await log.append(entryInput({ requestId: 'warm' })))._unsafeUnwrap();
+    calls.length = 0;
+    // Three callbacks of one check phase, each appending from its own macrotask (as three HTTP
+    // requests read in one poll phase do): no write is in flight between them.
+    const results = await new Promise<Promise<unknown>[]>((resolve) => {
+      const out: Promise<unknown>[] = [];
+      for (const id of ['c1', 'c2', 'c3'])
+        setImmediate(() => {
+          out.push(log.append(entryInput({ requestId: id })));
+          if (out.length === 3) resolve(out);
+        });
+    });
+    await Promise.all(results);
+    expect(calls).toEqual([['c1', 'c2', 'c3']]);
+    expect(await chain(memory, 't1')).toEqual(['warm', 'c1', 'c2', 'c3']);
   });
 
   it('keeps call order also while the keys are first read', async () => {
