@@ -108,6 +108,7 @@ export {
   type ChainBreak,
   type CheckpointCheck,
   type UncheckedPart,
+  type VerifiedPrefix,
   type VerifyOptions,
   type VerifyReport,
   verifyAll,

@@ -1,6 +1,10 @@
 /**
  * Issuing a checkpoint: verify the tenant's chain up to its head, then sign the tree head (JWS,
- * see `checkpoint.ts`) and save it. A checkpoint of an existing size is returned as is; a broken
+ * see `checkpoint.ts`) and save it. The first checkpoint a log issues for a tenant verifies the
+ * chain from its start; each later one continues from the prefix the previous one verified (its
+ * last hash and Merkle accumulator, kept by the log), so it reads only the records appended since
+ * — a checkpoint a minute costs what the minute appended, not the whole log again. Records
+ * checkpointed before are vouched for by the checkpoints that cover them (`verify` checks all). A checkpoint of an existing size is returned as is; a broken
  * chain is never signed. The latest checkpoint is also served as a C2SP signed note.
  */
 
@@ -14,9 +18,11 @@ import {
 } from '@agentgov/core';
 import { err, ok, type Result } from 'neverthrow';
 import { signCheckpoint } from './checkpoint';
+import { GENESIS_HASH } from './crypto';
 import type { LogContext } from './log-context';
+import { MerkleAccumulator } from './merkle';
 import { checkpointNote, checkpointOrigin, noteVerifierKey } from './signed-note';
-import { verifyTenant } from './verify';
+import { type VerifiedPrefix, verifyTenant } from './verify';
 
 export async function issueCheckpoint(
   ctx: LogContext,
@@ -29,7 +35,14 @@ export async function issueCheckpoint(
   if (!head) return err(ValidationError.invalid('tenantId', 'the tenant has no audit entries to checkpoint'));
   const existing = (await store.checkpoints(tenantId)).find((c) => c.treeSize === head.seq);
   if (existing) return ok(existing);
+  // From what the last checkpoint issued here verified: only what was appended since is read.
+  const known = ctx.checkpointed.get(tenantId);
+  const prefix: VerifiedPrefix =
+    known && known.seq <= head.seq
+      ? { seq: known.seq, hash: known.hash, merkle: known.merkle.clone() }
+      : { seq: 0, hash: GENESIS_HASH, merkle: new MerkleAccumulator() };
   const report = await verifyTenant(store, tenantId, {
+    resume: prefix,
     secrets: ctx.secrets,
     commitmentKeyRef: ctx.commitmentRef,
     publicJwk: key.publicJwk,
@@ -50,6 +63,11 @@ export async function issueCheckpoint(
       }),
     );
   }
+  ctx.checkpointed.set(tenantId, {
+    seq: head.seq,
+    hash: report.lastHash ?? prefix.hash,
+    merkle: prefix.merkle,
+  });
   const issuedAt = ctx.clock.now().toISOString();
   const checkpoint: AuditCheckpoint = {
     tenantId,

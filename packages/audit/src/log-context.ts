@@ -22,6 +22,7 @@ import {
   TenantKeys,
 } from './keys';
 import type { AuditLogOptions } from './log';
+import type { VerifiedPrefix } from './verify';
 
 export interface LogContext {
   store: AuditStore;
@@ -36,6 +37,8 @@ export interface LogContext {
   loadedKeys: () => TenantKeys | undefined;
   /** The checkpoint signing key; AuditKeyError when missing. */
   signingKey: () => Promise<SigningKey>;
+  /** Per tenant, the prefix of its chain the last checkpoint issued here verified (the next one continues from it). */
+  checkpointed: Map<string, VerifiedPrefix>;
 }
 
 /** `load()` once and share its promise; a rejected one is forgotten, so the next call loads again. */
@@ -76,5 +79,6 @@ export function createLogContext(options: AuditLogOptions): LogContext {
         return key;
       }),
     ),
+    checkpointed: new Map(),
   };
 }

@@ -329,6 +329,15 @@ export class MerkleAccumulator {
     this.#size++;
   }
 
+  /** An accumulator at the same point (its own state: pushing to one leaves the other as it was). */
+  clone(): MerkleAccumulator {
+    const copy = new MerkleAccumulator();
+    copy.#hashes.push(...this.#hashes);
+    copy.#sizes.push(...this.#sizes);
+    copy.#size = this.#size;
+    return copy;
+  }
+
   /** Root (hex) of the tree over everything pushed so far. */
   root(): string {
     return this.#hashes.length === 0 ? EMPTY_TREE_ROOT : bytesToHex(this.rootBytes());

@@ -61,6 +61,20 @@ export interface VerifyOptions {
    * only what was checked; `unchecked` still names what was not.
    */
   allowUnchecked?: boolean;
+  /**
+   * Continue from a prefix this process has verified: only the records after it are read and
+   * checked, linked to its last hash, and the report's `rootHash` is the root of the whole tree
+   * (the accumulator is advanced in place: pass a copy to keep it). `fromSeq` is then ignored.
+   * What issuing a checkpoint uses, so that each one reads only what was appended since the last.
+   */
+  resume?: VerifiedPrefix;
+}
+
+/** Records 1..seq of a tenant's chain as verified: the last one's hash, the Merkle accumulator over them. */
+export interface VerifiedPrefix {
+  seq: number;
+  hash: string;
+  merkle: MerkleAccumulator;
 }
 
 /** A key the verifier read: its value, or why there is none (`missing`, or why it is unusable). */
@@ -163,7 +177,12 @@ async function verifyRange(
   const deep = options.deep !== false;
   const commitKey = await loadCommit(options, tenantId);
   const commit = commitKey.value;
-  const fromSeq = Math.max(1, options.fromSeq ?? 1);
+  const { resume } = options;
+  if (resume && resume.merkle.size !== resume.seq)
+    throw new Error(
+      `a verified prefix of ${resume.seq} records with a Merkle accumulator of ${resume.merkle.size}`,
+    );
+  const fromSeq = resume ? resume.seq + 1 : Math.max(1, options.fromSeq ?? 1);
   const toSeq = options.toSeq;
   const publicKey = await loadPublicJwk(options);
   const publicJwk = publicKey.value;
@@ -186,14 +205,14 @@ async function verifyRange(
   );
 
   let expectedSeq = fromSeq;
-  let prevHash = await hashBefore(store, tenantId, fromSeq);
+  let prevHash = resume ? resume.hash : await hashBefore(store, tenantId, fromSeq);
   const total = Math.max(0, (toSeq ?? (await store.count(tenantId))) - fromSeq + 1);
   const offload =
-    threads && fromSeq === 1 && total >= merkleWorkers.threshold
+    threads && !resume && fromSeq === 1 && total >= merkleWorkers.threshold
       ? startOffload(checkpoints.sizes())
       : undefined;
   const reached: Reached[] = [];
-  const merkle = fromSeq === 1 && !offload ? new MerkleAccumulator() : undefined;
+  const merkle = resume ? resume.merkle : fromSeq === 1 && !offload ? new MerkleAccumulator() : undefined;
   let last: AuditRecord | AuditLeaf | undefined;
 
   /** Checks one record (or leaf); false once the chain is broken (the report says where). */

@@ -1,0 +1,99 @@
+/**
+ * Issuing checkpoints incrementally: the first checkpoint a log issues for a tenant verifies the
+ * chain from its start; each later one reads only the records appended since (continuing the
+ * previous one's hash and Merkle accumulator), signs the same root a full verification computes,
+ * and still refuses a chain broken in what it reads.
+ */
+import {
+  type AuditHashScanOptions,
+  type AuditRecord,
+  type AuditScanOptions,
+  InMemoryAuditStore,
+} from '@agentgov/core';
+import { describe, expect, it } from 'vitest';
+import { createAuditLog } from '../src/log';
+import { verifyTenant } from '../src/verify';
+import { entryInput, KEYS, secrets } from './helpers';
+
+/** The in-memory store, counting the records its scans hand out; `tampered` alters one as read. */
+class WatchedStore extends InMemoryAuditStore {
+  read = 0;
+  tampered: number | undefined;
+  #altered(r: AuditRecord): AuditRecord {
+    return r.seq === this.tampered ? { ...r, entry: { ...r.entry, outcome: 'denied' } } : r;
+  }
+  override async *scanPages(tenantId: string, options?: AuditHashScanOptions) {
+    for await (const page of super.scanPages(tenantId, options)) {
+      this.read += page.length;
+      yield page.map((r) => this.#altered(r));
+    }
+  }
+  override async *scan(tenantId: string, options?: AuditScanOptions) {
+    for await (const r of super.scan(tenantId, options)) {
+      this.read++;
+      yield this.#altered(r);
+    }
+  }
+  takeRead(): number {
+    const n = this.read;
+    this.read = 0;
+    return n;
+  }
+}
+
+const batch = (n: number) => Array.from({ length: n }, () => entryInput());
+
+describe('incremental checkpoints', () => {
+  it('reads only the records appended since the last checkpoint, and signs the root a full verification computes', async () => {
+    const store = new WatchedStore();
+    const takeRead = () => store.takeRead();
+    const s = secrets();
+    const log = createAuditLog({ store, secrets: s });
+    (await log.appendBatch(batch(13)))._unsafeUnwrap();
+    takeRead();
+    const cp1 = (await log.checkpoint('t1'))._unsafeUnwrap();
+    expect(takeRead()).toBe(13);
+    (await log.appendBatch(batch(8)))._unsafeUnwrap();
+    const cp2 = (await log.checkpoint('t1'))._unsafeUnwrap();
+    expect(takeRead()).toBe(8);
+    (await log.appendBatch(batch(1)))._unsafeUnwrap();
+    const cp3 = (await log.checkpoint('t1'))._unsafeUnwrap();
+    expect(takeRead()).toBe(1);
+    expect([cp1.treeSize, cp2.treeSize, cp3.treeSize]).toEqual([13, 21, 22]);
+
+    // The whole chain verified from its start: the same roots, and every checkpoint holds.
+    const full = await verifyTenant(store, 't1', { secrets: s, publicJwk: KEYS.publicJwk });
+    expect(full.ok).toBe(true);
+    expect(full.rootHash).toBe(cp3.rootHash);
+    expect(full.checkpoints.map((c) => [c.treeSize, c.ok])).toEqual([
+      [13, true],
+      [21, true],
+      [22, true],
+    ]);
+    const upTo21 = await verifyTenant(store, 't1', { secrets: s, publicJwk: KEYS.publicJwk, toSeq: 21 });
+    expect(upTo21.rootHash).toBe(cp2.rootHash);
+
+    // A second log on the same store starts from the beginning (it verified nothing yet).
+    const other = createAuditLog({ store, secrets: s });
+    (await other.appendBatch(batch(2)))._unsafeUnwrap();
+    takeRead();
+    const cp4 = (await other.checkpoint('t1'))._unsafeUnwrap();
+    expect(takeRead()).toBe(24);
+    expect(cp4.rootHash).toBe((await verifyTenant(store, 't1', { secrets: s })).rootHash);
+  });
+
+  it('refuses to checkpoint a record broken in the new range, and continues once it reads right again', async () => {
+    const store = new WatchedStore();
+    const log = createAuditLog({ store, secrets: secrets() });
+    (await log.appendBatch(batch(5)))._unsafeUnwrap();
+    (await log.checkpoint('t1'))._unsafeUnwrap();
+    (await log.appendBatch(batch(4)))._unsafeUnwrap();
+    store.tampered = 7;
+    const refused = (await log.checkpoint('t1'))._unsafeUnwrapErr();
+    expect(refused.message).toMatch(/broken audit chain/);
+    expect(refused.detail).toMatchObject({ seq: 7 });
+    store.tampered = undefined;
+    const cp = (await log.checkpoint('t1'))._unsafeUnwrap();
+    expect(cp.treeSize).toBe(9);
+  });
+});
