@@ -7,6 +7,10 @@
  *   the built-in engine, the audited `policy_decision` appended to the in-memory chain) against
  *   the bare framework parsing the same JSON body and calling the same engine (issue 26).
  *
+ * - the same POST on the reference server as an operator runs it (`examples/server/start.mjs`:
+ *   every plugin, the development issuer in process, metrics, the request log), in memory and on
+ *   the embedded PGlite default, against the same bare framework (what an outside harness sees).
+ *
  * Every server runs in its own process (this file, re-run as a child with
  * `AGENTGOV_BENCH_SERVER=<kind>`), so the load generator and the server under test do not share
  * an event loop. Each pair is measured baseline and gateway back to back, after a warm-up.
@@ -19,9 +23,11 @@
  * `BENCH_GATEWAY_FROM=src` loads the sources through tsx instead.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { DecisionRequest } from '@agentgov/core';
@@ -360,6 +366,27 @@ function rowOf(name: string, t: Tally): BenchRow {
   };
 }
 
+/**
+ * Warms both targets (JIT, the JWKS fetch), then alternates short rounds of the baseline and the
+ * target, so that a change in the machine's load falls on both alike; one row each.
+ */
+async function alternate(
+  bare: Child,
+  target: Child,
+  loadOf: (c: Child) => Load,
+  names: [string, string],
+): Promise<BenchRow[]> {
+  await round(bare, loadOf(bare), WARMUP_SECONDS, undefined);
+  await round(target, loadOf(target), WARMUP_SECONDS, undefined);
+  const tallies = [bare, target].map((): Tally => ({ requests: 0, seconds: 0, cpuMicros: 0, latencies: [] }));
+  const perRound = Math.max(1, Math.round(SECONDS / ROUNDS));
+  for (let i = 0; i < ROUNDS; i++) {
+    await round(bare, loadOf(bare), perRound, tallies[0]);
+    await round(target, loadOf(target), perRound, tallies[1]);
+  }
+  return [rowOf(names[0], tallies[0] as Tally), rowOf(names[1], tallies[1] as Tally)];
+}
+
 function suite(route: 'GET' | 'POST', framework: Framework): BenchSuite {
   const what = route === 'GET' ? 'GET /api/v1/policies/{id}' : 'POST /api/v1/decisions';
   const baseline = `bare ${framework}, same JSON`;
@@ -390,22 +417,111 @@ function suite(route: 'GET' | 'POST', framework: Framework): BenchSuite {
           route === 'GET'
             ? { method: 'GET', path: c.info.policyPath ?? '/api/v1/policies/bench', headers }
             : { method: 'POST', path: '/api/v1/decisions', headers, body: DECISION_BODY };
-        // Warm both (JIT, the JWKS fetch); then alternate short rounds of the baseline and the
-        // gateway, so a change in the machine's load falls on both alike.
-        await round(bare, loadOf(bare), WARMUP_SECONDS, undefined);
-        await round(gateway, loadOf(gateway), WARMUP_SECONDS, undefined);
-        const tallies = [bare, gateway].map(
-          (): Tally => ({ requests: 0, seconds: 0, cpuMicros: 0, latencies: [] }),
-        );
-        const perRound = Math.max(1, Math.round(SECONDS / ROUNDS));
-        for (let i = 0; i < ROUNDS; i++) {
-          await round(bare, loadOf(bare), perRound, tallies[0]);
-          await round(gateway, loadOf(gateway), perRound, tallies[1]);
-        }
-        return [rowOf(baseline, tallies[0] as Tally), rowOf(`gateway on ${framework}`, tallies[1] as Tally)];
+        return await alternate(bare, gateway, loadOf, [baseline, `gateway on ${framework}`]);
       } finally {
         for (const c of children) c.stop();
         await issuer.close();
+      }
+    },
+  };
+}
+
+/**
+ * The reference server as an operator runs it (`examples/server/start.mjs`, what `pnpm start`
+ * runs: its build when current) on 127.0.0.1 port 0, with its development issuer, the given
+ * database and the request log on (read and dropped here, as a terminal or a log shipper would);
+ * the bench policy created through its API. Its CPU time is read from /proc (Linux).
+ */
+async function startReference(
+  framework: Framework,
+  database: 'memory' | 'pglite',
+): Promise<Child & { token: string }> {
+  const dataDir = database === 'pglite' ? mkdtempSync(join(tmpdir(), 'agentgov-bench-')) : '';
+  const start = fileURLToPath(new URL('../examples/server/start.mjs', import.meta.url));
+  const child = spawn(process.execPath, [start], {
+    env: {
+      ...process.env,
+      ...{ PORT: '0', HOST: '127.0.0.1', AGENTGOV_FRAMEWORK: framework, AGENTGOV_DATA_DIR: dataDir },
+      ...{
+        DATABASE_URL: database === 'memory' ? 'memory:' : '',
+        OIDC_ISSUER: '',
+        REDIS_URL: '',
+        OPA_URL: '',
+      },
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const stop = () => {
+    child.removeAllListeners('exit');
+    child.kill('SIGKILL');
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+    const { url, token } = await new Promise<{ url: string; token: string }>((resolve, reject) => {
+      child.once('exit', (code) => reject(new Error(`the reference server exited (${code})`)));
+      let url: string | undefined;
+      lines.on('line', (line) => {
+        url ??= /listening on (http:\/\/\S+)/.exec(line)?.[1];
+        const token = /^\s*TOKEN=(\S+)/.exec(line)?.[1];
+        if (url && token) resolve({ url, token });
+      });
+    });
+    lines.close();
+    child.stdout?.on('data', () => {}); // the request log, dropped
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const body = JSON.stringify({ ...BENCH_POLICY, scope: 'enterprise', scopeId: 'acme' });
+    const created = await fetch(`${url}/api/v1/policies`, { method: 'POST', headers, body });
+    if (created.status !== 201) throw new Error(`creating the policy: ${created.status}`);
+    const decided = await fetch(`${url}/api/v1/decisions`, { method: 'POST', headers, body: DECISION_BODY });
+    if (decided.status !== 200) throw new Error(`the decision: ${decided.status}`);
+    const decisionJson = await decided.text();
+    const pid = child.pid as number;
+    return {
+      info: { port: Number(new URL(url).port), decisionJson },
+      url,
+      token,
+      async cpu() {
+        // utime and stime (fields 14 and 15) in clock ticks of 10 ms.
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+        return (Number(fields[11]) + Number(fields[12])) * 10_000;
+      },
+      stop,
+    };
+  } catch (error) {
+    stop();
+    throw error;
+  }
+}
+
+/**
+ * POST /decisions on the reference server (what an operator runs and an outside harness
+ * measures: every plugin, the development issuer in process, metrics, the request log) against
+ * the same bare framework as the gateway suites' baseline.
+ */
+function referenceSuite(framework: Framework, database: 'memory' | 'pglite'): BenchSuite {
+  const baseline = `bare ${framework}, same JSON`;
+  const db = database === 'memory' ? 'DATABASE_URL=memory:' : 'embedded PGlite, the default';
+  return {
+    name: `POST /api/v1/decisions on the reference server (${framework}, ${db}, request log on; ${CONNECTIONS} connections, ${SECONDS}s each)`,
+    baseline,
+    async run() {
+      const children: Child[] = [];
+      try {
+        const reference = await startReference(framework, database);
+        children.push(reference);
+        const bare = await startChild(`bare-${framework}`, reference.info);
+        children.push(bare);
+        const headers = { authorization: `Bearer ${reference.token}`, 'content-type': 'application/json' };
+        const load = (): Load => ({
+          method: 'POST',
+          path: '/api/v1/decisions',
+          headers,
+          body: DECISION_BODY,
+        });
+        return await alternate(bare, reference, load, [baseline, `reference server on ${framework}`]);
+      } finally {
+        for (const c of children) c.stop();
       }
     },
   };
@@ -418,4 +534,13 @@ if (kind) {
   await serve(kind);
 }
 
-export default [suite('GET', 'express'), suite('GET', 'koa'), suite('POST', 'express'), suite('POST', 'koa')];
+export default [
+  suite('GET', 'express'),
+  suite('GET', 'koa'),
+  suite('POST', 'express'),
+  suite('POST', 'koa'),
+  referenceSuite('express', 'memory'),
+  referenceSuite('koa', 'memory'),
+  referenceSuite('express', 'pglite'),
+  referenceSuite('koa', 'pglite'),
+];
