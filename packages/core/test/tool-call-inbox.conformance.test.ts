@@ -37,7 +37,7 @@ describe('ToolCallInbox conformance catches broken inboxes', () => {
   it('an inbox that ignores the arguments digest fails the key case', async () => {
     class NoDigest extends InMemoryToolCallInbox {
       override consume(...args: Parameters<InMemoryToolCallInbox['consume']>) {
-        return super.consume({ ...args[0], argumentsDigest: 'sha256:' + 'ab'.repeat(32) }, args[1]);
+        return super.consume({ ...args[0], argumentsDigest: `sha256:${'ab'.repeat(32)}` }, args[1]);
       }
     }
     await expect(
