@@ -4,8 +4,9 @@
  * chain from its start; each later one continues from the prefix the previous one verified (its
  * last hash and Merkle accumulator, kept by the log), so it reads only the records appended since
  * — a checkpoint a minute costs what the minute appended, not the whole log again. Records
- * checkpointed before are vouched for by the checkpoints that cover them (`verify` checks all). A checkpoint of an existing size is returned as is; a broken
- * chain is never signed. The latest checkpoint is also served as a C2SP signed note.
+ * checkpointed before are vouched for by the checkpoints that cover them (`verify` checks all).
+ * A checkpoint of an existing size is returned as is; a broken chain is never signed. The latest
+ * checkpoint is also served as a C2SP signed note.
  */
 
 import type { KeyObject } from 'node:crypto';

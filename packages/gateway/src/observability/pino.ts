@@ -83,17 +83,9 @@ export interface PinoLoggerOptions {
 
 export function pinoLogger(pino: PinoLike, options: PinoLoggerOptions = {}): Logger {
   const { unredacted } = options;
-  if (!unredacted) {
-    return {
-      debug: (message, fields) => pino.debug(fields ?? {}, message),
-      info: (message, fields) => pino.info(fields ?? {}, message),
-      warn: (message, fields) => pino.warn(fields ?? {}, message),
-      error: (message, fields) => pino.error(fields ?? {}, message),
-    };
-  }
   const needs = redactionTest(options.paths ?? PINO_REDACT);
   const via = (fields: object | undefined): PinoLike =>
-    fields === undefined || !needs(fields) ? unredacted : pino;
+    unredacted && (fields === undefined || !needs(fields)) ? unredacted : pino;
   return {
     debug: (message, fields) => via(fields).debug(fields ?? {}, message),
     info: (message, fields) => via(fields).info(fields ?? {}, message),
