@@ -6,6 +6,7 @@
  * envelope is accepted only when it names the user its key is bound to. The ReplayGuard remembers
  * envelope ids (`jti`) until they expire.
  */
+import { Heap } from 'heap-js';
 import { exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 
 export type VerifyKey = CryptoKey | JWK | Uint8Array;
@@ -160,15 +161,21 @@ export interface ReplayGuard {
 }
 
 /** In-memory ReplayGuard, bounded: expired ids are dropped, and at `maxEntries` new ids are refused. */
+/** An id of the replay guard and the expiry it was set with. */
+interface Expiry {
+  jti: string;
+  exp: number;
+}
+
 export class InMemoryReplayGuard implements ReplayGuard {
   readonly #seen = new Map<string, number>();
   readonly #max: number;
   /**
-   * Every id set with a comparable expiry, earliest first (a binary heap in two arrays): a full
-   * guard drops what has expired by popping it, not by scanning every id. A record whose id was
-   * set again since is left behind and skipped (its id holds another expiry, or none).
+   * Every id set with a comparable expiry, earliest first (heap-js's binary heap): a full guard
+   * drops what has expired by popping it, not by scanning every id. A record whose id was set
+   * again since is left behind and skipped (its id holds another expiry, or none).
    */
-  readonly #heap = new ExpiryHeap();
+  readonly #heap = new Heap<Expiry>((a, b) => (a.exp < b.exp ? -1 : a.exp > b.exp ? 1 : 0));
   constructor(maxEntries = 100_000) {
     this.#max = maxEntries;
   }
@@ -180,76 +187,21 @@ export class InMemoryReplayGuard implements ReplayGuard {
     if (this.#seen.size >= this.#max) return false;
     this.#seen.set(jti, expiresAtMs);
     // NaN never expires (`exp <= now` is false): it is never dropped, so never queued.
-    if (!Number.isNaN(expiresAtMs)) this.#heap.push(jti, expiresAtMs);
+    if (!Number.isNaN(expiresAtMs)) this.#heap.push({ jti, exp: expiresAtMs });
     // Ids set again leave records behind: past twice the ids held, keep only the current ones.
-    if (this.#heap.size > 2 * this.#seen.size + 8) this.#heap.refill(this.#seen);
+    if (this.#heap.length > 2 * this.#seen.size + 8) {
+      const current: Expiry[] = [];
+      for (const [id, exp] of this.#seen) if (!Number.isNaN(exp)) current.push({ jti: id, exp });
+      this.#heap.init(current);
+    }
     return true;
   }
   /** Deletes exactly the ids whose expiry is at or before `nowMs` (what a full scan deletes). */
   #dropExpired(nowMs: number): void {
     const heap = this.#heap;
-    while (heap.size > 0 && heap.earliest() <= nowMs) {
-      const exp = heap.earliest();
-      const jti = heap.pop();
-      if (this.#seen.get(jti) === exp) this.#seen.delete(jti);
+    for (let top = heap.peek(); top !== undefined && top.exp <= nowMs; top = heap.peek()) {
+      heap.pop();
+      if (this.#seen.get(top.jti) === top.exp) this.#seen.delete(top.jti);
     }
-  }
-}
-
-/** A binary min-heap of (id, expiry) records, by expiry, in two parallel arrays. */
-class ExpiryHeap {
-  readonly #ids: string[] = [];
-  readonly #exps: number[] = [];
-  get size(): number {
-    return this.#exps.length;
-  }
-  earliest(): number {
-    return this.#exps[0] as number;
-  }
-  push(id: string, exp: number): void {
-    const ids = this.#ids;
-    const exps = this.#exps;
-    let i = exps.length;
-    ids.push(id);
-    exps.push(exp);
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if ((exps[parent] as number) <= exp) break;
-      ids[i] = ids[parent] as string;
-      exps[i] = exps[parent] as number;
-      i = parent;
-    }
-    ids[i] = id;
-    exps[i] = exp;
-  }
-  /** Removes the earliest record; its id. */
-  pop(): string {
-    const ids = this.#ids;
-    const exps = this.#exps;
-    const top = ids[0] as string;
-    const lastId = ids.pop() as string;
-    const lastExp = exps.pop() as number;
-    const n = exps.length;
-    if (n > 0) {
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        if (l >= n) break;
-        const c = l + 1 < n && (exps[l + 1] as number) < (exps[l] as number) ? l + 1 : l;
-        if ((exps[c] as number) >= lastExp) break;
-        ids[i] = ids[c] as string;
-        exps[i] = exps[c] as number;
-        i = c;
-      }
-      ids[i] = lastId;
-      exps[i] = lastExp;
-    }
-    return top;
-  }
-  /** Only the records of `current` (ids with a comparable expiry). */
-  refill(current: ReadonlyMap<string, number>): void {
-    this.#ids.length = 0;
-    this.#exps.length = 0;
-    for (const [id, exp] of current) if (!Number.isNaN(exp)) this.push(id, exp);
   }
 }
