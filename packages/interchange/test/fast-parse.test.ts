@@ -27,6 +27,10 @@ import {
 import { fastMessage, parseMessage } from '../src/fast-parse';
 import { ExchangeMessageSchema } from '../src/message';
 
+/** A string without lone surrogates (what canonical JSON can write); anything else passes. */
+const wellFormed = (t: unknown) =>
+  typeof t !== 'string' || (t as string & { isWellFormed(): boolean }).isWellFormed();
+
 const ascii = (min: number, max: number) => fc.string({ minLength: min, maxLength: max });
 /** Any string, including astral characters and lone surrogates, around the length limits. */
 const anyString = (max: number) =>
@@ -282,7 +286,6 @@ function writesCanonical(value: unknown): boolean {
 
 describe('claimsJson: the canonical JSON of claims, written field by field', () => {
   it('well-formed claims (any strings) take it, with canonicalJson’s text', () => {
-    const wellFormed = (t: string) => (t as string & { isWellFormed(): boolean }).isWellFormed();
     fc.assert(
       fc.property(validClaims, anyString(40), anyString(40), (c, a, b) => {
         expect(writesCanonical(c)).toBe(true);
@@ -341,8 +344,6 @@ describe('messageJson and contentDigest: the canonical JSON of message content, 
   );
 
   it('a message of the exchange shape (any strings, primitive values) takes it, with canonicalJson’s text', () => {
-    const wellFormed = (t: unknown) =>
-      typeof t !== 'string' || (t as string & { isWellFormed(): boolean }).isWellFormed();
     fc.assert(
       fc.property(withPrimitives, anyString(30), (m, t) => {
         const odd = { ...m, text: t };
