@@ -27,7 +27,7 @@ function loggers() {
 // Keys: the redaction list's names (top level and nested), and others.
 const key = fc.oneof(
   fc.constantFrom('authorization', 'cookie', 'token', 'password', 'headers', 'secret', 'clientSecret'),
-  fc.constantFrom('requestId', 'route', 'status', 'userId', 'tenantId', 'detail'),
+  fc.constantFrom('requestId', 'route', 'status', 'userId', 'tenantId', 'detail', 'valueOf', 'toString'),
   fc.string({ maxLength: 8 }),
 );
 const primitive = fc.oneof(
@@ -47,17 +47,41 @@ const fields = fc.oneof(
 );
 
 describe('pinoLogger with an unredacted twin', () => {
-  it('writes the same lines as the redacting logger alone, for any fields', () => {
+  it('writes the same lines as the redacting logger alone, for any fields (or throws as it does)', () => {
+    /** The lines a call wrote, or what it threw (pino itself throws on a field named `valueOf`). */
+    const outcome = (call: () => void, lines: () => string[]) => {
+      try {
+        call();
+        return lines();
+      } catch (error) {
+        return `threw ${(error as Error).message}`;
+      }
+    };
     fc.assert(
       fc.property(fields, fc.constantFrom(...LEVELS), fc.string({ maxLength: 10 }), (f, level, msg) => {
         const split = loggers();
-        pinoLogger(split.redacting, { unredacted: split.unredacted })[level](msg, f);
         const alone = loggers();
-        pinoLogger(alone.redacting)[level](msg, f);
-        expect([...split.redacted, ...split.plain]).toEqual(alone.redacted);
+        expect(
+          outcome(
+            () => pinoLogger(split.redacting, { unredacted: split.unredacted })[level](msg, f),
+            () => [...split.redacted, ...split.plain],
+          ),
+        ).toEqual(
+          outcome(
+            () => pinoLogger(alone.redacting)[level](msg, f),
+            () => alone.redacted,
+          ),
+        );
       }),
       { numRuns: 500 },
     );
+    // The counterexample CI found: a key pino reads as a serializer (Object.prototype's valueOf).
+    const split = loggers();
+    expect(() =>
+      pinoLogger(split.redacting, { unredacted: split.unredacted }).debug('', { valueOf: 0 }),
+    ).toThrow(TypeError);
+    const alone = loggers();
+    expect(() => pinoLogger(alone.redacting).debug('', { valueOf: 0 })).toThrow(TypeError);
   });
 
   it('sends the kernel’s flat request line through the unredacted logger and credentials through redaction', () => {
