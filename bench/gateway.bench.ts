@@ -32,7 +32,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { DecisionRequest } from '@agentgov/core';
 import autocannon from 'autocannon';
-import type { BenchRow, BenchSuite } from './lib';
+import { adminSql, type BenchRow, type BenchSuite, benchDatabaseUrl } from './lib';
 
 const SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_HTTP_CONNECTIONS ?? 10);
@@ -274,6 +274,11 @@ interface Child {
   stop(): void;
 }
 
+/** BENCH_CPU_PROF=<dir>: every server writes a V8 CPU profile there when it stops. */
+const PROFILE = process.env.BENCH_CPU_PROF
+  ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+  : [];
+
 async function startChild(kind: Kind, env: object): Promise<Child> {
   const file = fileURLToPath(import.meta.url);
   // From dist: tsx without the repository's paths, so `@agentgov/*` resolves to the built packages.
@@ -281,11 +286,7 @@ async function startChild(kind: Kind, env: object): Promise<Child> {
     kind.startsWith('gateway-') && FROM === 'dist'
       ? { TSX_TSCONFIG_PATH: fileURLToPath(new URL('../tsconfig.base.json', import.meta.url)) }
       : {};
-  // BENCH_CPU_PROF=<dir>: every server writes a V8 CPU profile there when it stops.
-  const profile = process.env.BENCH_CPU_PROF
-    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
-    : [];
-  const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', file], {
+  const child: ChildProcess = spawn(process.execPath, [...PROFILE, '--import', 'tsx', file], {
     env: {
       ...process.env,
       ...fromDist,
@@ -432,18 +433,35 @@ function suite(route: 'GET' | 'POST', framework: Framework): BenchSuite {
  * database and the request log on (read and dropped here, as a terminal or a log shipper would);
  * the bench policy created through its API. Its CPU time is read from /proc (Linux).
  */
+type ReferenceDatabase = 'memory' | 'pglite' | 'postgres';
+
+/**
+ * A new, empty PostgreSQL database beside the bench's (`benchDatabaseUrl`) for one reference
+ * server run, and how to drop it.
+ */
+async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const admin = benchDatabaseUrl().url;
+  const name = `agentgov_bench_ref_${process.pid}_${Date.now()}`;
+  const run = (text: string) => adminSql(admin, text);
+  await run(`CREATE DATABASE ${name}`);
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return { url: url.href, drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
 async function startReference(
   framework: Framework,
-  database: 'memory' | 'pglite',
+  database: ReferenceDatabase,
 ): Promise<Child & { token: string }> {
   const dataDir = database === 'pglite' ? mkdtempSync(join(tmpdir(), 'agentgov-bench-')) : '';
+  const postgres = database === 'postgres' ? await freshDatabase() : undefined;
   const start = fileURLToPath(new URL('../examples/server/start.mjs', import.meta.url));
-  const child = spawn(process.execPath, [start], {
+  const child = spawn(process.execPath, [...PROFILE, start], {
     env: {
       ...process.env,
       ...{ PORT: '0', HOST: '127.0.0.1', AGENTGOV_FRAMEWORK: framework, AGENTGOV_DATA_DIR: dataDir },
       ...{
-        DATABASE_URL: database === 'memory' ? 'memory:' : '',
+        DATABASE_URL: database === 'memory' ? 'memory:' : (postgres?.url ?? ''),
         OIDC_ISSUER: '',
         REDIS_URL: '',
         OPA_URL: '',
@@ -453,8 +471,18 @@ async function startReference(
   });
   const stop = () => {
     child.removeAllListeners('exit');
-    child.kill('SIGKILL');
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    const removeData = () => {
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+      void postgres?.drop().catch(() => {});
+    };
+    if (PROFILE.length === 0) {
+      child.kill('SIGKILL');
+      removeData();
+      return;
+    }
+    // Profiled: stopped as an operator stops it, so that node writes the profile on the way out.
+    child.once('exit', removeData);
+    child.kill('SIGTERM');
   };
   try {
     const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
@@ -499,9 +527,13 @@ async function startReference(
  * measures: every plugin, the development issuer in process, metrics, the request log) against
  * the same bare framework as the gateway suites' baseline.
  */
-function referenceSuite(framework: Framework, database: 'memory' | 'pglite'): BenchSuite {
+function referenceSuite(framework: Framework, database: ReferenceDatabase): BenchSuite {
   const baseline = `bare ${framework}, same JSON`;
-  const db = database === 'memory' ? 'DATABASE_URL=memory:' : 'embedded PGlite, the default';
+  const db = {
+    memory: 'DATABASE_URL=memory:',
+    pglite: 'embedded PGlite, the default',
+    postgres: `PostgreSQL (a new database on ${benchDatabaseUrl().source})`,
+  }[database];
   return {
     name: `POST /api/v1/decisions on the reference server (${framework}, ${db}, request log on; ${CONNECTIONS} connections, ${SECONDS}s each)`,
     baseline,
@@ -543,4 +575,6 @@ export default [
   referenceSuite('koa', 'memory'),
   referenceSuite('express', 'pglite'),
   referenceSuite('koa', 'pglite'),
+  referenceSuite('express', 'postgres'),
+  referenceSuite('koa', 'postgres'),
 ];

@@ -122,3 +122,14 @@ export function benchDatabaseUrl(): { url: string; source: string } {
     return { url: process.env.TEST_DATABASE_URL, source: 'TEST_DATABASE_URL' };
   return { url: 'postgres://postgres@127.0.0.1:5432/test', source: 'the local default' };
 }
+
+/** Runs one statement (CREATE / DROP DATABASE…) on the PostgreSQL at `url`, on a connection of its own. */
+export async function adminSql(url: string, text: string): Promise<void> {
+  const { openStore, sql } = await import('@agentgov/store-kysely');
+  const admin = await openStore({ database: url, migrate: false });
+  try {
+    await sql.raw(text).execute(admin.db);
+  } finally {
+    await admin.close();
+  }
+}

@@ -28,7 +28,7 @@ import { verifyTenant } from '@agentgov/audit';
 import { EnvSecretStore } from '@agentgov/core';
 import { openStore, sql } from '@agentgov/store-kysely';
 import { type DevAccount, startDevIssuer } from '../examples/server/src/dev-issuer';
-import { benchDatabaseUrl, percentile } from './lib';
+import { adminSql as serverSql, benchDatabaseUrl, percentile } from './lib';
 import { type Child, startHaproxy, startServer } from './three-instances-processes';
 
 const SECONDS = Number(process.env.BENCH_SCALE_SECONDS ?? 60);
@@ -174,14 +174,7 @@ async function main(): Promise<number> {
   const server = benchDatabaseUrl().url;
   const name = `agentgov_three_${randomBytes(4).toString('hex')}`;
   const databaseUrl = Object.assign(new URL(server), { pathname: `/${name}` }).href;
-  const adminSql = async (text: string) => {
-    const admin = await openStore({ database: server, migrate: false });
-    try {
-      await sql.raw(text).execute(admin.db);
-    } finally {
-      await admin.close();
-    }
-  };
+  const adminSql = (text: string) => serverSql(server, text);
   const suffix = randomBytes(3).toString('hex');
   const phaseTenants = (p: string) => Array.from({ length: TENANTS }, (_, i) => `${p}${i}-${suffix}`);
   const tenantsOne = phaseTenants('one');

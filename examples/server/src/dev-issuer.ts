@@ -6,6 +6,7 @@
  * Never used when `OIDC_ISSUER` is set. Its pages are in `./dev-issuer-pages`, its kept key in
  * `./dev-issuer-keys`, the code flow run without a browser in `./dev-issuer-code-flow`.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignJWT } from 'jose';
@@ -188,7 +189,9 @@ export async function startDevIssuer(options: {
   });
   provider.on('server_error', (_ctx, error) => console.error('dev issuer error:', error));
   const callback = provider.callback();
+  const hooksOffWhenIdle = await promiseHooksOffWhenIdle();
   server.on('request', (req, res) => {
+    hooksOffWhenIdle(res);
     const path = new URL(req.url ?? '/', issuer).pathname;
     if (path === SIGN_IN_CSS_PATH) {
       res.writeHead(200, {
@@ -250,6 +253,37 @@ export async function startDevIssuer(options: {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
+  };
+}
+
+/** Where oidc-provider keeps its AsyncLocalStorage (a module of its own, no `exports` map). */
+const OIDC_PROVIDER_ALS = 'oidc-provider/lib/helpers/als.js';
+
+/**
+ * oidc-provider runs each of its requests in an AsyncLocalStorage (`als.run(ctx, …)`). On Node 20
+ * an enabled AsyncLocalStorage keeps V8's promise hooks on for every promise of the process (the
+ * storage is disabled again only by `disable()`): with the issuer in process, every request the
+ * governance server answers paid for them (~4 % of its CPU under load) because the issuer
+ * answered the gateway's discovery request at start. The hook returned here is given each issuer
+ * response; once none is in flight the storage is disabled, and the promise hooks go off with it
+ * (the next `als.run` enables them again). Nothing reads the storage between requests: only
+ * oidc-provider's `clientIdMetadataDocument` feature reads it, and it is off here.
+ */
+async function promiseHooksOffWhenIdle(): Promise<(res: http.ServerResponse) => void> {
+  let als: AsyncLocalStorage<unknown> | undefined;
+  try {
+    als = ((await import(OIDC_PROVIDER_ALS)) as { default?: AsyncLocalStorage<unknown> }).default;
+  } catch {
+    // another oidc-provider layout: the hooks stay on, nothing else changes
+  }
+  if (!(als instanceof AsyncLocalStorage)) return () => {};
+  const storage = als;
+  let inFlight = 0;
+  return (res) => {
+    inFlight++;
+    res.once('close', () => {
+      if (--inFlight === 0) storage.disable();
+    });
   };
 }
 
