@@ -28,7 +28,7 @@ import { verifyTenant } from '@agentgov/audit';
 import { EnvSecretStore } from '@agentgov/core';
 import { openStore, sql } from '@agentgov/store-kysely';
 import { type DevAccount, startDevIssuer } from '../examples/server/src/dev-issuer';
-import { adminSql as serverSql, benchDatabaseUrl, percentile } from './lib';
+import { benchDatabaseUrl, percentile, adminSql as serverSql } from './lib';
 import { type Child, startHaproxy, startServer } from './three-instances-processes';
 
 const SECONDS = Number(process.env.BENCH_SCALE_SECONDS ?? 60);
