@@ -427,12 +427,6 @@ function suite(route: 'GET' | 'POST', framework: Framework): BenchSuite {
   };
 }
 
-/**
- * The reference server as an operator runs it (`examples/server/start.mjs`, what `pnpm start`
- * runs: its build when current) on 127.0.0.1 port 0, with its development issuer, the given
- * database and the request log on (read and dropped here, as a terminal or a log shipper would);
- * the bench policy created through its API. Its CPU time is read from /proc (Linux).
- */
 type ReferenceDatabase = 'memory' | 'pglite' | 'postgres';
 
 /**
@@ -449,6 +443,12 @@ async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void>
   return { url: url.href, drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
+/**
+ * The reference server as an operator runs it (`examples/server/start.mjs`, what `pnpm start`
+ * runs: its build when current) on 127.0.0.1 port 0, with its development issuer, the given
+ * database and the request log on (read and dropped here, as a terminal or a log shipper would);
+ * the bench policy created through its API. Its CPU time is read from /proc (Linux).
+ */
 async function startReference(
   framework: Framework,
   database: ReferenceDatabase,
