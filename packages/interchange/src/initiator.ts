@@ -219,7 +219,7 @@ export async function startQuery(ctx: NodeContext, input: QueryInput): Promise<R
     () =>
       transport.deliver(
         peer,
-        { jws: signed.jws, message: sent },
+        { jws: signed.jws, message: sent, claims: signed.claims },
         input.signal ? { signal: input.signal } : {},
       ),
     requestId,
@@ -334,7 +334,7 @@ export async function followUp(
     () =>
       transport.deliver(
         peer,
-        { jws: signed.jws, message: sent },
+        { jws: signed.jws, message: sent, claims: signed.claims },
         input.signal ? { signal: input.signal } : {},
       ),
     requestId,

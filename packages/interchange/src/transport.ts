@@ -5,6 +5,7 @@
  * the domain never trusts it beyond that: every delivery is verified again by the node.
  */
 import type { ClassificationLevel, ErrorBody, ExchangeType } from '@agentgov/core';
+import type { EnvelopeClaims } from './envelope';
 import type { ExchangeMessage } from './message';
 
 /** What a peer publishes about itself (from a verified card, or the in-process registry). */
@@ -23,6 +24,12 @@ export interface PeerInfo {
 export interface Delivery {
   jws: string;
   message: ExchangeMessage;
+  /**
+   * What the sender signed, when it has it at hand (the node just signed the envelope): a
+   * transport that needs the exchange or the context reads them here instead of decoding the JWS
+   * again. Never trusted by the receiving node, which verifies the JWS itself.
+   */
+  claims?: Pick<EnvelopeClaims, 'contextId'> & { envelope: Pick<EnvelopeClaims['envelope'], 'exchangeId'> };
 }
 
 export type DeliveryResult =
@@ -81,8 +88,9 @@ export class InProcessNetwork implements Transport {
   async deliver(peer: PeerInfo, delivery: Delivery): Promise<DeliveryResult> {
     const node = this.#nodes.get(peer.agentId);
     if (!node) throw new Error(`no agent ${peer.agentId} on this network`);
-    // A structured copy: the receiver must never share objects with the sender.
-    return node.receive(structuredClone(delivery));
+    // A structured copy of what goes on the wire (the envelope and the content; the sender's own
+    // claims stay with it): the receiver must never share objects with the sender.
+    return node.receive(structuredClone({ jws: delivery.jws, message: delivery.message }));
   }
   async collect(peer: PeerInfo, request: CollectRequest): Promise<DeliveryResult> {
     const node = this.#nodes.get(peer.agentId);

@@ -235,6 +235,30 @@ describe('A2ATransport: the default client and an injected fetch give the same r
     });
   }
 
+  it("SendMessage carries the context of the sender's claims when given, else the JWS's own", async () => {
+    scripts.set('rpc', answers.ok as Script);
+    const contexts: unknown[] = [];
+    const t = new A2ATransport({
+      signingKey: w.keyPairs.alice.signingKey,
+      keys: w.keys,
+      resolve: () => base,
+      fetch: (input, init) => {
+        const body = typeof init?.body === 'string' ? init.body : '';
+        if (body.includes('"SendMessage"'))
+          contexts.push((JSON.parse(body) as { params: { message: { contextId: unknown } } }).params.message.contextId);
+        return fetch(input, init);
+      },
+    });
+    const peer = await t.peer('agent-bob');
+    if (!peer) throw new Error('no peer');
+    const message = { text: 'q', items: [] };
+    expect((await t.deliver(peer, { jws, message })).status).toBe('answered');
+    const claims = { contextId: 'c2', envelope: { exchangeId: 'x1' } };
+    expect((await t.deliver(peer, { jws, message, claims })).status).toBe('answered');
+    expect(contexts).toEqual(['c1', 'c2']);
+    await t.close();
+  });
+
   it('the card: unreadable (500), not JSON, connection refused, timeout', async () => {
     const refused = await refusedUrl();
     for (const [url, timeoutMs] of [

@@ -92,7 +92,10 @@ export class A2ATransport implements Transport {
     delivery: Delivery,
     options: { signal?: AbortSignal } = {},
   ): Promise<DeliveryResult> {
-    const claims = decode(delivery.jws);
+    // The claims the node signed, else (another sender) the JWS's own, decoded.
+    const claims = delivery.claims
+      ? { contextId: delivery.claims.contextId, exchangeId: delivery.claims.envelope.exchangeId }
+      : decode(delivery.jws);
     const message = toWireMessage({
       messageId: newId(),
       contextId: claims.contextId,
