@@ -245,7 +245,9 @@ describe('A2ATransport: the default client and an injected fetch give the same r
       fetch: (input, init) => {
         const body = typeof init?.body === 'string' ? init.body : '';
         if (body.includes('"SendMessage"'))
-          contexts.push((JSON.parse(body) as { params: { message: { contextId: unknown } } }).params.message.contextId);
+          contexts.push(
+            (JSON.parse(body) as { params: { message: { contextId: unknown } } }).params.message.contextId,
+          );
         return fetch(input, init);
       },
     });
