@@ -78,6 +78,7 @@ export {
 } from './message';
 export { InterchangeNode } from './node';
 export { pendingApproval, type TranscriptEntry } from './record';
+export type { ReceiveOptions } from './responder';
 export { EXAMPLE_ROUND_LIMITS, effectiveMaxRounds, type RoundLimits, roundLimitFor } from './rounds';
 export {
   type CollectRequest,

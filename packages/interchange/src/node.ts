@@ -21,7 +21,7 @@ import { followUp, type QueryInput, type RoundResult, startQuery } from './initi
 import { InMemoryReplayGuard } from './keys';
 import { casUpdate, ended, isStale } from './record';
 import { materialize, serveCollect } from './reply';
-import { receiveDelivery } from './responder';
+import { type ReceiveOptions, receiveDelivery } from './responder';
 import { collect, resolveExchange } from './settle';
 import type { CollectRequest, Delivery, DeliveryResult, PeerInfo, Receiver } from './transport';
 
@@ -103,10 +103,7 @@ export class InterchangeNode implements Receiver {
   }
 
   /** Transport entry: a delivery from another agent. Refusals are results, not throws. */
-  receive(
-    delivery: Delivery,
-    options: { contextId?: string; requestId?: string } = {},
-  ): Promise<DeliveryResult> {
+  receive(delivery: Delivery, options: ReceiveOptions = {}): Promise<DeliveryResult> {
     return receiveDelivery(this.#ctx, delivery, options);
   }
 

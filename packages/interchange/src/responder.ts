@@ -44,10 +44,23 @@ import { effectiveMaxRounds, roundLimitFor } from './rounds';
 import { auditRefusal } from './settle';
 import type { Delivery, DeliveryResult } from './transport';
 
+/** How a transport hands a delivery to the node (`InterchangeNode.receive`). */
+export interface ReceiveOptions {
+  /** The transport's context (the A2A contextId): the envelope's must equal it. */
+  contextId?: string;
+  requestId?: string;
+  /**
+   * Called with the envelope's claims once the node has verified them (signature, audience,
+   * context, digest, time, replay) and before it decides: what a transport needs of them (the
+   * exchange, the round) without decoding the JWS again. Not called for a refused envelope.
+   */
+  onVerified?: (claims: EnvelopeClaims) => void;
+}
+
 export async function receiveDelivery(
   ctx: NodeContext,
   delivery: Delivery,
-  opts: { contextId?: string; requestId?: string } = {},
+  opts: ReceiveOptions = {},
 ): Promise<DeliveryResult> {
   const me = ctx.me();
   const requestId = opts.requestId ?? newId();
@@ -59,6 +72,7 @@ export async function receiveDelivery(
         detail: { reason: 'wrong_kind' },
       });
     }
+    opts.onVerified?.(claims);
   } catch (error) {
     if (!isGovernanceError(error)) throw error;
     await auditRefusal(ctx, error, unverified(me), requestId, 'responder');

@@ -11,7 +11,6 @@ import type { InterchangeNode } from '../node';
 import type { MessageEntry } from '../record';
 import type { DeliveryResult } from '../transport';
 import type { GovernedOutcome, TaskBinding } from './executor';
-import { decodeClaims } from './http-util';
 import {
   GOVERNANCE_ERRORS as E,
   EXCHANGE_MEDIA_TYPE,
@@ -56,11 +55,23 @@ export async function deliverSendMessage(input: {
   const { node, tasks, wire, owner, rawConfiguration } = input;
   const requestId = newId();
   let result: DeliveryResult;
+  // The query's exchange, round and jti, as the node verified them.
+  let verified: { exchangeId: string; round: number; jti: string } | undefined;
   if (wire.metadata.kind === 'query') {
     if (wire.taskId) return refused(rpcError(E.refused, 'A new round starts a new task', 'task_not_allowed'));
     result = await node.receive(
       { jws: wire.metadata.envelope, message: wire.content as never },
-      { contextId: wire.contextId, requestId },
+      {
+        contextId: wire.contextId,
+        requestId,
+        onVerified: (claims) => {
+          verified = {
+            exchangeId: claims.envelope.exchangeId,
+            round: claims.envelope.currentRound,
+            jti: claims.jti,
+          };
+        },
+      },
     );
   } else if (wire.metadata.kind === 'collect') {
     const bound = tasks.get(wire.taskId);
@@ -93,10 +104,7 @@ export async function deliverSendMessage(input: {
     );
   }
   // The envelope verified (the node accepted it): its exchange and round, for the executor.
-  const about =
-    wire.metadata.kind === 'query'
-      ? decodeClaims(wire.metadata.envelope)
-      : (tasks.get(wire.taskId) as TaskBinding);
+  const about = wire.metadata.kind === 'query' ? verified : (tasks.get(wire.taskId) as TaskBinding);
   const exchangeId = about?.exchangeId ?? '';
   const round = about?.round ?? 0;
   const outcome: GovernedOutcome = { result, owner, exchangeId, round };

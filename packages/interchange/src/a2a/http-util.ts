@@ -1,24 +1,6 @@
 /** Small node:http and JWS helpers of the governed A2A server. */
 import type http from 'node:http';
 
-export function decodeClaims(jws: string): { exchangeId: string; round: number; jti: string } | undefined {
-  try {
-    // The second segment (`jws.split('.')[1] ?? ''`), without the array.
-    const d1 = jws.indexOf('.');
-    const d2 = d1 < 0 ? -1 : jws.indexOf('.', d1 + 1);
-    const segment = d1 < 0 ? '' : jws.slice(d1 + 1, d2 < 0 ? jws.length : d2);
-    const p = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8')) as {
-      envelope?: { exchangeId?: string; currentRound?: number };
-      jti?: string;
-    };
-    return p.envelope?.exchangeId
-      ? { exchangeId: p.envelope.exchangeId, round: p.envelope.currentRound ?? 0, jti: String(p.jti ?? '') }
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Whether the `A2A-Extensions` header (comma-separated URIs) activates `uri` (the header alone: at once). */
 export const activates = (header: unknown, uri: string): boolean =>
   header === uri ||
