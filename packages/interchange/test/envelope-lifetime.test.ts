@@ -12,7 +12,7 @@ import {
   parseAgentIdentityConfig,
   verifyEnvelope,
 } from '../src/index';
-import { audience, makeWorld, nodeBase, sender, signQuery, type World } from './harness';
+import { aliceAsksBob, makeWorld, nodeBase, type World } from './harness';
 
 let w: World;
 beforeAll(async () => {
@@ -22,16 +22,7 @@ beforeAll(async () => {
 const message: ExchangeMessage = { text: 'status?', items: [] };
 
 /** alice's query to bob, signed at the world's now with `ttlMs`. */
-const query = (ttlMs: number, nowMs = w.clock.now().getTime()) =>
-  signQuery({
-    signer: w.keyPairs.alice.signingKey,
-    from: sender('alice'),
-    to: audience('bob'),
-    message,
-    classificationLevel: 'public',
-    nowMs,
-    ttlMs,
-  });
+const query = (ttlMs: number, nowMs?: number) => aliceAsksBob(w, message, ttlMs, nowMs);
 
 /** bob's node on the world's in-process network, its identity the default one. */
 const bobWith = (extra: Partial<NodeOptions>) =>

@@ -243,6 +243,24 @@ export function signQuery(q: QueryClaims): Promise<{ jws: string; claims: Envelo
   );
 }
 
+/** alice's public query to bob in world `w`, signed at `nowMs` (the world's now) with `ttlMs`. */
+export function aliceAsksBob(
+  w: World,
+  message: ExchangeMessage,
+  ttlMs: number,
+  nowMs = w.clock.now().getTime(),
+): Promise<{ jws: string; claims: EnvelopeClaims }> {
+  return signQuery({
+    signer: w.keyPairs.alice.signingKey,
+    from: sender('alice'),
+    to: audience('bob'),
+    message,
+    classificationLevel: 'public',
+    nowMs,
+    ttlMs,
+  });
+}
+
 /** `from` asks `to` (an agent id) a round of `exchangeType` carrying `text`; throws on an error. */
 export async function ask(from: InterchangeNode, to: string, exchangeType: ExchangeType, text: string) {
   return (await from.query({ to, exchangeType, message: { text } }))._unsafeUnwrap();

@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EnvelopeClaims, ExchangeMessage } from '../src/index';
-import { audience, makeWorld, sender, signQuery, type World } from './harness';
+import { aliceAsksBob, makeWorld, type World } from './harness';
 
 let w: World;
 beforeAll(async () => {
@@ -12,16 +12,7 @@ beforeAll(async () => {
 });
 
 const message: ExchangeMessage = { text: 'status?', items: [] };
-const query = (ttlMs = 60_000) =>
-  signQuery({
-    signer: w.keyPairs.alice.signingKey,
-    from: sender('alice'),
-    to: audience('bob'),
-    message,
-    classificationLevel: 'public',
-    nowMs: w.clock.now().getTime(),
-    ttlMs,
-  });
+const query = (ttlMs = 60_000) => aliceAsksBob(w, message, ttlMs);
 
 describe('receive: onVerified', () => {
   it('is called once with the verified claims, before the answer', async () => {
