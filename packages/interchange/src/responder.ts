@@ -72,12 +72,12 @@ export async function receiveDelivery(
         detail: { reason: 'wrong_kind' },
       });
     }
-    opts.onVerified?.(claims);
   } catch (error) {
     if (!isGovernanceError(error)) throw error;
     await auditRefusal(ctx, error, unverified(me), requestId, 'responder');
     return refused(error);
   }
+  opts.onVerified?.(claims);
   const e = claims.envelope;
   const facts = {
     exchangeId: e.exchangeId,
