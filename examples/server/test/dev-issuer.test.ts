@@ -11,6 +11,9 @@ async function promiseHooksOn(): Promise<boolean> {
   return executionAsyncResource() instanceof Promise;
 }
 
+/** Until the issuer's response has closed: at once here, long only when the hooks stay on (a failure). */
+const HOOKS_OFF = { timeout: 10_000, interval: 20 };
+
 describe('development issuer', () => {
   it('leaves the promise hooks of its AsyncLocalStorage off once no request of its own is in flight', async () => {
     const issuer = await startDevIssuer({
@@ -25,12 +28,12 @@ describe('development issuer', () => {
       expect(discovery.status).toBe(200);
       expect(((await discovery.json()) as { issuer: string }).issuer).toBe(issuer.issuer);
       // oidc-provider served it inside `als.run` (hooks on); they go off when its response closes.
-      await vi.waitFor(async () => expect(await promiseHooksOn()).toBe(false));
+      await vi.waitFor(async () => expect(await promiseHooksOn()).toBe(false), HOOKS_OFF);
 
       // The storage is enabled again for each later request: a whole code flow still works.
       const code = await issuer.authorizationCode('alice');
       expect(code).toMatch(/^[\w-]{20,}$/);
-      await vi.waitFor(async () => expect(await promiseHooksOn()).toBe(false));
+      await vi.waitFor(async () => expect(await promiseHooksOn()).toBe(false), HOOKS_OFF);
     } finally {
       await issuer.close();
     }

@@ -160,13 +160,13 @@ export interface ReplayGuard {
   consume(jti: string, expiresAtMs: number, nowMs: number): Promise<boolean>;
 }
 
-/** In-memory ReplayGuard, bounded: expired ids are dropped, and at `maxEntries` new ids are refused. */
 /** An id of the replay guard and the expiry it was set with. */
 interface Expiry {
   jti: string;
   exp: number;
 }
 
+/** In-memory ReplayGuard, bounded: expired ids are dropped, and at `maxEntries` new ids are refused. */
 export class InMemoryReplayGuard implements ReplayGuard {
   readonly #seen = new Map<string, number>();
   readonly #max: number;
