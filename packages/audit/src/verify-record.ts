@@ -7,7 +7,7 @@
 import { AuditEntrySchema, type AuditLeaf, type AuditRecord, isUlid } from '@agentgov/core';
 import { isHash, sha256Hex } from './crypto';
 import { plainlyValidEntry } from './entry-input';
-import { anonymizedPlaceholder, computeRecordHash, isAnonymizedPlaceholder, valueAt } from './records';
+import { anonymizedPlaceholder, isAnonymizedPlaceholder, recordHashInput, valueAt } from './records';
 import type { Problem } from './verify-report';
 
 /**
@@ -212,7 +212,10 @@ export function checkLeaf(
 /**
  * The first problem of a record expected at `expectedSeq` after a record of hash `prevHash`,
  * re-derived from its columns; `commit` (the tenant's commitment function, when the key is
- * known) checks clear identifiers.
+ * known) checks clear identifiers. `checkedLeaf`: the record's stored leaf when `checkLeaf` has
+ * just found that it hashes to the record's hash — then the re-derived hash input is compared
+ * with it as text (equal text, equal hash; unequal text, a hash that differs from the leaf's, as
+ * SHA-256 gives no collisions), and hashed only to report a mismatch: one SHA-256 a record, not two.
  */
 export function checkRecord(
   record: AuditRecord,
@@ -220,17 +223,20 @@ export function checkRecord(
   prevHash: string,
   tenantId: string,
   commit: ((clearValue: string) => string) | undefined,
+  checkedLeaf?: string,
 ): Problem | undefined {
   const place = checkPlace(record, expectedSeq, prevHash);
   if (place) return place;
   const problem = checkContent(record, tenantId, commit);
   if (problem) return problem;
-  let recomputed: string;
+  let input: string;
   try {
-    recomputed = computeRecordHash(record);
+    input = recordHashInput(record);
   } catch (error) {
     return { reason: 'invalid_entry', field: 'entry', detail: `not canonicalizable: ${String(error)}` };
   }
+  if (checkedLeaf !== undefined && input === checkedLeaf) return undefined;
+  const recomputed = sha256Hex(input);
   if (recomputed !== record.hash) {
     return {
       reason: 'hash_mismatch',

@@ -15,6 +15,7 @@ import {
   EnvSecretStore,
   type SecretStore,
 } from '@agentgov/core';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { JWK } from 'jose';
 import { GENESIS_HASH } from './crypto';
 import {
@@ -225,7 +226,7 @@ async function verifyRange(
       report.derived++;
       problem =
         'entry' in record
-          ? checkRecord(record, expectedSeq, prevHash, tenantId, commit)
+          ? checkRecord(record, expectedSeq, prevHash, tenantId, commit, typeof leaf === 'string' ? leaf : undefined)
           : { reason: 'invalid_entry', field: 'entry', detail: 'the store gave a leaf without its record' };
     }
     if (problem) {
@@ -267,6 +268,10 @@ async function verifyRange(
         for (const record of page) if (!visit(record)) break pages;
         const backlog = offload?.backlog();
         if (backlog) await backlog;
+        // A turn of the event loop after each page: a store whose pages need no I/O (in memory,
+        // embedded PGlite) would otherwise keep the thread for the whole range — a server's
+        // scheduled checkpoint must not stop it answering requests meanwhile.
+        await nextTurn();
       }
     } else {
       for await (const record of store.scan(tenantId, range)) {
@@ -274,6 +279,7 @@ async function verifyRange(
         if (!visit(record)) break;
         const backlog = offload?.backlog();
         if (backlog) await backlog;
+        if (report.checked % range.batchSize === 0) await nextTurn();
       }
     }
   } catch (error) {

@@ -3,7 +3,10 @@ import { InMemorySecretStore } from '@agentgov/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { computeRecordHash, createAuditLog, recordHashInput, verifyTenant } from '../src/index';
+import { merkleWorkers } from '../src/merkle-worker';
 import { entryInput, PagedRowsStore, RowsStore, secrets, setup } from './helpers';
+
+const MERKLE_THRESHOLD = merkleWorkers.threshold;
 
 /** Appends n varied entries (some with exchange identifiers) and checkpoints at the end. */
 async function chain(n: number, withCheckpoint = true) {
@@ -361,6 +364,49 @@ describe('hash chain', () => {
     (rows[4] as AuditRecord).prevHash = flipHex((rows[4] as AuditRecord).prevHash);
     const broken = await verifyTenant(new RowsStore(rows, []), 't1', { secrets: base.secrets, fromSeq: 5 });
     expect(broken.firstBreak).toMatchObject({ reason: 'prev_hash_mismatch', seq: 5 });
+  });
+
+  it('a column changed under an intact leaf: the deep check reports the hash re-derived from the columns', async () => {
+    const base = await chain(6, false);
+    const rows = structuredClone(base.rows.rows);
+    const target = rows[3] as AuditRecord;
+    target.entry.outcome = 'denied'; // leaf and hash untouched
+    const report = await verifyTenant(new RowsStore(rows, []), 't1', { secrets: base.secrets });
+    expect(report.firstBreak).toMatchObject({
+      reason: 'hash_mismatch',
+      seq: 4,
+      expected: computeRecordHash(target),
+      actual: target.hash,
+    });
+    expect(computeRecordHash(target)).not.toBe(target.hash);
+  });
+
+  it('gives the event loop a turn after every page, on a store whose pages need no I/O', async () => {
+    // The tree on this thread: a Merkle worker's messages would give turns of their own.
+    merkleWorkers.threshold = Number.POSITIVE_INFINITY;
+    try {
+      const base = await chain(2500, false);
+      let turns = 0;
+      let running = true;
+      const tick = () => {
+        turns++;
+        if (running) setImmediate(tick);
+      };
+      setImmediate(tick);
+      const seen: number[] = [];
+      const report = await verifyTenant(base.store, 't1', {
+        secrets: base.secrets,
+        onProgress: () => seen.push(turns),
+      });
+      running = false;
+      expect(report.ok).toBe(true);
+      // Pages of 1,000 in memory: progress at 1,000, 2,000 and 2,500, each after one more turn.
+      expect(seen).toHaveLength(3);
+      expect(seen[1]).toBeGreaterThan(seen[0] as number);
+      expect(seen[2]).toBeGreaterThan(seen[1] as number);
+    } finally {
+      merkleWorkers.threshold = MERKLE_THRESHOLD;
+    }
   });
 
   it('reports progress', async () => {
