@@ -229,4 +229,57 @@ const appendSuite: BenchSuite = {
   },
 };
 
-export default [verifySuite, appendSuite];
+/**
+ * A scheduled checkpoint on a log that keeps serving: the records appended since the last
+ * checkpoint are verified (deep) before the tree head is signed. The longest the event loop waits
+ * meanwhile (a `setImmediate` ticker: the gaps between its turns) is what requests arriving during
+ * the checkpoint wait at least; the row's throughput is the checkpoint's, the baseline the deep
+ * verification of the same records on its own.
+ */
+const CHECKPOINT_N = 100_000;
+const checkpointSuite: BenchSuite = {
+  name: `audit checkpoint over ${CHECKPOINT_N.toLocaleString('en-US')} new entries (in-memory store), event-loop stall`,
+  baseline: 'verifyTenant deep of the same entries',
+  async run() {
+    const rows: BenchRow[] = [];
+    const store = new InMemoryAuditStore();
+    const log = createAuditLog({ store, secrets: secrets() });
+    for (let i = 0; i < CHECKPOINT_N; i += 1000)
+      (await log.appendBatch(Array.from({ length: 1000 }, (_, k) => input(i + k))))._unsafeUnwrap();
+    rows.push(
+      await throughput(
+        'verifyTenant deep of the same entries',
+        CHECKPOINT_N,
+        async () => {
+          const rep = await verifyTenant(store, 'bench', { secrets: secrets() });
+          if (!rep.ok) throw new Error('chain broken');
+        },
+        'entry',
+      ),
+    );
+    let turns = 0;
+    let longest = 0;
+    let last = performance.now();
+    let running = true;
+    const tick = () => {
+      const now = performance.now();
+      longest = Math.max(longest, now - last);
+      last = now;
+      turns++;
+      if (running) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const row = await throughput(
+      'log.checkpoint (verify, then sign)',
+      CHECKPOINT_N,
+      async () => (await log.checkpoint('bench'))._unsafeUnwrap(),
+      'entry',
+    );
+    running = false;
+    row.note = `${row.note}; longest event-loop stall ${longest.toFixed(1)} ms, ${turns} turns meanwhile`;
+    rows.push(row);
+    return rows;
+  },
+};
+
+export default [verifySuite, appendSuite, checkpointSuite];
