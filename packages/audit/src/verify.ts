@@ -8,6 +8,8 @@
  * Per-record checks: `verify-record.ts`; checkpoint checks: `verify-checkpoints.ts`; the report:
  * `verify-report.ts`.
  */
+
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   type AuditLeaf,
   type AuditRecord,
@@ -15,7 +17,6 @@ import {
   EnvSecretStore,
   type SecretStore,
 } from '@agentgov/core';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { JWK } from 'jose';
 import { GENESIS_HASH } from './crypto';
 import {
@@ -226,7 +227,14 @@ async function verifyRange(
       report.derived++;
       problem =
         'entry' in record
-          ? checkRecord(record, expectedSeq, prevHash, tenantId, commit, typeof leaf === 'string' ? leaf : undefined)
+          ? checkRecord(
+              record,
+              expectedSeq,
+              prevHash,
+              tenantId,
+              commit,
+              typeof leaf === 'string' ? leaf : undefined,
+            )
           : { reason: 'invalid_entry', field: 'entry', detail: 'the store gave a leaf without its record' };
     }
     if (problem) {
