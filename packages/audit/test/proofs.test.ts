@@ -164,4 +164,20 @@ describe('proofs read from the store', () => {
     const short = new ShortStore(BLOCK + 10);
     await expect(proveInclusion(asStore(short), TENANT, 'e5', BLOCK + 10)).rejects.toThrow(RangeError);
   });
+
+  it('gives the event loop a turn after every page of hashes it reads (a store that needs no I/O)', async () => {
+    const store = new HashStore(3 * BLOCK + 10, 'turns');
+    let turns = 0;
+    let running = true;
+    const tick = () => {
+      turns++;
+      if (running) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const p = (await proveInclusion(asStore(store), TENANT, 'e5', 3 * BLOCK + 10))._unsafeUnwrap();
+    running = false;
+    expect(verifyInclusion(p.leafHash, p.leafIndex, p.treeSize, p.proof, p.rootHash).isOk()).toBe(true);
+    // The three complete blocks' roots, one page of hashes each, then the leaves it descends into.
+    expect(turns).toBeGreaterThanOrEqual(3);
+  });
 });
