@@ -226,11 +226,13 @@ export class ToolGovernor {
         if (approved !== true) return await this.#refuse(facts, approved);
       }
       facts.result = 'allow';
-      // What goes upstream is what the decision, the approval and the audit saw: the proxy's own
-      // copy of the arguments parsed from the wire, else (an in-process caller, who could change
-      // its object while the call waits for its approval) the canonical arguments parsed again.
+      // What goes upstream is what the decision, the approval and the audit saw: the canonical
+      // arguments parsed again when the caller could have changed its object since — an
+      // in-process caller, or any call that waited for its approval (a client linked in memory
+      // hands the proxy its own message: the wire copy is shallow, nested values are the
+      // caller's) — else the proxy's own copy of the arguments parsed from the wire.
       const forwarded =
-        args === undefined || ctx.argumentsOwned
+        args === undefined || (ctx.argumentsOwned && d.autonomy !== 'approve')
           ? (args as Record<string, unknown> | undefined)
           : (JSON.parse(canonical) as Record<string, unknown>);
       // Forwarded in this frame (no async function around the upstream call): the upstream's

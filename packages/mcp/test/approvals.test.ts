@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { argumentsDigest, governTools } from '../src/index';
 import { makeProxyWorld, newNotesState, notesServer, type ProxyWorld, refusal, USERS } from './harness';
 
@@ -185,5 +186,38 @@ describe('in-process: arguments changed while the call waits for its approval', 
     } finally {
       await governed.close();
     }
+  });
+
+  it('an SDK client linked in memory changes a nested argument while it answers the elicitation: the upstream gets what was approved', async () => {
+    // In memory the proxy receives the client's own message object: a shallow copy of the
+    // arguments would still share `target` with the caller.
+    const received: string[] = [];
+    world = await makeProxyWorld({
+      actions: 'default_autonomy: autonomous\nactions:\n  notes__move_file: approve\n',
+      extraTools: (server) =>
+        server.registerTool(
+          'move_file',
+          { description: 'Move a file', inputSchema: { target: z.object({ path: z.string() }) } },
+          async ({ target }) => {
+            received.push(target.path);
+            return { content: [{ type: 'text', text: `moved to ${target.path}` }] };
+          },
+        ),
+    });
+    const args = { target: { path: '/notes/b.md' } };
+    const client = await world.client(USERS.alice, {
+      elicit: () => {
+        args.target.path = '/etc/passwd';
+        return { action: 'accept', content: { approve: true } };
+      },
+    });
+    await client.listTools();
+    const r = await client.callTool({ name: 'notes__move_file', arguments: args });
+    expect(r.isError).toBeFalsy();
+    expect(received).toEqual(['/notes/b.md']);
+    expect(world.audit.entries.at(-1)).toMatchObject({
+      outcome: 'success',
+      actionDetail: { argumentsDigest: argumentsDigest({ target: { path: '/notes/b.md' } }) },
+    });
   });
 });
