@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { computeRecordHash, createAuditLog, recordHashInput, verifyTenant } from '../src/index';
 import { merkleWorkers } from '../src/merkle-worker';
-import { entryInput, PagedRowsStore, RowsStore, secrets, setup } from './helpers';
+import { entryInput, PagedRowsStore, RowsStore, secrets, setup, turnCounter } from './helpers';
 
 const MERKLE_THRESHOLD = merkleWorkers.threshold;
 
@@ -386,19 +386,13 @@ describe('hash chain', () => {
     merkleWorkers.threshold = Number.POSITIVE_INFINITY;
     try {
       const base = await chain(2500, false);
-      let turns = 0;
-      let running = true;
-      const tick = () => {
-        turns++;
-        if (running) setImmediate(tick);
-      };
-      setImmediate(tick);
+      const counter = turnCounter();
       const seen: number[] = [];
       const report = await verifyTenant(base.store, 't1', {
         secrets: base.secrets,
-        onProgress: () => seen.push(turns),
+        onProgress: () => seen.push(counter.turns()),
       });
-      running = false;
+      counter.stop();
       expect(report.ok).toBe(true);
       // Pages of 1,000 in memory: progress at 1,000, 2,000 and 2,500, each after one more turn.
       expect(seen).toHaveLength(3);

@@ -12,6 +12,26 @@ import { createAuditLog } from '../src/log';
 
 export const KEYS = await generateAuditKeys();
 
+/**
+ * Counts the turns of the event loop from now on (a `setImmediate` that schedules itself):
+ * `turns()` so far; `stop()` ends the count.
+ */
+export function turnCounter(): { turns: () => number; stop: () => void } {
+  let turns = 0;
+  let running = true;
+  const tick = () => {
+    turns++;
+    if (running) setImmediate(tick);
+  };
+  setImmediate(tick);
+  return {
+    turns: () => turns,
+    stop: () => {
+      running = false;
+    },
+  };
+}
+
 export function secrets(): InMemorySecretStore {
   return new InMemorySecretStore({
     'audit-commitment-key': KEYS.commitmentKey,

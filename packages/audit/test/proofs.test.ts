@@ -15,6 +15,7 @@ import {
   verifyInclusion,
 } from '../src/index';
 import { proveConsistency, proveInclusion } from '../src/proofs';
+import { turnCounter } from './helpers';
 
 const BLOCK = 16_384;
 const TENANT = 't';
@@ -167,17 +168,11 @@ describe('proofs read from the store', () => {
 
   it('gives the event loop a turn after every page of hashes it reads (a store that needs no I/O)', async () => {
     const store = new HashStore(3 * BLOCK + 10, 'turns');
-    let turns = 0;
-    let running = true;
-    const tick = () => {
-      turns++;
-      if (running) setImmediate(tick);
-    };
-    setImmediate(tick);
+    const counter = turnCounter();
     const p = (await proveInclusion(asStore(store), TENANT, 'e5', 3 * BLOCK + 10))._unsafeUnwrap();
-    running = false;
+    counter.stop();
     expect(verifyInclusion(p.leafHash, p.leafIndex, p.treeSize, p.proof, p.rootHash).isOk()).toBe(true);
     // The three complete blocks' roots, one page of hashes each, then the leaves it descends into.
-    expect(turns).toBeGreaterThanOrEqual(3);
+    expect(counter.turns()).toBeGreaterThanOrEqual(3);
   });
 });
