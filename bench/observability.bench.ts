@@ -3,10 +3,11 @@
  * (`governance.handle(Request)`, no socket), on two kernel routes: `GET /api/v1/livez` (the
  * cheapest route, so the observers' share is as large as it gets) and `GET /api/v1/status`.
  * Baseline: the same kernel without a logger or an observing plugin. Cases add the request log
- * (pino JSON lines into a sink that drops them, with the redaction list), the Prometheus plugin
- * (counter + histogram per request), the OpenTelemetry plugin on the API's no-op tracer (the
- * plugin's own work, no SDK), and all three; the baseline is measured again last, to show the
- * run-to-run spread on this machine.
+ * (pino JSON lines into a sink that drops them: with pino's redaction pass on every line, and as
+ * the reference server writes them, the flat request line through the twin logger without
+ * `redact`), the Prometheus plugin (counter + histogram per request), the OpenTelemetry plugin on
+ * the API's no-op tracer (the plugin's own work, no SDK), and all three (the log as the server
+ * writes it); the baseline is measured again last, to show the run-to-run spread on this machine.
  */
 import {
   type GatewayPlugin,
@@ -40,7 +41,14 @@ function kernel(plugins: GatewayPlugin[], logger?: Logger): Governance {
   });
 }
 
-const dropLines = () => pinoLogger(pino({ redact: { paths: [...PINO_REDACT] } }, { write: () => {} }));
+const drop = { write: () => {} };
+const dropLines = () => pinoLogger(pino({ redact: { paths: [...PINO_REDACT] } }, drop));
+/**
+ * As the reference server logs (`examples/server/src/request-log.ts`): the redacting pino and its
+ * twin without `redact` for calls no redaction path can reach (the kernel's flat request line).
+ */
+const dropLinesTwin = () =>
+  pinoLogger(pino({ redact: { paths: [...PINO_REDACT] } }, drop), { unredacted: pino({}, drop) });
 
 function suite(path: string): BenchSuite {
   return {
@@ -49,10 +57,14 @@ function suite(path: string): BenchSuite {
     async run(): Promise<BenchRow[]> {
       const kernels: Record<string, Governance> = {
         'no observers': kernel([]),
-        'request log (pino)': kernel([], dropLines()),
+        'request log (pino, redaction pass on every line)': kernel([], dropLines()),
+        'request log (pino, unredacted twin as the reference server)': kernel([], dropLinesTwin()),
         Prometheus: kernel([prometheusMetrics()]),
         'OpenTelemetry (no-op tracer)': kernel([otelTracing()]),
-        'log + Prometheus + OpenTelemetry': kernel([prometheusMetrics(), otelTracing()], dropLines()),
+        'log (twin) + Prometheus + OpenTelemetry': kernel(
+          [prometheusMetrics(), otelTracing()],
+          dropLinesTwin(),
+        ),
         // The baseline measured again last: how far apart two runs of the same case are here.
         'no observers (again)': kernel([]),
       };
