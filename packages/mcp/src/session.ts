@@ -66,9 +66,11 @@ export interface CallContext {
   /** The JSON-RPC id of the call (audit's requestId). */
   requestId?: string | number;
   /**
-   * The arguments are the proxy's own (parsed from the wire for this call): forwarded as they are.
-   * Otherwise (an in-process caller, who could change its object while the call waits) the
-   * canonical arguments that were decided and audited are forwarded.
+   * The arguments are the proxy's own copy (from the wire for this call): forwarded as they are,
+   * unless the call waited for its approval. Otherwise (an in-process caller, who could change its
+   * object while the call waits), and for every approved call (the wire copy is shallow: a client
+   * linked in memory still holds the nested values), the canonical arguments that were approved
+   * and audited are forwarded, parsed again.
    */
   argumentsOwned?: boolean;
 }
