@@ -278,6 +278,20 @@ const checkpointSuite: BenchSuite = {
     running = false;
     row.note = `${row.note}; longest event-loop stall ${longest.toFixed(1)} ms, ${turns} turns meanwhile`;
     rows.push(row);
+    // After a restart: a new log on the same store, 1,000 more entries, its first checkpoint
+    // (continues from the stored one once its signature and the stored hashes check out).
+    const restarted = createAuditLog({ store, secrets: secrets() });
+    (
+      await restarted.appendBatch(Array.from({ length: 1000 }, (_, k) => input(CHECKPOINT_N + k)))
+    )._unsafeUnwrap();
+    const again = await throughput(
+      'first checkpoint of a new log (a restart) after 1,000 more',
+      CHECKPOINT_N + 1000,
+      async () => (await restarted.checkpoint('bench'))._unsafeUnwrap(),
+      'entry',
+    );
+    again.note = `${again.note} (${CHECKPOINT_N.toLocaleString('en-US')} covered by the stored checkpoint)`;
+    rows.push(again);
     return rows;
   },
 };

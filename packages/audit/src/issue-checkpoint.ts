@@ -1,10 +1,12 @@
 /**
  * Issuing a checkpoint: verify the tenant's chain up to its head, then sign the tree head (JWS,
- * see `checkpoint.ts`) and save it. The first checkpoint a log issues for a tenant verifies the
- * chain from its start; each later one continues from the prefix the previous one verified (its
- * last hash and Merkle accumulator, kept by the log), so it reads only the records appended since
- * — a checkpoint a minute costs what the minute appended, not the whole log again. Records
- * checkpointed before are vouched for by the checkpoints that cover them (`verify` checks all).
+ * see `checkpoint.ts`) and save it. Each checkpoint continues from the prefix the previous one
+ * verified (its last hash and Merkle accumulator, kept by the log), so it reads only the records
+ * appended since — a checkpoint a minute costs what the minute appended, not the whole log again.
+ * The first one a log issues for a tenant (a new process, after a restart) continues from the
+ * latest stored checkpoint instead, once its signature and the stored hashes up to it check out
+ * (a hashes-only scan), else verifies the chain from its start. Records checkpointed before are
+ * vouched for by the checkpoints that cover them (`verify` checks all).
  * A checkpoint of an existing size is returned as is; a broken chain is never signed. The latest
  * checkpoint is also served as a C2SP signed note.
  */
@@ -18,11 +20,13 @@ import {
   ValidationError,
 } from '@agentgov/core';
 import { err, ok, type Result } from 'neverthrow';
-import { signCheckpoint } from './checkpoint';
+import { signCheckpoint, verifyCheckpoint } from './checkpoint';
 import { GENESIS_HASH } from './crypto';
 import type { LogContext } from './log-context';
 import { MerkleAccumulator } from './merkle';
+import { forEachHash } from './proofs';
 import { checkpointNote, checkpointOrigin, noteVerifierKey } from './signed-note';
+import type { PublicJwk } from './verification';
 import { type VerifiedPrefix, verifyTenant } from './verify';
 
 export async function issueCheckpoint(
@@ -36,12 +40,18 @@ export async function issueCheckpoint(
   if (!head) return err(ValidationError.invalid('tenantId', 'the tenant has no audit entries to checkpoint'));
   const existing = (await store.checkpoints(tenantId)).find((c) => c.treeSize === head.seq);
   if (existing) return ok(existing);
-  // From what the last checkpoint issued here verified: only what was appended since is read.
+  // From what the last checkpoint issued here verified, else (a log new in this process: after a
+  // restart) from the latest stored checkpoint that this log's key signed and the stored hashes
+  // reproduce: only what was appended since is read and re-derived.
   const known = ctx.checkpointed.get(tenantId);
   const prefix: VerifiedPrefix =
     known && known.seq <= head.seq
       ? { seq: known.seq, hash: known.hash, merkle: known.merkle.clone() }
-      : { seq: 0, hash: GENESIS_HASH, merkle: new MerkleAccumulator() };
+      : ((await storedPrefix(ctx, tenantId, head.seq, key.publicJwk, callOptions?.signal)) ?? {
+          seq: 0,
+          hash: GENESIS_HASH,
+          merkle: new MerkleAccumulator(),
+        });
   const report = await verifyTenant(store, tenantId, {
     resume: prefix,
     secrets: ctx.secrets,
@@ -79,6 +89,49 @@ export async function issueCheckpoint(
   };
   await store.saveCheckpoint(checkpoint);
   return ok(checkpoint);
+}
+
+/**
+ * Where a log that has issued no checkpoint of the tenant yet (a new process) can continue from:
+ * the latest stored checkpoint within the head, when its JWS verifies with this log's key and
+ * names that very size and root, and the stored record hashes up to its size reproduce the root
+ * (a hashes-only scan with turns of the event loop: no record is re-derived). The records it
+ * covers are vouched for by that signed root, as after a checkpoint this process issued. Anything
+ * else — no checkpoint, another key, a root the hashes do not reproduce, fewer hashes — gives
+ * undefined: the chain is verified from its start, which then reports what is wrong.
+ */
+async function storedPrefix(
+  ctx: LogContext,
+  tenantId: string,
+  headSeq: number,
+  publicJwk: PublicJwk,
+  signal: AbortSignal | undefined,
+): Promise<VerifiedPrefix | undefined> {
+  let latest: AuditCheckpoint | undefined;
+  for (const c of await ctx.store.checkpoints(tenantId))
+    if (c.treeSize > 0 && c.treeSize <= headSeq && c.treeSize > (latest?.treeSize ?? 0)) latest = c;
+  if (!latest) return undefined;
+  const signed = await verifyCheckpoint(latest.jws, publicJwk);
+  if (
+    signed.isErr() ||
+    signed.value.tenantId !== tenantId ||
+    signed.value.treeSize !== latest.treeSize ||
+    signed.value.rootHash !== latest.rootHash
+  )
+    return undefined;
+  const merkle = new MerkleAccumulator();
+  let last = '';
+  try {
+    await forEachHash(ctx.store, tenantId, 1, latest.treeSize, (h) => {
+      merkle.push(h);
+      last = h;
+    });
+  } catch (error) {
+    if (error instanceof RangeError) return undefined;
+    throw error;
+  }
+  signal?.throwIfAborted();
+  return merkle.root() === latest.rootHash ? { seq: latest.treeSize, hash: last, merkle } : undefined;
 }
 
 /** The latest checkpoint of a tenant, also as a C2SP signed note, with the keys that verify it. */

@@ -82,7 +82,7 @@ async function* hashPages(
 }
 
 /** Streams the record hashes fromSeq..toSeq into `each`; throws when the store has fewer. */
-async function forEachHash(
+export async function forEachHash(
   store: AuditStore,
   tenantId: string,
   fromSeq: number,

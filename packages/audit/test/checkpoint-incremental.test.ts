@@ -9,8 +9,10 @@ import {
   type AuditRecord,
   type AuditScanOptions,
   InMemoryAuditStore,
+  InMemorySecretStore,
 } from '@agentgov/core';
 import { describe, expect, it } from 'vitest';
+import { generateAuditKeys } from '../src/index';
 import { createAuditLog } from '../src/log';
 import { verifyTenant } from '../src/verify';
 import { entryInput, KEYS, secrets } from './helpers';
@@ -18,7 +20,10 @@ import { entryInput, KEYS, secrets } from './helpers';
 /** The in-memory store, counting the records its scans hand out; `tampered` alters one as read. */
 class WatchedStore extends InMemoryAuditStore {
   read = 0;
+  hashesRead = 0;
   tampered: number | undefined;
+  /** A seq whose hash the hashes-only scan gives altered. */
+  hashTampered: number | undefined;
   #altered(r: AuditRecord): AuditRecord {
     return r.seq === this.tampered ? { ...r, entry: { ...r.entry, outcome: 'denied' } } : r;
   }
@@ -26,6 +31,13 @@ class WatchedStore extends InMemoryAuditStore {
     for await (const page of super.scanPages(tenantId, options)) {
       this.read += page.length;
       yield page.map((r) => this.#altered(r));
+    }
+  }
+  override async *scanHashes(tenantId: string, options?: AuditHashScanOptions) {
+    let seq = options?.fromSeq ?? 1;
+    for await (const page of super.scanHashes(tenantId, options)) {
+      this.hashesRead += page.length;
+      yield page.map((h) => (seq++ === this.hashTampered ? `${h[0] === 'a' ? 'b' : 'a'}${h.slice(1)}` : h));
     }
   }
   override async *scan(tenantId: string, options?: AuditScanOptions) {
@@ -73,13 +85,47 @@ describe('incremental checkpoints', () => {
     const upTo21 = await verifyTenant(store, 't1', { secrets: s, publicJwk: KEYS.publicJwk, toSeq: 21 });
     expect(upTo21.rootHash).toBe(cp2.rootHash);
 
-    // A second log on the same store starts from the beginning (it verified nothing yet).
+    // A second log on the same store (a new process: it verified nothing yet) continues from the
+    // latest stored checkpoint, once its signature and the stored hashes up to it check out:
+    // only the records appended since are read as records.
     const other = createAuditLog({ store, secrets: s });
     (await other.appendBatch(batch(2)))._unsafeUnwrap();
     takeRead();
+    store.hashesRead = 0;
     const cp4 = (await other.checkpoint('t1'))._unsafeUnwrap();
-    expect(takeRead()).toBe(24);
+    expect(takeRead()).toBe(2);
+    expect(store.hashesRead).toBe(22);
     expect(cp4.rootHash).toBe((await verifyTenant(store, 't1', { secrets: s })).rootHash);
+  });
+
+  it('a new log does not continue from a stored checkpoint the stored hashes do not reproduce, or that another key signed', async () => {
+    const s = secrets();
+    for (const spoil of ['hash', 'key'] as const) {
+      const store = new WatchedStore();
+      const log = createAuditLog({ store, secrets: s });
+      (await log.appendBatch(batch(6)))._unsafeUnwrap();
+      (await log.checkpoint('t1'))._unsafeUnwrap();
+      (await log.appendBatch(batch(3)))._unsafeUnwrap();
+      if (spoil === 'hash') store.hashTampered = 4; // the hashes-only scan reads another hash at seq 4
+      const other = createAuditLog({
+        store,
+        secrets:
+          spoil === 'key'
+            ? new InMemorySecretStore({
+                'audit-commitment-key': KEYS.commitmentKey,
+                'audit-signing-key': (await generateAuditKeys()).signingKey,
+              })
+            : s,
+      });
+      store.takeRead();
+      const cp = await other.checkpoint('t1');
+      // Verified from the start: every record read and re-derived.
+      expect(store.takeRead()).toBe(9);
+      if (spoil === 'hash') expect(cp._unsafeUnwrap().treeSize).toBe(9);
+      // The stored checkpoint does not verify with the other key: the chain check says so, and
+      // nothing is signed over it.
+      else expect(cp._unsafeUnwrapErr().message).toMatch(/broken audit chain/);
+    }
   });
 
   it('refuses to checkpoint a record broken in the new range, and continues once it reads right again', async () => {
