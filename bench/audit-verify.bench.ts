@@ -22,7 +22,7 @@ import {
 // The verifier's worker knobs (not exported from the package): the same module the package's
 // index loads from src, so setting the threshold here switches verifyTenant to one thread.
 import { merkleWorkers } from '../packages/audit/src/merkle-worker';
-import { type BenchRow, type BenchSuite, throughput } from './lib';
+import { type BenchRow, type BenchSuite, percentile, throughput } from './lib';
 
 const keys = await generateAuditKeys();
 const secrets = () =>
@@ -296,4 +296,37 @@ const checkpointSuite: BenchSuite = {
   },
 };
 
-export default [verifySuite, appendSuite, checkpointSuite];
+/**
+ * A checkpoint a minute for days: the cost of one more (1 new entry) as the tenant's stored
+ * checkpoints pile up — it should not grow with them (before issue 26 round 8 it re-checked every
+ * stored checkpoint's signature: ~150 µs each, 305 ms at 2,000).
+ */
+const HISTORY = 2000;
+const historySuite: BenchSuite = {
+  name: `audit checkpoint of 1 new entry as stored checkpoints pile up (in-memory store, ${HISTORY.toLocaleString('en-US')})`,
+  baseline: 'checkpoint with 10 stored before',
+  async run() {
+    const log = createAuditLog({ store: new InMemoryAuditStore(), secrets: secrets() });
+    const one = async (i: number) => {
+      (await log.append(input(i)))._unsafeUnwrap();
+      const start = performance.now();
+      (await log.checkpoint('bench'))._unsafeUnwrap();
+      return performance.now() - start;
+    };
+    const rows: BenchRow[] = [];
+    let i = 0;
+    for (const [name, stored] of [
+      ['checkpoint with 10 stored before', 10],
+      [`checkpoint with ${HISTORY.toLocaleString('en-US')} stored before`, HISTORY],
+    ] as const) {
+      while (i < stored) await one(i++);
+      const samples: number[] = [];
+      for (let k = 0; k < 20; k++) samples.push(await one(i++));
+      const p50 = percentile(samples, 50);
+      rows.push({ name, opsPerSec: 1000 / p50, p50Ms: p50, unit: 'checkpoint', note: '20 samples' });
+    }
+    return rows;
+  },
+};
+
+export default [verifySuite, appendSuite, checkpointSuite, historySuite];

@@ -3,7 +3,7 @@
  * since its latest checkpoint gets a new one (`AuditService.checkpoint`, which verifies the chain
  * before signing). A failure is logged and retried at the next tick; it never stops the server.
  */
-import type { AuditStore, GovernanceError, Result } from '@agentgov/core';
+import { type AuditStore, type GovernanceError, latestCheckpointOf, type Result } from '@agentgov/core';
 import type { LogLine } from './request-log';
 
 export interface CheckpointSchedule {
@@ -24,7 +24,7 @@ export function scheduleCheckpoints(
     for (const tenantId of await store.tenants()) {
       const head = await store.head(tenantId);
       if (!head) continue;
-      const latest = (await store.checkpoints(tenantId)).reduce((m, c) => Math.max(m, c.treeSize), 0);
+      const latest = (await latestCheckpointOf(store, tenantId))?.treeSize ?? 0;
       if (head.seq <= latest) continue;
       const result = await log.checkpoint(tenantId);
       if (result.isOk()) done.push(tenantId);

@@ -16,6 +16,7 @@ import {
   type AuditCheckpoint,
   type CallOptions,
   GovernanceError,
+  latestCheckpointOf,
   NotFoundError,
   ValidationError,
 } from '@agentgov/core';
@@ -38,7 +39,15 @@ export async function issueCheckpoint(
   const key = await ctx.signingKey();
   const head = await store.head(tenantId);
   if (!head) return err(ValidationError.invalid('tenantId', 'the tenant has no audit entries to checkpoint'));
-  const existing = (await store.checkpoints(tenantId)).find((c) => c.treeSize === head.seq);
+  // The latest alone (a tenant checkpointed every minute has thousands); all of them only when it
+  // is past the head (a truncated log: the verification below reports it).
+  const latest = await latestCheckpointOf(store, tenantId);
+  const existing =
+    latest && latest.treeSize > head.seq
+      ? (await store.checkpoints(tenantId)).find((c) => c.treeSize === head.seq)
+      : latest?.treeSize === head.seq
+        ? latest
+        : undefined;
   if (existing) return ok(existing);
   // From what the last checkpoint issued here verified, else (a log new in this process: after a
   // restart) from the latest stored checkpoint that this log's key signed and the stored hashes
@@ -47,7 +56,7 @@ export async function issueCheckpoint(
   const prefix: VerifiedPrefix =
     known && known.seq <= head.seq
       ? { seq: known.seq, hash: known.hash, merkle: known.merkle.clone() }
-      : ((await storedPrefix(ctx, tenantId, head.seq, key.publicJwk, callOptions?.signal)) ?? {
+      : ((await storedPrefix(ctx, tenantId, latest, head.seq, key.publicJwk, callOptions?.signal)) ?? {
           seq: 0,
           hash: GENESIS_HASH,
           merkle: new MerkleAccumulator(),
@@ -93,8 +102,9 @@ export async function issueCheckpoint(
 
 /**
  * Where a log that has issued no checkpoint of the tenant yet (a new process) can continue from:
- * the latest stored checkpoint within the head, when its JWS verifies with this log's key and
- * names that very size and root, and the stored record hashes up to its size reproduce the root
+ * the latest stored checkpoint (`latest`) when it is within the head, its JWS verifies with this
+ * log's key and names that very tenant, size and root, and the stored record hashes up to its size
+ * reproduce the root
  * (a hashes-only scan with turns of the event loop: no record is re-derived). The records it
  * covers are vouched for by that signed root, as after a checkpoint this process issued. Anything
  * else — no checkpoint, another key, a root the hashes do not reproduce, fewer hashes — gives
@@ -103,14 +113,12 @@ export async function issueCheckpoint(
 async function storedPrefix(
   ctx: LogContext,
   tenantId: string,
+  latest: AuditCheckpoint | undefined,
   headSeq: number,
   publicJwk: PublicJwk,
   signal: AbortSignal | undefined,
 ): Promise<VerifiedPrefix | undefined> {
-  let latest: AuditCheckpoint | undefined;
-  for (const c of await ctx.store.checkpoints(tenantId))
-    if (c.treeSize > 0 && c.treeSize <= headSeq && c.treeSize > (latest?.treeSize ?? 0)) latest = c;
-  if (!latest) return undefined;
+  if (!latest || latest.treeSize <= 0 || latest.treeSize > headSeq) return undefined;
   const signed = await verifyCheckpoint(latest.jws, publicJwk);
   if (
     signed.isErr() ||
@@ -149,7 +157,7 @@ export async function latestCheckpoint(
   ctx: LogContext,
   tenantId: string,
 ): Promise<Result<CheckpointView, GovernanceError>> {
-  const latest = (await ctx.store.checkpoints(tenantId)).at(-1);
+  const latest = await latestCheckpointOf(ctx.store, tenantId);
   if (!latest) return err(new NotFoundError('Audit checkpoint'));
   const key = await ctx.signingKey();
   if (key.alg !== 'EdDSA') {

@@ -46,6 +46,15 @@ class WatchedStore extends InMemoryAuditStore {
       yield this.#altered(r);
     }
   }
+  /** When set, the first stored checkpoint is handed out with another root (a forged row). */
+  forgeFirstCheckpoint = false;
+  override async checkpoints(tenantId: string) {
+    const list = await super.checkpoints(tenantId);
+    const first = list[0];
+    if (this.forgeFirstCheckpoint && first)
+      first.rootHash = `${first.rootHash[0] === 'a' ? 'b' : 'a'}${first.rootHash.slice(1)}`;
+    return list;
+  }
   takeRead(): number {
     const n = this.read;
     this.read = 0;
@@ -141,5 +150,22 @@ describe('incremental checkpoints', () => {
     store.tampered = undefined;
     const cp = (await log.checkpoint('t1'))._unsafeUnwrap();
     expect(cp.treeSize).toBe(9);
+  });
+
+  it('a later checkpoint checks only what is new, not every earlier checkpoint again; a full verify still does', async () => {
+    const store = new WatchedStore();
+    const s = secrets();
+    const log = createAuditLog({ store, secrets: s });
+    for (let k = 0; k < 3; k++) {
+      (await log.appendBatch(batch(2)))._unsafeUnwrap();
+      (await log.checkpoint('t1'))._unsafeUnwrap();
+    }
+    store.forgeFirstCheckpoint = true; // the stored row of the first checkpoint no longer matches its JWS
+    (await log.appendBatch(batch(2)))._unsafeUnwrap();
+    // The prefix this log verified (up to 6) is vouched for: the forged row of size 2 is not read.
+    expect((await log.checkpoint('t1'))._unsafeUnwrap().treeSize).toBe(8);
+    const full = await verifyTenant(store, 't1', { secrets: s, publicJwk: KEYS.publicJwk });
+    expect(full.ok).toBe(false);
+    expect(full.checkpoints[0]).toMatchObject({ treeSize: 2, ok: false, signature: 'valid' });
   });
 });

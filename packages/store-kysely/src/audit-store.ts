@@ -245,14 +245,29 @@ export class KyselyAuditStore implements AuditStore {
 
   async checkpoints(tenantId: string): Promise<AuditCheckpoint[]> {
     const { rows } = await sql<StoredRow<AuditCheckpointsTable>>`
-      SELECT tenant_id, tree_size::text AS tree_size_text, root_hash, ${isoText('issued_at')} AS issued_at_text, jws
+      SELECT ${CHECKPOINT_COLUMNS}
       FROM audit_checkpoints WHERE tenant_id = ${tenantId} ORDER BY tree_size`.execute(this.#db);
-    return rows.map((r) => ({
-      tenantId: r.tenant_id,
-      treeSize: toNumber(r.tree_size_text),
-      rootHash: r.root_hash,
-      issuedAt: isoFromText(r.issued_at_text),
-      jws: r.jws,
-    }));
+    return rows.map(checkpointOf);
   }
+
+  async latestCheckpoint(tenantId: string): Promise<AuditCheckpoint | undefined> {
+    const { rows } = await sql<StoredRow<AuditCheckpointsTable>>`
+      SELECT ${CHECKPOINT_COLUMNS}
+      FROM audit_checkpoints WHERE tenant_id = ${tenantId} ORDER BY tree_size DESC LIMIT 1`.execute(this.#db);
+    const row = rows[0];
+    return row && checkpointOf(row);
+  }
+}
+
+const CHECKPOINT_COLUMNS = sql`tenant_id, tree_size::text AS tree_size_text, root_hash,
+  ${isoText('issued_at')} AS issued_at_text, jws`;
+
+function checkpointOf(r: StoredRow<AuditCheckpointsTable>): AuditCheckpoint {
+  return {
+    tenantId: r.tenant_id,
+    treeSize: toNumber(r.tree_size_text),
+    rootHash: r.root_hash,
+    issuedAt: isoFromText(r.issued_at_text),
+    jws: r.jws,
+  };
 }

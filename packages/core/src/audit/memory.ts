@@ -242,6 +242,7 @@ export class InMemoryAuditStore implements AuditStore {
       count: (tenantId) => this.count(tenantId),
       saveCheckpoint: (checkpoint) => this.saveCheckpoint(checkpoint),
       checkpoints: (tenantId) => this.checkpoints(tenantId),
+      latestCheckpoint: (tenantId) => this.latestCheckpoint(tenantId),
     };
   }
 
@@ -334,6 +335,11 @@ export class InMemoryAuditStore implements AuditStore {
 
   async checkpoints(tenantId: string): Promise<AuditCheckpoint[]> {
     return (this.#checkpoints.get(tenantId) ?? []).map(copy);
+  }
+
+  async latestCheckpoint(tenantId: string): Promise<AuditCheckpoint | undefined> {
+    const last = this.#checkpoints.get(tenantId)?.at(-1);
+    return last && copy(last);
   }
 }
 

@@ -152,6 +152,22 @@ export interface AuditStore {
   saveCheckpoint(checkpoint: AuditCheckpoint): Promise<void>;
   /** Checkpoints of the tenant ordered by treeSize. */
   checkpoints(tenantId: string): Promise<AuditCheckpoint[]>;
+  /**
+   * The tenant's checkpoint of the largest treeSize, without reading the others (optional: a
+   * tenant checkpointed every minute has half a million after a year; `latestCheckpointOf` falls
+   * back to the last of `checkpoints`).
+   */
+  latestCheckpoint?(tenantId: string): Promise<AuditCheckpoint | undefined>;
+}
+
+/** The tenant's latest checkpoint: `store.latestCheckpoint` when the store has it, else the last of `checkpoints`. */
+export async function latestCheckpointOf(
+  store: Pick<AuditStore, 'checkpoints' | 'latestCheckpoint'>,
+  tenantId: string,
+): Promise<AuditCheckpoint | undefined> {
+  return store.latestCheckpoint
+    ? store.latestCheckpoint(tenantId)
+    : (await store.checkpoints(tenantId)).at(-1);
 }
 
 // ---------------------------------------------------------------------------------------------

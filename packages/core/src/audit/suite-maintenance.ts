@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 import { expectRejects } from '../testing/conformance';
 import { appendEntries, makeAuditEntry, makeCheckpoint, sha256Hex } from '../testing/fixtures';
-import type { AuditCheckpoint, AuditRecord, AuditStore } from './port';
+import { type AuditCheckpoint, type AuditRecord, type AuditStore, latestCheckpointOf } from './port';
 
 const A = 'tenant-a';
 const B = 'tenant-b';
@@ -115,6 +115,11 @@ export const auditMaintenanceCases = {
     const got = await store.checkpoints(A);
     (got[0] as AuditCheckpoint).rootHash = 'changed';
     expect((await store.checkpoints(A))[0]?.rootHash).toBe(cps[1]?.rootHash);
+    // The latest alone (the store's own lookup when it has one): the largest treeSize.
+    expect(await latestCheckpointOf(store, A)).toEqual(cps[2]);
+    expect(await latestCheckpointOf(store, B)).toMatchObject({ tenantId: B, treeSize: 4 });
+    expect(await latestCheckpointOf(store, 'tenant-none')).toBeUndefined();
+    if (store.latestCheckpoint) expect(await store.latestCheckpoint(A)).toEqual(cps[2]);
   },
   'checkpoints: a duplicate treeSize of one tenant is rejected': async (store: AuditStore) => {
     const cp = makeCheckpoint({ tenantId: A, treeSize: 10 });
