@@ -9,6 +9,7 @@ import {
   type AuditCheckpoint,
   type AuditStore,
   type GovernanceError,
+  latestCheckpointOf,
   NotFoundError,
   ValidationError,
 } from '@agentgov/core';
@@ -233,8 +234,10 @@ export async function proveInclusion(
 ): Promise<Result<InclusionProof, GovernanceError>> {
   const record = await store.get(tenantId, entryId);
   if (!record) return err(new NotFoundError('Audit entry'));
-  const checkpoints = await store.checkpoints(tenantId);
-  const size = treeSize ?? checkpoints.at(-1)?.treeSize;
+  // The latest checkpoint alone (a long-lived tenant has thousands); all of them only for an
+  // explicit older size.
+  const latest = await latestCheckpointOf(store, tenantId);
+  const size = treeSize ?? latest?.treeSize;
   if (size === undefined) return err(ValidationError.invalid('treeSize', 'no checkpoint exists yet'));
   const head = await store.head(tenantId);
   if (!Number.isSafeInteger(size) || size < record.seq || size > (head?.seq ?? 0)) {
@@ -242,7 +245,8 @@ export async function proveInclusion(
   }
   const tree = await LazyTree.open(store, tenantId, size);
   const proof = await tree.inclusionPath(record.seq - 1, size);
-  const checkpoint = checkpoints.find((c) => c.treeSize === size);
+  const checkpoint =
+    latest?.treeSize === size ? latest : (await store.checkpoints(tenantId)).find((c) => c.treeSize === size);
   return ok({
     entryId,
     seq: record.seq,

@@ -179,6 +179,9 @@ describe('checkpoints and proofs', () => {
     const inc13 = (await log.proveInclusion('t1', target?.id as string, 13))._unsafeUnwrap();
     expect(verifyInclusion(inc13.leafHash, 6, 13, inc13.proof, cp1.rootHash).isOk()).toBe(true);
     expect(inc13.leafHash).toBe(inc.leafHash);
+    expect(inc13.checkpoint?.jws).toBe(cp1.jws); // an explicit older size: its own checkpoint
+    const inc20 = (await log.proveInclusion('t1', target?.id as string, 20))._unsafeUnwrap();
+    expect(inc20.checkpoint).toBeUndefined(); // no checkpoint of that size
     expect(merkleLeafHash('0'.repeat(64))).not.toBe(inc.leafHash);
 
     const con = (await log.proveConsistency('t1', 13, 21))._unsafeUnwrap();
