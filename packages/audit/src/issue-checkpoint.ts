@@ -104,11 +104,10 @@ export async function issueCheckpoint(
  * Where a log that has issued no checkpoint of the tenant yet (a new process) can continue from:
  * the latest stored checkpoint (`latest`) when it is within the head, its JWS verifies with this
  * log's key and names that very tenant, size and root, and the stored record hashes up to its size
- * reproduce the root
- * (a hashes-only scan with turns of the event loop: no record is re-derived). The records it
- * covers are vouched for by that signed root, as after a checkpoint this process issued. Anything
- * else — no checkpoint, another key, a root the hashes do not reproduce, fewer hashes — gives
- * undefined: the chain is verified from its start, which then reports what is wrong.
+ * reproduce the root (a hashes-only scan with turns of the event loop: no record is re-derived).
+ * The records it covers are vouched for by that signed root, as after a checkpoint this process
+ * issued. Anything else — no checkpoint, another key, a root the hashes do not reproduce, fewer
+ * hashes — gives undefined: the chain is verified from its start, which then reports what is wrong.
  */
 async function storedPrefix(
   ctx: LogContext,
