@@ -3,10 +3,11 @@
  * see `checkpoint.ts`) and save it. Each checkpoint continues from the prefix the previous one
  * verified (its last hash and Merkle accumulator, kept by the log), so it reads only the records
  * appended since — a checkpoint a minute costs what the minute appended, not the whole log again.
- * The first one a log issues for a tenant (a new process, after a restart) continues from the
- * latest stored checkpoint instead, once its signature and the stored hashes up to it check out
- * (a hashes-only scan), else verifies the chain from its start. Records checkpointed before are
- * vouched for by the checkpoints that cover them (`verify` checks all).
+ * When another process stored a later checkpoint since (another instance sharing the database, or
+ * this process before a restart), the prefix moves on to it once its signature and the stored
+ * hashes up to it check out (a hashes-only scan); with no prefix at all the chain is verified from
+ * its start. Records checkpointed before are vouched for by the checkpoints that cover them
+ * (`verify` checks all).
  * A checkpoint of an existing size is returned as is; a broken chain is never signed. The latest
  * checkpoint is also served as a C2SP signed note.
  */
@@ -49,18 +50,16 @@ export async function issueCheckpoint(
         ? latest
         : undefined;
   if (existing) return ok(existing);
-  // From what the last checkpoint issued here verified, else (a log new in this process: after a
-  // restart) from the latest stored checkpoint that this log's key signed and the stored hashes
-  // reproduce: only what was appended since is read and re-derived.
+  // From what the last checkpoint issued here verified (else from the start), moved on to the
+  // latest stored checkpoint when another process issued it since (another instance, or this
+  // process before a restart) and it checks out: only what was appended after it is re-derived.
   const known = ctx.checkpointed.get(tenantId);
-  const prefix: VerifiedPrefix =
+  const own: VerifiedPrefix =
     known && known.seq <= head.seq
       ? { seq: known.seq, hash: known.hash, merkle: known.merkle.clone() }
-      : ((await storedPrefix(ctx, tenantId, latest, head.seq, key.publicJwk, callOptions?.signal)) ?? {
-          seq: 0,
-          hash: GENESIS_HASH,
-          merkle: new MerkleAccumulator(),
-        });
+      : { seq: 0, hash: GENESIS_HASH, merkle: new MerkleAccumulator() };
+  const prefix =
+    (await advancedPrefix(ctx, tenantId, own, latest, head.seq, key.publicJwk, callOptions?.signal)) ?? own;
   const report = await verifyTenant(store, tenantId, {
     resume: prefix,
     secrets: ctx.secrets,
@@ -96,28 +95,37 @@ export async function issueCheckpoint(
     issuedAt,
     jws: await signCheckpoint(key, { tenantId, treeSize: head.seq, rootHash: report.rootHash, issuedAt }),
   };
-  await store.saveCheckpoint(checkpoint);
+  try {
+    await store.saveCheckpoint(checkpoint);
+  } catch (error) {
+    // Another process saved a checkpoint of this size meanwhile (instances checkpoint on the same
+    // schedule): the same root is the same checkpoint — theirs is the one stored.
+    const theirs = (await store.checkpoints(tenantId)).find((c) => c.treeSize === head.seq);
+    if (theirs?.rootHash === checkpoint.rootHash) return ok(theirs);
+    throw error;
+  }
   return ok(checkpoint);
 }
 
 /**
- * Where a log that has issued no checkpoint of the tenant yet (a new process) can continue from:
- * the latest stored checkpoint (`latest`) when it is within the head, its JWS verifies with this
- * log's key and names that very tenant, size and root, and the stored record hashes up to its size
- * reproduce the root (a hashes-only scan with turns of the event loop: no record is re-derived).
- * The records it covers are vouched for by that signed root, as after a checkpoint this process
- * issued. Anything else — no checkpoint, another key, a root the hashes do not reproduce, fewer
- * hashes — gives undefined: the chain is verified from its start, which then reports what is wrong.
+ * `prefix` moved on to the latest stored checkpoint (`latest`), when that one lies between the
+ * prefix and the head, its JWS verifies with this log's key and names that very tenant, size and
+ * root, and the stored record hashes after the prefix up to its size carry the prefix's Merkle
+ * accumulator to that root (a hashes-only scan with turns of the event loop: no record is
+ * re-derived). The records it covers are vouched for by that signed root, as after a checkpoint
+ * this process issued. Otherwise undefined — nothing to move on to, another key, a root the hashes
+ * do not reproduce, fewer hashes: the verification continues from `prefix` and reports what is wrong.
  */
-async function storedPrefix(
+async function advancedPrefix(
   ctx: LogContext,
   tenantId: string,
+  prefix: VerifiedPrefix,
   latest: AuditCheckpoint | undefined,
   headSeq: number,
   publicJwk: PublicJwk,
   signal: AbortSignal | undefined,
 ): Promise<VerifiedPrefix | undefined> {
-  if (!latest || latest.treeSize <= 0 || latest.treeSize > headSeq) return undefined;
+  if (!latest || latest.treeSize <= prefix.seq || latest.treeSize > headSeq) return undefined;
   const signed = await verifyCheckpoint(latest.jws, publicJwk);
   if (
     signed.isErr() ||
@@ -126,10 +134,10 @@ async function storedPrefix(
     signed.value.rootHash !== latest.rootHash
   )
     return undefined;
-  const merkle = new MerkleAccumulator();
-  let last = '';
+  const merkle = prefix.merkle.clone();
+  let last = prefix.hash;
   try {
-    await forEachHash(ctx.store, tenantId, 1, latest.treeSize, (h) => {
+    await forEachHash(ctx.store, tenantId, prefix.seq + 1, latest.treeSize, (h) => {
       merkle.push(h);
       last = h;
     });

@@ -5,6 +5,7 @@
  * and still refuses a chain broken in what it reads.
  */
 import {
+  type AuditCheckpoint,
   type AuditHashScanOptions,
   type AuditRecord,
   type AuditScanOptions,
@@ -45,6 +46,14 @@ class WatchedStore extends InMemoryAuditStore {
       this.read++;
       yield this.#altered(r);
     }
+  }
+  /** Runs (once) before the next checkpoint is saved: another process saving first. */
+  beforeSave: (() => Promise<unknown>) | undefined;
+  override async saveCheckpoint(checkpoint: AuditCheckpoint) {
+    const before = this.beforeSave;
+    this.beforeSave = undefined;
+    await before?.();
+    return super.saveCheckpoint(checkpoint);
   }
   /** When set, the first stored checkpoint is handed out with another root (a forged row). */
   forgeFirstCheckpoint = false;
@@ -167,5 +176,41 @@ describe('incremental checkpoints', () => {
     const full = await verifyTenant(store, 't1', { secrets: s, publicJwk: KEYS.publicJwk });
     expect(full.ok).toBe(false);
     expect(full.checkpoints[0]).toMatchObject({ treeSize: 2, ok: false, signature: 'valid' });
+  });
+
+  it('two instances on one store: each moves on to the checkpoints the other issued (hashes only), re-deriving only what is new', async () => {
+    const store = new WatchedStore();
+    const s = secrets();
+    const a = createAuditLog({ store, secrets: s });
+    const b = createAuditLog({ store, secrets: s });
+    (await a.appendBatch(batch(6)))._unsafeUnwrap();
+    (await b.checkpoint('t1'))._unsafeUnwrap(); // b: from the start, 6 records
+    (await a.appendBatch(batch(4)))._unsafeUnwrap();
+    (await a.checkpoint('t1'))._unsafeUnwrap(); // a: stored checkpoint 6 (b's), then 4 records
+    (await b.appendBatch(batch(2)))._unsafeUnwrap();
+    store.takeRead();
+    store.hashesRead = 0;
+    const cp = (await b.checkpoint('t1'))._unsafeUnwrap();
+    // b's own prefix ends at 6; a's checkpoint at 10 carries it on over 4 hashes; 2 records new.
+    expect(store.hashesRead).toBe(4);
+    expect(store.takeRead()).toBe(2);
+    expect(cp.treeSize).toBe(12);
+    expect(cp.rootHash).toBe((await verifyTenant(store, 't1', { secrets: s })).rootHash);
+  });
+
+  it('two instances checkpointing the same head at once: the one saved second answers the stored one', async () => {
+    const store = new WatchedStore();
+    const s = secrets();
+    const a = createAuditLog({ store, secrets: s });
+    const b = createAuditLog({ store, secrets: s });
+    (await a.appendBatch(batch(5)))._unsafeUnwrap();
+    let theirs: AuditCheckpoint | undefined;
+    store.beforeSave = async () => {
+      theirs = (await b.checkpoint('t1'))._unsafeUnwrap();
+    };
+    const ours = (await a.checkpoint('t1'))._unsafeUnwrap();
+    expect(theirs?.treeSize).toBe(5);
+    expect(ours).toEqual(theirs);
+    expect(await store.checkpoints('t1')).toHaveLength(1);
   });
 });
