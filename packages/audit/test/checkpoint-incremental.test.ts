@@ -73,6 +73,13 @@ class WatchedStore extends InMemoryAuditStore {
 
 const batch = (n: number) => Array.from({ length: n }, () => entryInput());
 
+/** Two audit logs on one watched store with the same keys: two server instances on one database. */
+function twoInstances() {
+  const store = new WatchedStore();
+  const s = secrets();
+  return { store, s, a: createAuditLog({ store, secrets: s }), b: createAuditLog({ store, secrets: s }) };
+}
+
 describe('incremental checkpoints', () => {
   it('reads only the records appended since the last checkpoint, and signs the root a full verification computes', async () => {
     const store = new WatchedStore();
@@ -179,10 +186,7 @@ describe('incremental checkpoints', () => {
   });
 
   it('two instances on one store: each moves on to the checkpoints the other issued (hashes only), re-deriving only what is new', async () => {
-    const store = new WatchedStore();
-    const s = secrets();
-    const a = createAuditLog({ store, secrets: s });
-    const b = createAuditLog({ store, secrets: s });
+    const { store, s, a, b } = twoInstances();
     (await a.appendBatch(batch(6)))._unsafeUnwrap();
     (await b.checkpoint('t1'))._unsafeUnwrap(); // b: from the start, 6 records
     (await a.appendBatch(batch(4)))._unsafeUnwrap();
@@ -199,10 +203,7 @@ describe('incremental checkpoints', () => {
   });
 
   it('two instances checkpointing the same head at once: the one saved second answers the stored one', async () => {
-    const store = new WatchedStore();
-    const s = secrets();
-    const a = createAuditLog({ store, secrets: s });
-    const b = createAuditLog({ store, secrets: s });
+    const { store, s, a, b } = twoInstances();
     (await a.appendBatch(batch(5)))._unsafeUnwrap();
     let theirs: AuditCheckpoint | undefined;
     store.beforeSave = async () => {
