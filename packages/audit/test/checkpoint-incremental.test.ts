@@ -203,7 +203,7 @@ describe('incremental checkpoints', () => {
   });
 
   it('two instances checkpointing the same head at once: the one saved second answers the stored one', async () => {
-    const { store, s, a, b } = twoInstances();
+    const { store, a, b } = twoInstances();
     (await a.appendBatch(batch(5)))._unsafeUnwrap();
     let theirs: AuditCheckpoint | undefined;
     store.beforeSave = async () => {
