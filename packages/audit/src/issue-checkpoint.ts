@@ -40,16 +40,16 @@ export async function issueCheckpoint(
   const key = await ctx.signingKey();
   const head = await store.head(tenantId);
   if (!head) return err(ValidationError.invalid('tenantId', 'the tenant has no audit entries to checkpoint'));
+  /** The stored checkpoint of the head's size, read among all of them (the rare paths below). */
+  const storedAtHead = async () => (await store.checkpoints(tenantId)).find((c) => c.treeSize === head.seq);
   // The latest alone (a tenant checkpointed every minute has thousands); all of them only when it
   // is past the head (a truncated log: the verification below reports it).
   const latest = await latestCheckpointOf(store, tenantId);
-  const existing =
-    latest && latest.treeSize > head.seq
-      ? (await store.checkpoints(tenantId)).find((c) => c.treeSize === head.seq)
-      : latest?.treeSize === head.seq
-        ? latest
-        : undefined;
-  if (existing) return ok(existing);
+  if (latest?.treeSize === head.seq) return ok(latest);
+  if (latest && latest.treeSize > head.seq) {
+    const existing = await storedAtHead();
+    if (existing) return ok(existing);
+  }
   // From what the last checkpoint issued here verified (else from the start), moved on to the
   // latest stored checkpoint when another process issued it since (another instance, or this
   // process before a restart) and it checks out: only what was appended after it is re-derived.
@@ -100,7 +100,7 @@ export async function issueCheckpoint(
   } catch (error) {
     // Another process saved a checkpoint of this size meanwhile (instances checkpoint on the same
     // schedule): the same root is the same checkpoint — theirs is the one stored.
-    const theirs = (await store.checkpoints(tenantId)).find((c) => c.treeSize === head.seq);
+    const theirs = await storedAtHead();
     if (theirs?.rootHash === checkpoint.rootHash) return ok(theirs);
     throw error;
   }
