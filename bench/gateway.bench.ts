@@ -274,9 +274,18 @@ interface Child {
   stop(): void;
 }
 
-/** BENCH_CPU_PROF=<dir>: every server writes a V8 CPU profile there when it stops. */
+/**
+ * BENCH_CPU_PROF=<dir>: every server writes a V8 CPU profile there when it stops, sampled every
+ * BENCH_CPU_PROF_INTERVAL µs (default node's 1,000: too coarse for a path of a few µs).
+ */
 const PROFILE = process.env.BENCH_CPU_PROF
-  ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+  ? [
+      '--cpu-prof',
+      `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`,
+      ...(process.env.BENCH_CPU_PROF_INTERVAL
+        ? [`--cpu-prof-interval=${process.env.BENCH_CPU_PROF_INTERVAL}`]
+        : []),
+    ]
   : [];
 
 async function startChild(kind: Kind, env: object): Promise<Child> {

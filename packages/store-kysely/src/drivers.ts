@@ -7,6 +7,7 @@
 import { type ClientTlsOptions, verifiedClientTls } from '@agentgov/core';
 import type { PgPoolLike } from './create-kysely';
 import type { PGliteLike } from './pglite-dialect';
+import { markWritesThrough } from './pglite-protocol';
 import { ensurePGliteTemplate, openPGliteWithTemplate } from './pglite-template';
 import { assertSchemaName, DEFAULT_SCHEMA } from './sql-util';
 
@@ -107,9 +108,17 @@ export async function openPGlite(
   template?: { dir: string; schema: string },
 ): Promise<PGliteLike> {
   const { PGlite } = await loadDriver('@electric-sql/pglite', importer);
-  if (dataDir === undefined) return (await PGlite.create()) as unknown as PGliteLike;
-  if (template) return openPGliteWithTemplate(PGlite, dataDir, template.dir, template.schema);
-  return (await PGlite.create(dataDir)) as unknown as PGliteLike;
+  const client =
+    dataDir === undefined
+      ? ((await PGlite.create()) as unknown as PGliteLike)
+      : template
+        ? await openPGliteWithTemplate(PGlite, dataDir, template.dir, template.schema)
+        : ((await PGlite.create(dataDir)) as unknown as PGliteLike);
+  // In memory or on a directory of Node's file system, nothing for `syncToFs` to copy; a URL of
+  // another PGlite file system (`idb://`, `opfs-ahp://`) keeps PGlite's default.
+  const otherFs =
+    dataDir !== undefined && /^[a-z][a-z0-9+.-]*:\/\//i.test(dataDir) && !dataDir.startsWith('memory://');
+  return otherFs ? client : markWritesThrough(client);
 }
 
 /**

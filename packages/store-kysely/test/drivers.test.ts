@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { driverImportError, loadDriver, openPGlite, openPostgresPool } from '../src/drivers';
+import { executePrepared, type PGliteProtocol } from '../src/pglite-protocol';
 
 /** What Node's ESM loader throws for `import('<pkg>')` when the package is not installed. */
 const esmNotFound = (pkg: string) =>
@@ -52,5 +53,49 @@ describe('missing driver', () => {
     const broken = new SyntaxError('Unexpected token');
     await expect(loadDriver('@electric-sql/pglite', () => Promise.reject(broken))).rejects.toBe(broken);
     expect(driverImportError('pg', undefined)).toBeUndefined();
+  });
+});
+
+describe('openPGlite: which instances skip PGlite syncToFs', () => {
+  /** A PGlite module whose instances record the options of each protocol exchange. */
+  const recording = () => {
+    const seen: { dataDir: unknown; syncToFs: unknown }[] = [];
+    const PGlite = {
+      async create(dataDir?: string) {
+        return {
+          async execProtocol(_message: Uint8Array, options: { syncToFs?: boolean }) {
+            seen.push({ dataDir, syncToFs: options.syncToFs });
+            return { messages: [] };
+          },
+          async query() {
+            return { rows: [] };
+          },
+        };
+      },
+    };
+    return { seen, importer: async () => ({ PGlite }) as unknown as typeof import('@electric-sql/pglite') };
+  };
+
+  it('memory and directories of Node’s file system skip it; another PGlite file system keeps it', async () => {
+    const { seen, importer } = recording();
+    for (const dataDir of [undefined, '/var/lib/agentgov', 'memory://x', 'idb://agentgov', 'opfs-ahp://db']) {
+      const client = await openPGlite(dataDir, importer);
+      await executePrepared(client as unknown as PGliteProtocol, new Set(), 'q1', 'SELECT 1', []);
+    }
+    expect(seen).toEqual([
+      { dataDir: undefined, syncToFs: false },
+      { dataDir: '/var/lib/agentgov', syncToFs: false },
+      { dataDir: 'memory://x', syncToFs: false },
+      { dataDir: 'idb://agentgov', syncToFs: true },
+      { dataDir: 'opfs-ahp://db', syncToFs: true },
+    ]);
+  });
+
+  it('an instance the application opens itself keeps PGlite’s default', async () => {
+    const { seen, importer } = recording();
+    const { PGlite } = await importer();
+    const client = await PGlite.create('/var/lib/elsewhere');
+    await executePrepared(client as unknown as PGliteProtocol, new Set(), 'q1', 'SELECT 1', []);
+    expect(seen).toEqual([{ dataDir: '/var/lib/elsewhere', syncToFs: true }]);
   });
 });
