@@ -11,6 +11,7 @@
  * the Server (`notification`, `request` with the call as `relatedRequestId`), so Streamable HTTP
  * routes them to the call's stream as before.
  */
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
@@ -37,7 +38,7 @@ type ServeCall = (params: CallToolRequest['params'], call: WireCall) => Promise<
 class WireCall implements CallContext, CallSignal {
   readonly requestId: string | number;
   readonly progressToken: string | number | undefined;
-  readonly argumentsOwned = true;
+  readonly argumentsOwned: boolean;
   readonly elicit: CallContext['elicit'];
   aborted = false;
   reason: unknown;
@@ -51,9 +52,11 @@ class WireCall implements CallContext, CallSignal {
     progressToken: string | number | undefined,
     formSupported: boolean,
     elicitationTimeoutMs: number,
+    argumentsOwned: boolean,
   ) {
     this.#server = server;
     this.requestId = requestId;
+    this.argumentsOwned = argumentsOwned;
     this.progressToken = progressToken;
     this.#elicitationTimeoutMs = elicitationTimeoutMs;
     this.elicit = formSupported ? WireCall.prototype.elicitForm : undefined;
@@ -146,6 +149,10 @@ export function serveToolCalls(
   elicitationTimeoutMs: number,
 ): void {
   const inflight = new Map<string | number, WireCall>();
+  // A transport that parses its messages from bytes hands the proxy objects of its own. The SDK's
+  // InMemoryTransport hands over the client's own message: its nested arguments are still the
+  // caller's, who may change them while the call is decided (see `CallContext.argumentsOwned`).
+  const argumentsOwned = !(transport instanceof InMemoryTransport);
   const sdkMessage = transport.onmessage;
   const sdkClose = transport.onclose;
   transport.onclose = () => {
@@ -175,6 +182,7 @@ export function serveToolCalls(
           params._meta?.progressToken,
           elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined),
           elicitationTimeoutMs,
+          argumentsOwned,
         );
         inflight.set(m.id, call);
         void respond(serve(params, call), call, answer, server);

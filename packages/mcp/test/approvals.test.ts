@@ -220,4 +220,40 @@ describe('in-process: arguments changed while the call waits for its approval', 
       actionDetail: { argumentsDigest: argumentsDigest({ target: { path: '/notes/b.md' } }) },
     });
   });
+
+  it('an SDK client linked in memory changes a nested argument while an autonomous call is decided: what goes upstream is what the audit digested', async () => {
+    // No approval to wait for: the caller's window is the decision (and anything else the proxy
+    // awaits before it forwards). Changed at each turn from the call on, the upstream must still
+    // get the arguments whose digest the audit entry holds.
+    const received: string[] = [];
+    world = await makeProxyWorld({
+      actions: 'default_autonomy: autonomous\n',
+      extraTools: (server) =>
+        server.registerTool(
+          'move_file',
+          { description: 'Move a file', inputSchema: { target: z.object({ path: z.string() }) } },
+          async ({ target }) => {
+            received.push(target.path);
+            return { content: [{ type: 'text', text: `moved to ${target.path}` }] };
+          },
+        ),
+    });
+    const client = await world.client(USERS.alice);
+    await client.listTools();
+    for (let turns = 0; turns < 6; turns++) {
+      const args = { target: { path: '/notes/b.md' } };
+      const pending = client.callTool({ name: 'notes__move_file', arguments: args });
+      for (let t = 0; t < turns; t++) await Promise.resolve();
+      args.target.path = `/etc/passwd-${turns}`;
+      const r = await pending;
+      expect(r.isError).toBeFalsy();
+      const sent = received.at(-1) as string;
+      expect(world.audit.entries.at(-1)).toMatchObject({
+        outcome: 'success',
+        actionDetail: { argumentsDigest: argumentsDigest({ target: { path: sent } }) },
+      });
+    }
+    // The change reached the proxy in time for some calls, too late for others: both were tried.
+    expect(received).toContain('/notes/b.md');
+  });
 });
