@@ -18,6 +18,27 @@ async function refused(p: Promise<unknown>) {
 
 const DELETE = { name: 'notes__delete_file', arguments: { path: '/notes/a.md' } };
 
+/**
+ * A proxy world (`world`) under these actions whose upstream also has `move_file` (a nested
+ * argument, `target.path`); the paths the upstream was asked to move to, in order.
+ */
+async function moveFileWorld(actions: string): Promise<string[]> {
+  const received: string[] = [];
+  world = await makeProxyWorld({
+    actions,
+    extraTools: (server) =>
+      server.registerTool(
+        'move_file',
+        { description: 'Move a file', inputSchema: { target: z.object({ path: z.string() }) } },
+        async ({ target }) => {
+          received.push(target.path);
+          return { content: [{ type: 'text', text: `moved to ${target.path}` }] };
+        },
+      ),
+  });
+  return received;
+}
+
 describe('approve without elicitation: a pending approval decided by a human', () => {
   it('paused, approved once for these arguments, forwarded once, refused on replay', async () => {
     world = await makeProxyWorld();
@@ -191,19 +212,9 @@ describe('in-process: arguments changed while the call waits for its approval', 
   it('an SDK client linked in memory changes a nested argument while it answers the elicitation: the upstream gets what was approved', async () => {
     // In memory the proxy receives the client's own message object: a shallow copy of the
     // arguments would still share `target` with the caller.
-    const received: string[] = [];
-    world = await makeProxyWorld({
-      actions: 'default_autonomy: autonomous\nactions:\n  notes__move_file: approve\n',
-      extraTools: (server) =>
-        server.registerTool(
-          'move_file',
-          { description: 'Move a file', inputSchema: { target: z.object({ path: z.string() }) } },
-          async ({ target }) => {
-            received.push(target.path);
-            return { content: [{ type: 'text', text: `moved to ${target.path}` }] };
-          },
-        ),
-    });
+    const received = await moveFileWorld(
+      'default_autonomy: autonomous\nactions:\n  notes__move_file: approve\n',
+    );
     const args = { target: { path: '/notes/b.md' } };
     const client = await world.client(USERS.alice, {
       elicit: () => {
@@ -225,19 +236,7 @@ describe('in-process: arguments changed while the call waits for its approval', 
     // No approval to wait for: the caller's window is the decision (and anything else the proxy
     // awaits before it forwards). Changed at each turn from the call on, the upstream must still
     // get the arguments whose digest the audit entry holds.
-    const received: string[] = [];
-    world = await makeProxyWorld({
-      actions: 'default_autonomy: autonomous\n',
-      extraTools: (server) =>
-        server.registerTool(
-          'move_file',
-          { description: 'Move a file', inputSchema: { target: z.object({ path: z.string() }) } },
-          async ({ target }) => {
-            received.push(target.path);
-            return { content: [{ type: 'text', text: `moved to ${target.path}` }] };
-          },
-        ),
-    });
+    const received = await moveFileWorld('default_autonomy: autonomous\n');
     const client = await world.client(USERS.alice);
     await client.listTools();
     for (let turns = 0; turns < 6; turns++) {
