@@ -22,9 +22,9 @@ const DELETE = { name: 'notes__delete_file', arguments: { path: '/notes/a.md' } 
  * A proxy world (`world`) under these actions whose upstream also has `move_file` (a nested
  * argument, `target.path`); the paths the upstream was asked to move to, in order.
  */
-async function moveFileWorld(actions: string): Promise<string[]> {
+async function moveFileWorld(actions: string): Promise<{ w: ProxyWorld; received: string[] }> {
   const received: string[] = [];
-  world = await makeProxyWorld({
+  const w = await makeProxyWorld({
     actions,
     extraTools: (server) =>
       server.registerTool(
@@ -36,7 +36,8 @@ async function moveFileWorld(actions: string): Promise<string[]> {
         },
       ),
   });
-  return received;
+  world = w;
+  return { w, received };
 }
 
 describe('approve without elicitation: a pending approval decided by a human', () => {
@@ -212,11 +213,11 @@ describe('in-process: arguments changed while the call waits for its approval', 
   it('an SDK client linked in memory changes a nested argument while it answers the elicitation: the upstream gets what was approved', async () => {
     // In memory the proxy receives the client's own message object: a shallow copy of the
     // arguments would still share `target` with the caller.
-    const received = await moveFileWorld(
+    const { w, received } = await moveFileWorld(
       'default_autonomy: autonomous\nactions:\n  notes__move_file: approve\n',
     );
     const args = { target: { path: '/notes/b.md' } };
-    const client = await world.client(USERS.alice, {
+    const client = await w.client(USERS.alice, {
       elicit: () => {
         args.target.path = '/etc/passwd';
         return { action: 'accept', content: { approve: true } };
@@ -226,7 +227,7 @@ describe('in-process: arguments changed while the call waits for its approval', 
     const r = await client.callTool({ name: 'notes__move_file', arguments: args });
     expect(r.isError).toBeFalsy();
     expect(received).toEqual(['/notes/b.md']);
-    expect(world.audit.entries.at(-1)).toMatchObject({
+    expect(w.audit.entries.at(-1)).toMatchObject({
       outcome: 'success',
       actionDetail: { argumentsDigest: argumentsDigest({ target: { path: '/notes/b.md' } }) },
     });
@@ -236,8 +237,8 @@ describe('in-process: arguments changed while the call waits for its approval', 
     // No approval to wait for: the caller's window is the decision (and anything else the proxy
     // awaits before it forwards). Changed at each turn from the call on, the upstream must still
     // get the arguments whose digest the audit entry holds.
-    const received = await moveFileWorld('default_autonomy: autonomous\n');
-    const client = await world.client(USERS.alice);
+    const { w, received } = await moveFileWorld('default_autonomy: autonomous\n');
+    const client = await w.client(USERS.alice);
     await client.listTools();
     for (let turns = 0; turns < 6; turns++) {
       const args = { target: { path: '/notes/b.md' } };
@@ -247,7 +248,7 @@ describe('in-process: arguments changed while the call waits for its approval', 
       const r = await pending;
       expect(r.isError).toBeFalsy();
       const sent = received.at(-1) as string;
-      expect(world.audit.entries.at(-1)).toMatchObject({
+      expect(w.audit.entries.at(-1)).toMatchObject({
         outcome: 'success',
         actionDetail: { argumentsDigest: argumentsDigest({ target: { path: sent } }) },
       });
