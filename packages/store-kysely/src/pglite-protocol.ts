@@ -12,7 +12,7 @@
  *
  * After an exchange PGlite calls its filesystem's `syncToFs` (by default). On Node's file system
  * and in memory that does nothing — PostgreSQL's own writes reach the files as it makes them — yet
- * costs a turn of PGlite's filesystem mutex (~20–40 µs, a tenth of a 1-row append); only the
+ * costs a turn of PGlite's filesystem mutex (~20 µs, about 5 % of a 1-row append); only the
  * browser's IndexedDB and OPFS file systems copy anything there. So the instances `openPGlite`
  * opens (a directory or memory) are marked with `markWritesThrough` and skip it; any other
  * instance (one the application passes in) keeps PGlite's default.
