@@ -11,8 +11,9 @@
  * the Server (`notification`, `request` with the call as `relatedRequestId`), so Streamable HTTP
  * routes them to the call's stream as before.
  */
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   type CallToolRequest,
@@ -149,10 +150,13 @@ export function serveToolCalls(
   elicitationTimeoutMs: number,
 ): void {
   const inflight = new Map<string | number, WireCall>();
-  // A transport that parses its messages from bytes hands the proxy objects of its own. The SDK's
-  // InMemoryTransport hands over the client's own message: its nested arguments are still the
-  // caller's, who may change them while the call is decided (see `CallContext.argumentsOwned`).
-  const argumentsOwned = !(transport instanceof InMemoryTransport);
+  // The transports the proxy is served on (stdio, Streamable HTTP) parse each message from bytes:
+  // its arguments are the proxy's own. Any other may hand over the client's own object — the SDK's
+  // InMemoryTransport does, its nested values still the caller's, who may change them while the
+  // call is decided — so its calls forward the canonical arguments (`CallContext.argumentsOwned`).
+  const argumentsOwned =
+    transport instanceof StdioServerTransport ||
+    transport instanceof WebStandardStreamableHTTPServerTransport;
   const sdkMessage = transport.onmessage;
   const sdkClose = transport.onclose;
   transport.onclose = () => {

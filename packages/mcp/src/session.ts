@@ -66,12 +66,13 @@ export interface CallContext {
   /** The JSON-RPC id of the call (audit's requestId). */
   requestId?: string | number;
   /**
-   * The arguments are the proxy's own copy (parsed from bytes for this call: stdio, HTTP):
-   * forwarded as they are, unless the call waited for its approval. Otherwise — an in-process
-   * caller, or a client linked by the SDK's InMemoryTransport (the proxy gets its own message
-   * object: a shallow copy still shares the nested values), either of which could change them
-   * while the call is decided — and for every approved call, the canonical arguments that were
-   * decided, approved and audited are forwarded, parsed again.
+   * The arguments are the proxy's own copy (parsed from bytes for this call: the SDK's stdio and
+   * Web-standard Streamable HTTP server transports): forwarded as they are, unless the call waited
+   * for its approval. Otherwise — an in-process caller, or a client on any other transport, e.g.
+   * the SDK's InMemoryTransport (the proxy gets the client's own message object: a shallow copy
+   * still shares the nested values), either of which could change them while the call is decided
+   * — and for every approved call, the canonical arguments that were decided, approved and
+   * audited are forwarded, parsed again.
    */
   argumentsOwned?: boolean;
 }

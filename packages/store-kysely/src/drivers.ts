@@ -114,11 +114,13 @@ export async function openPGlite(
       : template
         ? await openPGliteWithTemplate(PGlite, dataDir, template.dir, template.schema)
         : ((await PGlite.create(dataDir)) as unknown as PGliteLike);
-  // In memory or on a directory of Node's file system, nothing for `syncToFs` to copy; a URL of
-  // another PGlite file system (`idb://`, `opfs-ahp://`) keeps PGlite's default.
-  const otherFs =
-    dataDir !== undefined && /^[a-z][a-z0-9+.-]*:\/\//i.test(dataDir) && !dataDir.startsWith('memory://');
-  return otherFs ? client : markWritesThrough(client);
+  // In memory or on a directory of Node's file system (a path, `file://`, `memory://`), nothing for
+  // `syncToFs` to copy; any other PGlite file system (`idb://`, `opfs-ahp://`) keeps its default.
+  const nodeFs =
+    dataDir === undefined ||
+    !/^[a-z][a-z0-9+.-]*:\/\//i.test(dataDir) ||
+    /^(file|memory):\/\//i.test(dataDir);
+  return nodeFs ? markWritesThrough(client) : client;
 }
 
 /**

@@ -78,13 +78,21 @@ describe('openPGlite: which instances skip PGlite syncToFs', () => {
 
   it('memory and directories of Node’s file system skip it; another PGlite file system keeps it', async () => {
     const { seen, importer } = recording();
-    for (const dataDir of [undefined, '/var/lib/agentgov', 'memory://x', 'idb://agentgov', 'opfs-ahp://db']) {
+    for (const dataDir of [
+      undefined,
+      '/var/lib/agentgov',
+      'file:///var/lib/x',
+      'memory://x',
+      'idb://agentgov',
+      'opfs-ahp://db',
+    ]) {
       const client = await openPGlite(dataDir, importer);
       await executePrepared(client as unknown as PGliteProtocol, new Set(), 'q1', 'SELECT 1', []);
     }
     expect(seen).toEqual([
       { dataDir: undefined, syncToFs: false },
       { dataDir: '/var/lib/agentgov', syncToFs: false },
+      { dataDir: 'file:///var/lib/x', syncToFs: false },
       { dataDir: 'memory://x', syncToFs: false },
       { dataDir: 'idb://agentgov', syncToFs: true },
       { dataDir: 'opfs-ahp://db', syncToFs: true },

@@ -14,7 +14,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { generateAuditKeys, verifyTenant } from '@agentgov/audit';
 import { InMemorySecretStore } from '@agentgov/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { openStore } from '../src/index';
 import { describePGlite } from './helpers';
 
@@ -65,15 +65,9 @@ async function appendUntilKilled(dir: string, env: Record<string, string>, acks:
 
 describePGlite('embedded PGlite killed mid-load', () => {
   describe('embedded PGlite killed mid-load (SIGKILL)', () => {
-    let dir: string;
-    beforeAll(async () => {
-      dir = await mkdtemp(join(tmpdir(), 'agentgov-pglite-kill-'));
-    });
-    afterAll(async () => {
-      await rm(dir, { recursive: true, force: true });
-    });
-
     it('keeps every acknowledged append, and the chain verifies gap-free', { timeout: 180_000 }, async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'agentgov-pglite-kill-'));
+      onTestFinished(() => rm(dir, { recursive: true, force: true }));
       const keys = await generateAuditKeys();
       const first = await appendUntilKilled(dir, keys.env, ACKS_BEFORE_KILL);
       // Started again on what the killed process left (PGlite recovers the directory), killed again.
