@@ -23,16 +23,32 @@ import { type AuditEntry, type AuditEntryInput, AuditEntrySchema } from './schem
 
 /** Whether a record matches an audit filter (shared by every store that filters in memory). */
 export function matchesAuditFilter(record: AuditRecord, filter: AuditFilter): boolean {
-  const e = record.entry;
-  if (filter.userId !== undefined && e.userId !== filter.userId) return false;
-  if (filter.userIds !== undefined && !filter.userIds.includes(e.userId)) return false;
-  if (filter.actionType !== undefined && e.actionType !== filter.actionType) return false;
-  if (filter.policyResult !== undefined && e.policyResult !== filter.policyResult) return false;
-  if (filter.requestId !== undefined && e.requestId !== filter.requestId) return false;
-  const t = Date.parse(e.timestamp);
-  if (filter.from !== undefined && t < Date.parse(filter.from)) return false;
-  if (filter.to !== undefined && t > Date.parse(filter.to)) return false;
-  return true;
+  return auditFilterTest(filter)(record);
+}
+
+/**
+ * `matchesAuditFilter` for one filter and many records: the filter's time bounds are parsed and
+ * its users gathered once, not once per record.
+ */
+export function auditFilterTest(filter: AuditFilter): (record: AuditRecord) => boolean {
+  const { userId, actionType, policyResult, requestId } = filter;
+  // An org admin's read names every user of the org: a set, not a list walked per record.
+  const userIds = filter.userIds && new Set(filter.userIds);
+  const from = filter.from === undefined ? undefined : Date.parse(filter.from);
+  const to = filter.to === undefined ? undefined : Date.parse(filter.to);
+  return (record) => {
+    const e = record.entry;
+    if (userId !== undefined && e.userId !== userId) return false;
+    if (userIds !== undefined && !userIds.has(e.userId)) return false;
+    if (actionType !== undefined && e.actionType !== actionType) return false;
+    if (policyResult !== undefined && e.policyResult !== policyResult) return false;
+    if (requestId !== undefined && e.requestId !== requestId) return false;
+    if (from === undefined && to === undefined) return true;
+    const t = Date.parse(e.timestamp);
+    if (from !== undefined && t < from) return false;
+    if (to !== undefined && t > to) return false;
+    return true;
+  };
 }
 
 /** Reads and writes a dotted path (`actionDetail.initiatorUserId`) of a plain object. */
@@ -260,18 +276,19 @@ export class InMemoryAuditStore implements AuditStore {
     filter: AuditFilter,
     page: { offset: number; limit: number; order?: 'asc' | 'desc' },
   ): Promise<{ records: AuditRecord[]; total: number }> {
-    const all = (this.#chains.get(tenantId) ?? []).filter((r) => matchesAuditFilter(r, filter));
+    const all = (this.#chains.get(tenantId) ?? []).filter(auditFilterTest(filter));
     if (page.order === 'desc') all.reverse();
     return { records: all.slice(page.offset, page.offset + page.limit).map(copy), total: all.length };
   }
 
   async *scan(tenantId: string, options: AuditScanOptions = {}): AsyncIterable<AuditRecord> {
     const chain = this.#chains.get(tenantId) ?? [];
+    const matches = options.filter && auditFilterTest(options.filter);
     for (const r of chain) {
       options.signal?.throwIfAborted();
       if (options.fromSeq !== undefined && r.seq < options.fromSeq) continue;
       if (options.toSeq !== undefined && r.seq > options.toSeq) break;
-      if (options.filter && !matchesAuditFilter(r, options.filter)) continue;
+      if (matches && !matches(r)) continue;
       yield copy(r);
     }
   }
