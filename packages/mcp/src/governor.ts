@@ -12,7 +12,7 @@ import { LimitsSchema, type McpLimits } from './config';
 import { actionsQuery, auditUnavailable, autonomyOf, type Decided } from './decision';
 import { canonicalArguments, digestOfCanonical } from './digest';
 import { ToolCallRefused } from './errors';
-import { auditEntryOf, type CallFacts } from './facts';
+import { auditEntryOf, auditText, type CallFacts } from './facts';
 import type { ForwardOptions } from './forward';
 import { listSessionTools } from './listing';
 import { filterResult, notifyCall } from './results';
@@ -127,7 +127,7 @@ export class ToolGovernor {
     // call, no shape transitions or property-store growth as the call fills it in.
     const facts: CallFacts = {
       session,
-      name: typeof name === 'string' ? (name.length > 300 ? name.slice(0, 300) : name) : '(not a string)',
+      name: typeof name === 'string' ? auditText(name, 300) : '(not a string)',
       entry: undefined,
       digest: undefined,
       canonical: undefined,
@@ -191,6 +191,17 @@ export class ToolGovernor {
       // The digest is only read by the approval and the audit entry: made for the approval when
       // one is needed, else while the upstream works on the call (`digestOf` for refusals).
       facts.canonical = canonical;
+      // Arguments kept in the audit entry must be text the log takes (see `auditText`): refused
+      // here, before they go upstream, rather than left unaudited after.
+      if (this.#o.auditArguments && canonical.includes('\\u0000'))
+        return await this.#refuse(
+          facts,
+          new ToolCallRefused(
+            'invalid_arguments',
+            'arguments holding NUL (or the text \\u0000) cannot be kept in the audit log, which this proxy is configured to do',
+            { tool: name },
+          ),
+        );
       if (utf8Exceeds(canonical, this.limits.maxArgumentBytes))
         return await this.#refuse(
           facts,

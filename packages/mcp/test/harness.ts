@@ -12,6 +12,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  type AuditSink,
   type DecisionEngine,
   InMemoryAuditSink,
   InMemoryOrgDirectory,
@@ -262,6 +263,8 @@ export async function makeProxyWorld(
     extraTools?: (server: McpServer) => void;
     upstreams?: Record<string, () => InMemoryTransport>;
     engine?: (e: DecisionEngine) => DecisionEngine;
+    /** The proxy's audit sink instead of `audit` (e.g. a hash-chained log; `audit` then stays empty). */
+    sink?: AuditSink;
   } = {},
 ): Promise<ProxyWorld> {
   const world = await makePolicyWorld(options);
@@ -277,7 +280,7 @@ export async function makeProxyWorld(
     },
     {
       engine,
-      audit,
+      audit: options.sink ?? audit,
       inbox,
       clock: world.clock,
       onWarning: (w) => warnings.push(w),

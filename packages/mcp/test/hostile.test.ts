@@ -2,13 +2,17 @@
  * Hostile tests: name tricks, identity in arguments, tools added after the list, lying and
  * flooding upstreams, oversized payloads, hanging and dying upstreams, malformed messages.
  */
+import { createAuditLog, generateAuditKeys, verifyTenant } from '@agentgov/audit';
+import { type AuditRecord, InMemoryAuditStore, InMemorySecretStore } from '@agentgov/core';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   CallToolRequestSchema,
+  ErrorCode,
   type JSONRPCMessage,
   ListToolsRequestSchema,
+  McpError,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -366,5 +370,117 @@ describe('conformance: progress and cancellation pass through', () => {
     await expect(call).rejects.toThrow();
     await aborted;
     expect(world.state.calls).toEqual([]);
+  });
+});
+
+describe('every call that went upstream leaves an entry the hash-chained log takes', () => {
+  /** A proxy world auditing to a real hash-chained log, and a raw JSON-RPC client on it. */
+  async function chainedWorld(options: Parameters<typeof makeProxyWorld>[0] = {}) {
+    const keys = await generateAuditKeys();
+    const store = new InMemoryAuditStore();
+    const secrets = new InMemorySecretStore({
+      'audit-commitment-key': keys.commitmentKey,
+      'audit-signing-key': keys.signingKey,
+    });
+    const log = createAuditLog({ store, secrets });
+    world = await makeProxyWorld({ ...options, sink: log });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await world.proxy.connect(serverSide, { tenantId: 'acme', userId: 'alice' });
+    const answers = new Map<unknown, JSONRPCMessage>();
+    clientSide.onmessage = (m) => {
+      if ('id' in m) answers.set(m.id, m);
+    };
+    await clientSide.start();
+    const request = async (id: string | number, method: string, params: Record<string, unknown> = {}) => {
+      await clientSide.send({ jsonrpc: '2.0', id, method, params } as JSONRPCMessage);
+      for (let i = 0; i < 200 && !answers.has(id); i++) await new Promise((r) => setTimeout(r, 5));
+      return answers.get(id) as JSONRPCMessage & { result?: unknown; error?: { message: string } };
+    };
+    await request(0, 'initialize', {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'raw', version: '0' },
+    });
+    await clientSide.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await request(1, 'tools/list');
+    const entries = async () => {
+      const all: AuditRecord[] = [];
+      for await (const r of store.scan('acme')) all.push(r);
+      expect((await verifyTenant(store, 'acme', { secrets })).ok).toBe(true);
+      return all.map((r) => r.entry);
+    };
+    return { request, entries };
+  }
+
+  it('request ids the client chooses (a lone surrogate, 300 characters, a pair cut at 255) are audited', async () => {
+    const { request, entries } = await chainedWorld({ actions: 'default_autonomy: autonomous\n' });
+    const ids = ['plain-1', 'bad-\ud800', 'x'.repeat(300), `${'y'.repeat(250)}\u{1F600}\u{1F600}\u{1F600}`, 7];
+    for (const [i, id] of ids.entries()) {
+      const answer = await request(id, 'tools/call', {
+        name: 'notes__send_message',
+        arguments: { to: `bob-${i}`, text: 'hi' },
+      });
+      expect(answer.result, String(id)).toBeDefined();
+    }
+    // Each went upstream, and each has its own entry (no two ids cut to the same one).
+    expect(world?.state.calls.filter((c) => c.startsWith('send_message'))).toHaveLength(ids.length);
+    const calls = (await entries()).filter((e) => e.actionType === 'tool_invocation');
+    expect(calls.map((e) => e.outcome)).toEqual(ids.map(() => 'success'));
+    expect(new Set(calls.map((e) => e.requestId)).size).toBe(ids.length);
+    expect(calls[0]?.requestId).toMatch(/:plain-1$/);
+    expect(calls[4]?.requestId).toMatch(/:7$/);
+    for (const e of calls) expect(e.requestId.length).toBeLessThanOrEqual(255);
+  });
+
+  it('an upstream error message with a lone surrogate and NUL is audited', async () => {
+    const calls: string[] = [];
+    const { request, entries } = await chainedWorld({
+      actions: 'default_autonomy: autonomous\n',
+      config: {
+        upstreams: [
+          { namespace: 'notes', transport: 'stdio', command: 'unused' },
+          { namespace: 'evil', transport: 'stdio', command: 'unused' },
+        ],
+      },
+      upstreams: {
+        evil: linked(
+          lyingServer(
+            () => [tool('fail')],
+            () => {
+              throw new McpError(ErrorCode.InvalidParams, 'no \ud800 such \u0000 thing \\u0000');
+            },
+            calls,
+          ),
+        ),
+      },
+    });
+    await request(1, 'tools/list');
+    const answer = await request(2, 'tools/call', { name: 'evil__fail', arguments: {} });
+    expect(answer.error?.message).toContain('no');
+    expect(calls).toEqual(['fail']);
+    const [entry] = (await entries()).filter((e) => e.actionType === 'tool_invocation');
+    expect(entry).toMatchObject({ outcome: 'error', actionDetail: { tool: 'evil__fail', error: 'upstream -32602' } });
+    expect(entry?.policyReason).toContain('no \uFFFD such \uFFFD thing \uFFFD');
+  });
+
+  it('with arguments audited, arguments the log cannot keep are refused before they go upstream', async () => {
+    const { request, entries } = await chainedWorld({
+      actions: 'default_autonomy: autonomous\n',
+      config: { auditArguments: true },
+    });
+    const refused = await request(2, 'tools/call', {
+      name: 'notes__send_message',
+      arguments: { to: 'bob\u0000', text: 'hi' },
+    });
+    expect(refused.error?.message).toMatch(/NUL/);
+    const kept = await request(3, 'tools/call', { name: 'notes__send_message', arguments: { to: 'carol', text: 'hi' } });
+    expect(kept.result).toBeDefined();
+    expect(world?.state.calls).toEqual(['send_message carol']);
+    const audited = (await entries()).filter((e) => e.actionType === 'tool_invocation');
+    expect(audited.map((e) => [e.outcome, e.actionDetail.error])).toEqual([
+      ['denied', 'invalid_arguments'],
+      ['success', undefined],
+    ]);
+    expect(audited[1]?.actionDetail.arguments).toBe('{"text":"hi","to":"carol"}');
   });
 });
