@@ -123,7 +123,11 @@ export function schemaOf(node: LatticeNode): z.ZodType {
       return ClassificationLevelSchema;
     case 'allowList':
     case 'denyList': {
-      const item = node.values ? z.enum(node.values as [string, ...string[]]) : Item;
+      const item = node.values
+        ? z.enum(node.values as [string, ...string[]])
+        : node.kind === 'denyList' && node.names
+          ? freeKey(undefined)
+          : Item;
       const list = z.array(item).max(MAX_CONTENT_ITEMS);
       return node.single ? z.union([item.transform((v) => [v]), list]) : list;
     }

@@ -136,8 +136,8 @@ export const ACTIONS = object(
     actions: mapOf('tool', undefined, ordinal(ACTION_MODES)),
     /** The autonomy of a tool with no `actions.<tool>` entry (unset: such tools are denied). */
     default_autonomy: ordinal(ACTION_MODES),
-    /** Tools that are blocked whatever `actions` says. */
-    blocked: denyList(undefined, { single: true }),
+    /** Tools that are blocked whatever `actions` says (lower-case names, as `actions`' keys). */
+    blocked: denyList(undefined, { single: true, names: true }),
   },
   {
     aliases: { tools: 'actions' },

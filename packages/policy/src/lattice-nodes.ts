@@ -27,6 +27,12 @@ export interface DenyListNode<V extends string = string> {
   readonly kind: 'denyList';
   readonly values?: readonly V[];
   readonly single?: boolean;
+  /**
+   * Free items are names the decision compares with lower-case names (`blocked` tools): each
+   * must be one (`[a-z][a-z0-9_.-]*`), as a free map key must — an item that could never match
+   * would block nothing, silently.
+   */
+  readonly names?: boolean;
 }
 export interface NumericMaxNode {
   readonly kind: 'numericMax';
@@ -149,11 +155,12 @@ export const allowList = <const V extends string = string>(
 });
 export const denyList = <const V extends string = string>(
   values?: readonly V[],
-  options: { single?: boolean } = {},
+  options: { single?: boolean; names?: boolean } = {},
 ): DenyListNode<V> => ({
   kind: 'denyList',
   ...(values ? { values } : {}),
   ...(options.single ? { single: true } : {}),
+  ...(options.names ? { names: true } : {}),
 });
 export const numericMax = (min: number, max: number): NumericMaxNode => ({ kind: 'numericMax', min, max });
 export const numericMin = (floor: number, max: number): NumericMinNode => ({

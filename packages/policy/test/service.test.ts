@@ -189,6 +189,11 @@ describe('PolicyService.create', () => {
       'name',
     );
     expect((await bad({ ...body('enterprise', 'acme', 'enabled: [') })).message).toContain('malformed YAML');
+    // A blocked tool is a lower-case name, as the names a decision compares it with: a mixed-case
+    // entry could never match and would block nothing, silently.
+    const mixed = await bad(body('enterprise', 'acme', 'blocked: [files__Wipe_Disk]', 'actions'));
+    expect(mixed).toMatchObject({ field: 'content.blocked.0' });
+    expect(mixed.message).toContain('lower-case name');
     const missing = await bad({ scope: 'enterprise' });
     expect(missing.code).toBe('missing_type');
   });
