@@ -47,7 +47,8 @@ describe('cookie-authenticated writes come from our own origin', () => {
     ['another site', { origin: 'https://evil.example' }],
     ['an opaque origin (sandboxed frame, data: URL)', { origin: 'null' }],
     ['Sec-Fetch-Site: same-site', { 'sec-fetch-site': 'same-site' }],
-    ['Sec-Fetch-Site: cross-site, even with our Origin', { 'sec-fetch-site': 'cross-site', origin: 'x' }],
+    ['Sec-Fetch-Site: cross-site, with an Origin we do not trust', { 'sec-fetch-site': 'cross-site', origin: 'x' }],
+    ['Sec-Fetch-Site: same-site from a sibling we do not trust', { 'sec-fetch-site': 'same-site', origin: 'https://evil.console.example' }],
   ];
   for (const [name, headers] of refused) {
     it(`${name} → 403 forbidden, the session lives on`, async () => {
@@ -61,8 +62,19 @@ describe('cookie-authenticated writes come from our own origin', () => {
 
   const accepted: [string, (url: string) => Record<string, string>][] = [
     ['the request’s own origin', (url) => ({ origin: url, 'sec-fetch-site': 'same-origin' })],
-    ['a trusted origin (the console behind a proxy)', () => ({ origin: 'https://console.example' })],
-    ['the OIDC redirect URI’s origin (the public URL)', () => ({ origin: new URL(idp.redirectUri).origin })],
+    // What a browser on the trusted origin sends: Sec-Fetch-Site says it is another origin.
+    [
+      'a trusted origin, same site (the console on a sibling host)',
+      () => ({ origin: 'https://console.example', 'sec-fetch-site': 'same-site' }),
+    ],
+    [
+      'a trusted origin, cross-site',
+      () => ({ origin: 'https://console.example', 'sec-fetch-site': 'cross-site' }),
+    ],
+    [
+      'the OIDC redirect URI’s origin (the public URL)',
+      () => ({ origin: new URL(idp.redirectUri).origin, 'sec-fetch-site': 'same-origin' }),
+    ],
     ['no browser headers at all (not a browser: no other site can make it send the cookie)', () => ({})],
   ];
   for (const [name, headers] of accepted) {

@@ -36,16 +36,20 @@ export function sameOriginCheck(trusted: readonly string[]): (request: Presented
   }
   return (request) => {
     if (SAFE_METHODS.has(request.method)) return;
+    // The origin a browser names decides when it names one: ours or a trusted one passes — a
+    // trusted origin is another origin, whose requests the browser calls same-site or
+    // cross-site — and any other is refused. Without an Origin, Sec-Fetch-Site decides.
+    const origin = request.header('origin');
+    if (origin !== null) {
+      if (origins.has(origin) || origin === request.url().origin) return;
+      throw errorOf(
+        'forbidden',
+        'A request from another origin cannot use the session cookie to change anything',
+      );
+    }
     const site = request.header('sec-fetch-site');
     if (site !== null && site !== 'same-origin' && site !== 'none') {
       throw errorOf('forbidden', `A ${site} request cannot use the session cookie to change anything`);
     }
-    const origin = request.header('origin');
-    if (origin === null) return;
-    if (origins.has(origin) || origin === request.url().origin) return;
-    throw errorOf(
-      'forbidden',
-      'A request from another origin cannot use the session cookie to change anything',
-    );
   };
 }
