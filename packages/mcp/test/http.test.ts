@@ -14,8 +14,9 @@ import {
 } from '@agentgov/gateway/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type McpPlugin, mcpRoutes } from '../src/gateway/index';
 import { refusalOf } from '../src/index';
 import { makeProxyWorld, type ProxyWorld } from './harness';
@@ -49,6 +50,8 @@ beforeEach(async () => {
     audit: world.audit,
     directory: world.directory,
     clock: world.clock,
+    maxSessions: 6,
+    maxSessionsPerUser: 3,
   });
   gov = createTestGovernance(idp, { plugins: [plugin], directory: world.directory });
   await gov.start();
@@ -184,6 +187,73 @@ describe('the MCP endpoint is an OAuth resource server', () => {
     expect(world.audit.entries.at(-1)).toMatchObject({
       actionDetail: { approver: 'alice', approvalVia: 'elicitation' },
     });
+  });
+});
+
+describe('sessions are bounded', () => {
+  const sessionOf = async (token: string) => {
+    const res = await initialize(token);
+    expect(res.status).toBe(200);
+    await res.body?.cancel();
+    return res.headers.get('mcp-session-id') as string;
+  };
+  const listWith = (token: string, sessionId: string) =>
+    fetch(resource, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${token}`,
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': '2025-06-18',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
+
+  it('one user’s sessions beyond their bound close their least recently used; others still get theirs', async () => {
+    const mallory = await accessToken('mallory');
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      ids.push(await sessionOf(mallory));
+      world.clock.advance(1000);
+    }
+    expect(plugin.sessions()).toBe(3);
+    // The two oldest were closed; the three newest serve.
+    for (const id of ids.slice(0, 2)) expect((await listWith(mallory, id)).status).toBe(404);
+    for (const id of ids.slice(2)) expect((await listWith(mallory, id)).status).toBe(200);
+    // Everybody else still gets sessions, up to the overall bound.
+    await sessionOf(await accessToken('alice'));
+    await sessionOf(await accessToken('bob'));
+    await sessionOf(await accessToken('olga'));
+    expect(plugin.sessions()).toBe(6);
+    expect((await initialize(await accessToken('sam'))).status).toBe(503);
+  });
+
+  it('an initialize the transport refuses leaves no session and no server behind', async () => {
+    const token = await accessToken('mallory');
+    const notified = vi.spyOn(Server.prototype, 'sendToolListChanged');
+    try {
+      for (let i = 0; i < 20; i++) {
+        const res = await fetch(resource, {
+          method: 'POST',
+          // The Streamable HTTP transport needs both media types: 406 Not Acceptable.
+          headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+          }),
+        });
+        expect(res.status).toBe(406);
+      }
+      expect(plugin.sessions()).toBe(0);
+      // A change of the tools reaches the servers still subscribed: none.
+      world.proxy.governor.upstreams[0]?.onToolsChanged?.();
+      expect(notified).not.toHaveBeenCalled();
+    } finally {
+      notified.mockRestore();
+    }
   });
 });
 

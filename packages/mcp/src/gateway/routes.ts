@@ -50,6 +50,11 @@ export interface McpRoutesOptions {
   clock?: Clock;
   /** Most open sessions (default 1000): an initialize beyond it is answered 503. */
   maxSessions?: number;
+  /**
+   * Most open sessions of one user (default 16): their initialize beyond it closes their least
+   * recently used session, so one user's client cannot take everybody's sessions.
+   */
+  maxSessionsPerUser?: number;
   /** A session unused this long is closed (default 30 min). */
   sessionIdleMs?: number;
   /** Largest request body, bytes (default 1 MiB). */
@@ -79,6 +84,7 @@ export function mcpRoutes(options: McpRoutesOptions): McpPlugin {
     resource: options.resource,
     clock,
     maxSessions: options.maxSessions ?? 1000,
+    maxSessionsPerUser: options.maxSessionsPerUser ?? 16,
     idleMs: options.sessionIdleMs ?? 30 * 60_000,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
   });

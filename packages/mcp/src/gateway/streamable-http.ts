@@ -37,10 +37,12 @@ export function streamableEndpoint(settings: {
   resource: string;
   clock: Clock;
   maxSessions: number;
+  /** Most open sessions of one user: a new one closes that user's least recently used. */
+  maxSessionsPerUser: number;
   idleMs: number;
   bodyLimit: number;
 }) {
-  const { governor, oidc, resource, clock, maxSessions, idleMs, bodyLimit } = settings;
+  const { governor, oidc, resource, clock, maxSessions, maxSessionsPerUser, idleMs, bodyLimit } = settings;
   const sessions = new Map<string, HttpSession>();
 
   const closeSession = async (id: string) => {
@@ -152,6 +154,15 @@ export function streamableEndpoint(settings: {
         error: { code: -32000, message: 'Bad Request: no valid session id' },
         id: null,
       });
+    // One user's sessions are bounded on their own (a client that never ends its sessions churns
+    // its user's oldest, not everybody's share): that user's least recently used one is closed.
+    const own = [...sessions].filter(
+      ([, s]) => s.identity.tenantId === who.tenantId && s.identity.userId === who.userId,
+    );
+    if (own.length >= maxSessionsPerUser) {
+      own.sort(([, a], [, b]) => a.lastUsed - b.lastUsed);
+      for (const [oldest] of own.slice(0, own.length - maxSessionsPerUser + 1)) await closeSession(oldest);
+    }
     if (sessions.size >= maxSessions)
       return json(
         503,
@@ -170,7 +181,11 @@ export function streamableEndpoint(settings: {
       sessions.delete(id);
     };
     await proxy.server.connect(transport);
-    return transport.handleRequest(request, { parsedBody });
+    const response = await transport.handleRequest(request, { parsedBody });
+    // An initialize the transport refused (a wrong Accept, a malformed batch…) opened no session:
+    // its server is closed now (it holds a subscription to the governor's tool changes).
+    if (!sessions.has(id)) await proxy.server.close().catch(() => {});
+    return response;
   }
 
   return {
