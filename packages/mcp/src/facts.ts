@@ -24,6 +24,8 @@ export interface CallFacts {
   approvalVia?: 'elicitation' | 'inbox';
   error?: string;
   withheld?: string;
+  /** A `notify` call whose notice the inbox could not record: why. */
+  noticeUnrecorded?: string;
   started: number;
   audited?: boolean;
   requestId: string | number | undefined;
@@ -98,6 +100,7 @@ export function auditEntryOf(f: CallFacts, options: AuditEntryOptions, now: numb
   detail.durationMs = Math.max(0, now - f.started);
   if (f.error) detail.error = auditText(f.error, 500);
   if (f.withheld) detail.withheld = auditText(f.withheld, 2000);
+  if (f.noticeUnrecorded) detail.noticeUnrecorded = auditText(f.noticeUnrecorded, 500);
   detail.via = f.session.via;
   if (f.session.sessionId) detail.sessionId = f.session.sessionId;
   return {

@@ -148,7 +148,8 @@ export class ToolGovernor {
     try {
       if (this.#o.rateLimiter) {
         const { identity } = session;
-        const key = `mcp:${identity.tenantId}:${identity.userId}`;
+        // Escaped: a user id may hold `:` (OIDC subjects do), and `acme:x` + `y` must not be `acme` + `x:y`.
+        const key = `mcp:${encodeURIComponent(identity.tenantId)}:${encodeURIComponent(identity.userId)}`;
         const r = await this.#o.rateLimiter.consume(key, this.#rateKeyOptions);
         if (!r.allowed)
           return await this.#refuse(
@@ -276,7 +277,17 @@ export class ToolGovernor {
       }
       const filtered = this.#o.model ? await filterResult(this.#o, session, entry, result, facts) : result;
       facts.outcome = filtered.isError ? 'error' : 'success';
-      if (d.autonomy === 'notify') await notifyCall(this.inbox, this.#clock, session, entry, facts, ctx);
+      if (d.autonomy === 'notify') {
+        const unrecorded = await notifyCall(this.inbox, this.#clock, session, entry, facts, ctx);
+        if (unrecorded !== undefined) {
+          facts.noticeUnrecorded = unrecorded;
+          this.#warn({
+            upstream: entry.upstream.namespace,
+            tool: entry.exposed,
+            problem: `the notice of a notify call could not be recorded (the call stands): ${unrecorded}`,
+          });
+        }
+      }
       // The append awaited in this frame (no async function around it), as #audit does.
       facts.audited = true;
       let written: boolean;
@@ -296,7 +307,9 @@ export class ToolGovernor {
       facts.outcome = 'error';
       await this.#audit(facts).catch(() => {});
       if (error instanceof McpError) throw error;
-      throw new McpError(-32603, `internal error of the governing proxy: ${facts.reason}`);
+      // What went wrong is in the audit entry; the assistant (and its model) gets no internals
+      // (a store's address, a stack): the request id names the entry.
+      throw new McpError(-32603, 'internal error of the governing proxy (recorded in its audit log)');
     }
   }
 
@@ -351,15 +364,14 @@ export class ToolGovernor {
       await this.#audit(facts);
       throw error;
     }
+    // The transport's own words (an address, a command line) go to the audit entry, not to the
+    // assistant.
+    facts.reason = `${entry.upstream.namespace}: ${(error as Error)?.message ?? String(error)}`;
     return this.#refuse(
       facts,
-      new ToolCallRefused(
-        'upstream_unavailable',
-        `${entry.upstream.namespace}: ${(error as Error).message}`,
-        {
-          tool: entry.exposed,
-        },
-      ),
+      new ToolCallRefused('upstream_unavailable', `the upstream ${entry.upstream.namespace} is unavailable`, {
+        tool: entry.exposed,
+      }),
     );
   }
 

@@ -43,7 +43,13 @@ export async function filterResult(
   };
 }
 
-/** A `notify` tool ran: the notice is recorded and the assistant's user told. */
+/**
+ * A `notify` tool ran: the notice is recorded and the assistant's user told. The call has gone
+ * upstream and answered, so a notice that cannot be recorded (the inbox's store down) does not
+ * undo it: the user is still told over MCP, and the failure is returned (for the call's audit
+ * entry and a warning) — turning the call into an error would make the assistant's natural retry
+ * run its side effect again.
+ */
 export async function notifyCall(
   inbox: ToolCallInbox,
   clock: Clock,
@@ -51,19 +57,24 @@ export async function notifyCall(
   entry: ToolEntry,
   facts: CallFacts,
   ctx: CallContext,
-): Promise<void> {
+): Promise<string | undefined> {
   const { identity } = session;
-  await inbox.notice(
-    {
-      tenantId: identity.tenantId,
-      userId: identity.userId,
-      tool: entry.exposed,
-      upstream: entry.upstream.namespace,
-      argumentsDigest: digestOf(facts) as string,
-      outcome: facts.outcome === 'success' ? 'success' : 'error',
-    },
-    clock.now(),
-  );
+  let unrecorded: string | undefined;
+  try {
+    await inbox.notice(
+      {
+        tenantId: identity.tenantId,
+        userId: identity.userId,
+        tool: entry.exposed,
+        upstream: entry.upstream.namespace,
+        argumentsDigest: digestOf(facts) as string,
+        outcome: facts.outcome === 'success' ? 'success' : 'error',
+      },
+      clock.now(),
+    );
+  } catch (error) {
+    unrecorded = error instanceof Error ? error.message : String(error);
+  }
   await ctx
     .sendNotification?.({
       method: 'notifications/message',
@@ -80,4 +91,5 @@ export async function notifyCall(
       },
     })
     .catch(() => {});
+  return unrecorded;
 }

@@ -18,6 +18,7 @@ import {
   InMemoryOrgDirectory,
   InMemoryPolicyStore,
   ManualClock,
+  type RateLimiter,
   type ToolApproval,
   type ToolApprovalDecision,
 } from '@agentgov/core';
@@ -265,6 +266,7 @@ export async function makeProxyWorld(
     engine?: (e: DecisionEngine) => DecisionEngine;
     /** The proxy's audit sink instead of `audit` (e.g. a hash-chained log; `audit` then stays empty). */
     sink?: AuditSink;
+    rateLimiter?: RateLimiter;
   } = {},
 ): Promise<ProxyWorld> {
   const world = await makePolicyWorld(options);
@@ -282,6 +284,7 @@ export async function makeProxyWorld(
       engine,
       audit: options.sink ?? audit,
       inbox,
+      ...(options.rateLimiter ? { rateLimiter: options.rateLimiter } : {}),
       clock: world.clock,
       onWarning: (w) => warnings.push(w),
       connect: { notes: linked(() => notesServer(state, options.extraTools)), ...options.upstreams },

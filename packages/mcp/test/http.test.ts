@@ -3,7 +3,7 @@
  * OIDC provider (oidc-provider on loopback) and the SDK's own StreamableHTTPClientTransport.
  */
 
-import type { Governance } from '@agentgov/gateway';
+import { type Governance, OidcClient } from '@agentgov/gateway';
 import {
   createTestGovernance,
   listen,
@@ -134,6 +134,39 @@ describe('the MCP endpoint is an OAuth resource server', () => {
     }
     expect(plugin.sessions()).toBe(0);
     expect(world.state.calls).toEqual([]);
+  });
+
+  it('given an OidcClient for another audience (the gateway’s own), it still takes only tokens for this resource', async () => {
+    const own = new OidcClient(testOidcConfig(idp));
+    const other = mcpRoutes({ governor: world.proxy.governor, oidc: own, resource, audit: world.audit });
+    const governance = createTestGovernance(idp, { plugins: [other], directory: world.directory });
+    await governance.start();
+    try {
+      const init = (token: string) =>
+        governance.handle(
+          new Request(resource, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+              authorization: `Bearer ${token}`,
+            },
+            body: JSON.stringify({
+              jsonrpc: '2.0',
+              id: 1,
+              method: 'initialize',
+              params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+            }),
+          }),
+        );
+      const gatewayAudience = own.config.accessTokenAudience ?? own.config.clientId;
+      expect((await init(await accessToken('alice', { audience: gatewayAudience }))).status).toBe(401);
+      const ok = await init(await accessToken('alice'));
+      expect(ok.status).toBe(200);
+      await ok.body?.cancel();
+    } finally {
+      await governance.close();
+    }
   });
 
   it('the SDK client works through it; the user is the token’s subject', async () => {

@@ -109,6 +109,53 @@ describe('tools/call', () => {
     expect(world.audit.entries.at(-1)?.actionDetail.decision).toBe('notify');
   });
 
+  it('notify, the notice not recordable: the call stands (result delivered, audited success, runs once), the failure said', async () => {
+    world = await makeProxyWorld();
+    world.inbox.notice = async () => {
+      throw new Error('the inbox store is down');
+    };
+    const client = await world.client();
+    const messages: unknown[] = [];
+    const { LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      messages.push(n.params);
+    });
+    await client.listTools();
+    const r = await client.callTool({ name: 'notes__send_message', arguments: { to: 'bob', text: 'hi' } });
+    expect(r.isError).toBeFalsy();
+    expect(world.state.sent).toEqual([{ to: 'bob', text: 'hi' }]);
+    await new Promise((r) => setImmediate(r));
+    expect(messages).toHaveLength(1);
+    expect(world.audit.entries.at(-1)).toMatchObject({
+      outcome: 'success',
+      actionDetail: { decision: 'notify', noticeUnrecorded: 'the inbox store is down' },
+    });
+    expect(world.warnings).toEqual([
+      expect.objectContaining({ tool: 'notes__send_message', problem: expect.stringMatching(/could not be recorded/) }),
+    ]);
+  });
+
+  it('an unexpected failure (the rate limiter’s store down) is an audited internal error that tells the assistant no internals', async () => {
+    world = await makeProxyWorld({
+      rateLimiter: {
+        consume: async () => {
+          throw new Error('connect ECONNREFUSED 10.1.2.3:6379');
+        },
+      },
+    });
+    const client = await world.client();
+    await client.listTools();
+    const r = await refusal(client.callTool({ name: 'notes__search_notes', arguments: { query: 'plan' } }));
+    expect(r.error.message).toMatch(/internal error of the governing proxy/);
+    expect(r.error.message).not.toMatch(/10\.1\.2\.3|ECONNREFUSED/);
+    expect(world.state.calls).toEqual([]);
+    expect(world.audit.entries.at(-1)).toMatchObject({
+      outcome: 'error',
+      actionDetail: { error: 'internal' },
+      policyReason: 'connect ECONNREFUSED 10.1.2.3:6379',
+    });
+  });
+
   it('block, a tool never listed, and a tool of no upstream are MCP errors with the reason; nothing reaches the upstream', async () => {
     world = await makeProxyWorld();
     const client = await world.client();

@@ -171,13 +171,16 @@ describe('what the upstream answers', () => {
     });
     const client = await world.client();
     const r = await refusal(client.callTool({ name: 'notes__odd', arguments: {} }));
+    // The assistant is told which upstream failed; what the failure was is in the audit entry
+    // (a transport's own words can hold an address or a command line).
     expect(r.refusal).toMatchObject({
       refusal: 'upstream_unavailable',
-      reason: expect.stringMatching(/malformed/),
+      reason: 'the upstream notes is unavailable',
     });
     expect(world.audit.entries.at(-1)).toMatchObject({
       outcome: 'error',
       actionDetail: { error: 'upstream_unavailable' },
+      policyReason: expect.stringMatching(/^notes: .*malformed/),
     });
   });
 

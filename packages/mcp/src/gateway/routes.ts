@@ -38,7 +38,8 @@ export interface McpRoutesOptions {
   governor: ToolGovernor;
   /**
    * The OIDC issuer whose access tokens the endpoint accepts; `accessTokenAudience` is set to
-   * `resource`. An `OidcClient` is used as it is (its `accessTokenAudience` must be `resource`).
+   * `resource`. An `OidcClient` is used as it is when its `accessTokenAudience` is `resource`;
+   * for another audience, a client of its configuration with this audience is made.
    */
   oidc: OidcConfig | OidcClient;
   /** This endpoint's resource identifier (its public URL, e.g. `https://gov.example/api/v1/mcp`). */
@@ -74,10 +75,16 @@ export function mcpRoutes(options: McpRoutesOptions): McpPlugin {
   const inbox = guardPort(governor.inbox, 'tool-call inbox');
   const clock = options.clock ?? systemClock;
   const directory = options.directory && guardPort(options.directory, 'org directory');
+  // Access tokens for this resource only: an OidcClient for another audience (the gateway's own,
+  // say) is not used as it is — a client of the same issuer for this audience is made from its
+  // configuration.
   const oidc =
-    options.oidc instanceof OidcClient
+    options.oidc instanceof OidcClient && options.oidc.config.accessTokenAudience === options.resource
       ? options.oidc
-      : new OidcClient({ ...options.oidc, accessTokenAudience: options.resource });
+      : new OidcClient({
+          ...(options.oidc instanceof OidcClient ? options.oidc.config : options.oidc),
+          accessTokenAudience: options.resource,
+        });
   const endpointSessions = streamableEndpoint({
     governor,
     oidc,
