@@ -209,13 +209,23 @@ export function parseJsonBody(bytes: Uint8Array): unknown {
   }
 }
 
-/** Reads one cookie from a Cookie header. */
+/**
+ * Reads one cookie from a Cookie header; undefined when absent, and when the header holds two
+ * different values under that name. A browser sends both when another site of the same domain
+ * (a sibling subdomain, a plain-HTTP page of the host) set one with another Path or a Domain —
+ * "cookie tossing" — and lists the tossed one first when its Path is longer: taking the first
+ * would make the request the tosser's (their session, their login). Two are no one's.
+ */
 export function readCookie(header: string | null, name: string): string | undefined {
   if (!header) return undefined;
+  let found: string | undefined;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
     if (eq < 0) continue;
-    if (part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+    if (part.slice(0, eq).trim() !== name) continue;
+    const value = part.slice(eq + 1).trim();
+    if (found !== undefined && found !== value) return undefined;
+    found = value;
   }
-  return undefined;
+  return found;
 }

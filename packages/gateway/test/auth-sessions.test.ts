@@ -14,6 +14,7 @@ import { fileIssuer } from './issuer';
 const idp = await fileIssuer();
 
 const ALICE: TestAccount = { sub: 'alice', email: 'alice@acme.example', roles: ['user'], tenant_id: 'acme' };
+const BOB: TestAccount = { sub: 'bob', email: 'bob@acme.example', roles: ['user'], tenant_id: 'acme' };
 const ADMIN: TestAccount = {
   sub: 'ada',
   email: 'ada@acme.example',
@@ -192,6 +193,22 @@ describe('the __Host- cookie over HTTPS', () => {
     expect(out.headers.getSetCookie()).toEqual([
       '__Host-session=; HttpOnly; Secure; SameSite=Strict; Max-Age=0; Path=/',
     ]);
+  });
+});
+
+describe('cookie tossing: a session cookie set by another site of the domain', () => {
+  it('two different session cookies on one request are no one’s session (401), the same one twice is', async () => {
+    const { gov } = governed();
+    const victim = await login(gov, ALICE);
+    const tosser = await login(gov, BOB);
+    // The browser lists the tossed cookie (a longer Path) first.
+    const both = await call(gov, 'GET', '/auth/userinfo', `${tosser.cookie}; ${victim.cookie}`);
+    expect(both.status).toBe(401);
+    expect(await errorOf(both)).toBe('no_session');
+    const write = await call(gov, 'POST', '/auth/logout', `${tosser.cookie}; ${victim.cookie}`);
+    expect(write.status).toBe(401);
+    expect((await call(gov, 'GET', '/auth/userinfo', victim.cookie)).status).toBe(200);
+    expect((await call(gov, 'GET', '/auth/userinfo', `${victim.cookie}; ${victim.cookie}`)).status).toBe(200);
   });
 });
 

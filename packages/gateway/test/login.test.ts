@@ -188,6 +188,31 @@ describe('GET /auth/callback (the browser comes back from the issuer)', () => {
     expect(((await me.json()) as { userId: string }).userId).toBe('alice');
   });
 
+  it('over HTTPS (secureCookies) the login cookie is __Host-agentgov_login: one tossed without the prefix binds nothing', async () => {
+    const gov = createTestGovernance(idp, { sessions: { secureCookies: true } });
+    const login = await get(gov, '/auth/login');
+    const set = login.headers.getSetCookie()[0] ?? '';
+    expect(set).toMatch(/^__Host-agentgov_login=[^;]+; HttpOnly; Secure; SameSite=Lax; Max-Age=\d+; Path=\/$/);
+    const state = new URL(login.headers.get('location') ?? '').searchParams.get('state') ?? '';
+    const value = (set.split(';')[0] ?? '').slice('__Host-agentgov_login='.length);
+    const stored = JSON.parse(Buffer.from(value, 'base64url').toString()) as { v: string; n: string };
+    const code = await idp.issueCode(ALICE, {
+      nonce: stored.n,
+      codeChallenge: createHash('sha256').update(stored.v).digest('base64url'),
+    });
+    // An attacker's login, its cookie tossed in without the prefix (a sibling subdomain can set
+    // `agentgov_login`, never `__Host-agentgov_login`): the callback does not take it.
+    const tossed = await get(gov, `/auth/callback?code=${encodeURIComponent(code)}&state=${state}`, {
+      cookie: `agentgov_login=${value}`,
+    });
+    expect(tossed.status).toBe(400);
+    const own = await get(gov, `/auth/callback?code=${encodeURIComponent(code)}&state=${state}`, {
+      cookie: `__Host-agentgov_login=${value}`,
+    });
+    expect(own.status).toBe(200);
+    expect(own.headers.getSetCookie().some((c) => c.startsWith('__Host-session='))).toBe(true);
+  });
+
   it('refuses a callback without code and state, or with an error from the issuer', async () => {
     const gov = createTestGovernance(idp);
     expect((await get(gov, '/auth/callback')).status).toBe(400);

@@ -11,12 +11,22 @@ import { type AnyRoute, defineRoute, errorSpec as err, errorOf, json, type Princ
 import { z } from 'zod';
 import { principalFromClaims } from '../auth/claims';
 import type { OidcClient } from '../auth/oidc';
+import { SECURE_SESSION_COOKIE } from '../auth/sessions';
 import { readCookie } from '../http';
 import type { KernelServices } from '../services';
 import { effectivePermissions } from './permissions';
 import { sessionRoutes } from './sessions';
 
+/**
+ * The cookie that binds a login to the browser that started it (state, PKCE verifier, nonce):
+ * `__Host-agentgov_login` (Path=/) when the server is served over HTTPS (`secureCookies`), so no
+ * sibling subdomain or plain-HTTP page can set one for it (a login of their own, finished in the
+ * victim's browser: login CSRF); else `agentgov_login` on the auth routes' path.
+ */
 const LOGIN_COOKIE = 'agentgov_login';
+const SECURE_LOGIN_COOKIE = '__Host-agentgov_login';
+const loginCookieName = (ctx: OidcServices): string =>
+  ctx.sessions.cookieName === SECURE_SESSION_COOKIE ? SECURE_LOGIN_COOKIE : LOGIN_COOKIE;
 const LOGIN_TTL_SECONDS = 600;
 
 const CallbackBodySchema = z.object({
@@ -50,7 +60,9 @@ const UserInfoOut = User.extend({
 });
 
 function loginCookie(ctx: OidcServices, value: string, maxAge: number): string {
-  return `${LOGIN_COOKIE}=${value}; HttpOnly; Secure; SameSite=Lax; Max-Age=${maxAge}; Path=${ctx.basePath}/auth`;
+  const name = loginCookieName(ctx);
+  const path = name === SECURE_LOGIN_COOKIE ? '/' : `${ctx.basePath}/auth`;
+  return `${name}=${value}; HttpOnly; Secure; SameSite=Lax; Max-Age=${maxAge}; Path=${path}`;
 }
 
 /** The login cookie's binding when `state` matches it (else 400); clears the cookie. */
@@ -60,7 +72,7 @@ function loginBinding(
   state: string,
   headers: Headers,
 ): { codeVerifier: string; nonce: string } {
-  const raw = readCookie(request.headers.get('cookie'), LOGIN_COOKIE);
+  const raw = readCookie(request.headers.get('cookie'), loginCookieName(ctx));
   let stored: { s?: unknown; v?: unknown; n?: unknown } = {};
   try {
     stored = raw ? (JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as typeof stored) : {};
