@@ -21,7 +21,7 @@ import type { InterchangePlugin } from '@agentgov/interchange/gateway';
 import type { McpPlugin } from '@agentgov/mcp/gateway';
 import { openStore, sql } from '@agentgov/store-kysely';
 import axe from 'axe-core';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page, type Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../examples/server/src/config';
 import { type RunningServer, startServer } from '../../../examples/server/src/server';
@@ -542,6 +542,34 @@ if (!available && required) {
         await againPage.getByRole('button', { name: 'Sign out', exact: true }).click();
         await againPage.getByText('Signed out.').waitFor(WAIT);
         await again.close();
+        await context.close();
+      }, 300_000);
+
+      it('a sign-out everywhere the server refuses says so, and stays signed in until it is done', async () => {
+        const [other, otherPage] = await signIn('carol');
+        await otherPage.getByRole('heading', { name: 'Inbox' }).waitFor(WAIT);
+        const [context, page] = await signIn('carol');
+        await page.getByRole('heading', { name: 'Inbox' }).waitFor(WAIT);
+        // The session store fails for the other session's DELETE (a fault at the network layer).
+        const refuse = (route: Route) =>
+          route.request().method() === 'DELETE'
+            ? route.fulfill({
+                status: 503,
+                contentType: 'application/json',
+                body: JSON.stringify({ error: 'service_unavailable', message: 'The session store is unavailable' }),
+              })
+            : route.continue();
+        await page.route('**/api/v1/auth/sessions/*', refuse);
+        await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+        await page.getByText(/1 of your other sessions could not be ended; you are still signed in here/).waitFor(WAIT);
+        expect(await page.getByText('Signed out of every session.').count()).toBe(0);
+        expect(await page.evaluate(async () => (await fetch('/api/v1/auth/userinfo')).status)).toBe(200);
+        // Once the store answers again, the same button ends both.
+        await page.unroute('**/api/v1/auth/sessions/*', refuse);
+        await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+        await page.getByText('Signed out of every session.').waitFor(WAIT);
+        await otherPage.getByText('Your session has ended. Sign in again.').waitFor(WAIT);
+        await other.close();
         await context.close();
       }, 300_000);
 

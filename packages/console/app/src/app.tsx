@@ -28,6 +28,8 @@ const PAGES = [
 
 export function App() {
   const [auth, setAuth] = useState<Auth>({ state: 'checking' });
+  /** Why the last sign-out did not (fully) happen: shown until the next attempt. */
+  const [signOutError, setSignOutError] = useState<Error | undefined>();
   const { path } = useLocation();
 
   useEffect(() => {
@@ -57,14 +59,33 @@ export function App() {
 
   const me = auth.me;
   const section = `/${path.split('/')[1] ?? ''}`;
+  // Signed out only once the server says so: "Sign out everywhere" after a lost laptop must not
+  // say done while a session lives on. Until then the person stays here, told what failed, and
+  // can try again. A 401 on logout means this session had ended already.
   const signOut = async (everywhere: boolean) => {
-    if (everywhere) {
-      const own = await ok(api.GET('/api/v1/auth/sessions')).catch(() => ({ sessions: [] }));
-      for (const s of own.sessions)
-        if (!s.current) await api.DELETE('/api/v1/auth/sessions/{id}', { params: { path: { id: s.id } } });
+    setSignOutError(undefined);
+    try {
+      if (everywhere) {
+        const own = await ok(api.GET('/api/v1/auth/sessions'));
+        let left = 0;
+        for (const s of own.sessions) {
+          if (s.current) continue;
+          const { response } = await api.DELETE('/api/v1/auth/sessions/{id}', {
+            params: { path: { id: s.id } },
+          });
+          if (!response.ok && response.status !== 404) left++;
+        }
+        if (left > 0)
+          throw new Error(
+            `${left} of your other sessions could not be ended; you are still signed in here. Try again.`,
+          );
+      }
+      const { response, error } = await api.POST('/api/v1/auth/logout');
+      if (!response.ok && response.status !== 401) throw new ApiError(response.status, error as never);
+      setAuth({ state: 'out', note: everywhere ? 'Signed out of every session.' : 'Signed out.' });
+    } catch (error) {
+      setSignOutError(error instanceof Error ? error : new Error(String(error)));
     }
-    await api.POST('/api/v1/auth/logout');
-    setAuth({ state: 'out', note: everywhere ? 'Signed out of every session.' : 'Signed out.' });
   };
   return (
     <MeContext.Provider value={me}>
@@ -101,6 +122,7 @@ export function App() {
         </div>
       </header>
       <main class="container" id="main">
+        {signOutError ? <ErrorNote error={signOutError} /> : null}
         <Page path={path} />
       </main>
     </MeContext.Provider>
