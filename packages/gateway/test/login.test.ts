@@ -180,6 +180,9 @@ describe('GET /auth/callback (the browser comes back from the issuer)', () => {
     });
     expect(back.status).toBe(200);
     expect(back.headers.get('content-type')).toMatch(/text\/html/);
+    expect(back.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'; base-uri 'none'");
+    expect(back.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(back.headers.get('x-content-type-options')).toBe('nosniff');
     expect(await back.text()).toContain('url=/api/v1/auth/userinfo');
     const session = back.headers.getSetCookie().find((c) => c.startsWith('session=')) ?? '';
     expect(session).toMatch(/HttpOnly; Secure; SameSite=Strict/);

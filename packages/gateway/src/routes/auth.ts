@@ -121,7 +121,8 @@ function landingPage(target: string, p: Principal, headers: Headers): Response {
   const t = escapeHtml(target);
   const who = escapeHtml(p.email || p.userId);
   headers.set('content-type', 'text/html; charset=utf-8');
-  headers.set('content-security-policy', "default-src 'none'");
+  headers.set('content-security-policy', "default-src 'none'; frame-ancestors 'none'; base-uri 'none'");
+  headers.set('referrer-policy', 'no-referrer');
   const html = `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${t}"><title>Signed in</title></head><body><p>Signed in as ${who}. Continue to <a href="${t}">${t}</a>.</p></body></html>`;
   return new Response(html, { status: 200, headers });
 }

@@ -37,6 +37,15 @@ export function kernelCases(h: Harness): void {
       const none = await h.call('/nope');
       expect(none.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     });
+    it('every answer says nosniff: a success, a refusal, an unknown route, an error body echoing input', async () => {
+      for (const r of [
+        await h.call('/status'),
+        await h.call('/audit'),
+        await h.call('/does-not-exist'),
+        await h.call('/auth/callback?error=%3Cscript%3Ealert(1)%3C%2Fscript%3E&state=x'),
+      ])
+        expect(r.headers.get('x-content-type-options'), `${r.status}`).toBe('nosniff');
+    });
     it('answers an unknown route with 404 and the error body (no framework default)', async () => {
       h.expectError(await h.call('/does-not-exist'), 404, 'NOT_FOUND');
       h.expectError(
