@@ -236,6 +236,25 @@ export class ToolGovernor {
           ctx,
         );
         if (approved !== true) return await this.#refuse(facts, approved);
+        if (facts.approvalVia === 'elicitation') {
+          // The person may have taken minutes to answer: the policy is asked again before the
+          // call goes (a tool blocked meanwhile stays blocked, approved or not).
+          let again: Decided;
+          try {
+            again = await this.#o.engine.decide(
+              actionsQuery(session.identity, entry.policyTool, entry.classification),
+            );
+          } catch {
+            again = undefined;
+          }
+          const now = autonomyOf(again);
+          if (now.autonomy === 'deny') {
+            facts.autonomy = 'deny';
+            facts.result = 'deny';
+            facts.reason = `the policy changed while the approval was asked: ${now.reason}`;
+            return await this.#refuse(facts, new ToolCallRefused('policy_denied', facts.reason, { tool: name }));
+          }
+        }
       }
       facts.result = 'allow';
       // What goes upstream is what the decision, the approval and the audit saw: the canonical

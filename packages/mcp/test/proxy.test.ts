@@ -1,4 +1,4 @@
-import { err, PolicyEngineUnreachableError } from '@agentgov/core';
+import { err, ok, PolicyEngineUnreachableError } from '@agentgov/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { argumentsDigest, governTools, META_AUTONOMY } from '../src/index';
 import { makeProxyWorld, newNotesState, notesServer, type ProxyWorld, refusal, USERS } from './harness';
@@ -153,6 +153,36 @@ describe('tools/call', () => {
       outcome: 'error',
       actionDetail: { error: 'internal' },
       policyReason: 'connect ECONNREFUSED 10.1.2.3:6379',
+    });
+  });
+
+  it('approve by elicitation: the policy is asked again after the person answers; blocked meanwhile, the call does not go', async () => {
+    let blockedNow = false;
+    world = await makeProxyWorld({
+      engine: (e) => ({
+        ...e,
+        name: e.name,
+        health: () => e.health(),
+        decide: async (request, options) =>
+          blockedNow && (request.input as { tool?: string }).tool === 'notes__delete_file'
+            ? ok({ allow: false, deny: true, reason: 'tool notes__delete_file is blocked by policy', constraints: { autonomy: 'block' } })
+            : e.decide(request, options),
+      }),
+    });
+    const client = await world.client(USERS.alice, {
+      elicit: () => {
+        blockedNow = true; // an admin blocks the tool while the person reads the question
+        return { action: 'accept', content: { approve: true } };
+      },
+    });
+    await client.listTools();
+    const r = await refusal(client.callTool({ name: 'notes__delete_file', arguments: { path: '/notes/a.md' } }));
+    expect(r.refusal?.refusal).toBe('policy_denied');
+    expect(r.refusal?.reason).toMatch(/changed while the approval was asked/);
+    expect(world.state.calls).toEqual([]);
+    expect(world.audit.entries.at(-1)).toMatchObject({
+      outcome: 'denied',
+      actionDetail: { decision: 'deny', approvalVia: 'elicitation', approver: 'alice' },
     });
   });
 
