@@ -239,15 +239,7 @@ export class ToolGovernor {
         if (facts.approvalVia === 'elicitation') {
           // The person may have taken minutes to answer: the policy is asked again before the
           // call goes (a tool blocked meanwhile stays blocked, approved or not).
-          let again: Decided;
-          try {
-            again = await this.#o.engine.decide(
-              actionsQuery(session.identity, entry.policyTool, entry.classification),
-            );
-          } catch {
-            again = undefined;
-          }
-          const now = autonomyOf(again);
+          const now = await this.#decideActions(session.identity, entry.policyTool, entry.classification);
           if (now.autonomy === 'deny') {
             facts.autonomy = 'deny';
             facts.result = 'deny';

@@ -1,8 +1,20 @@
 import { err, ok, PolicyEngineUnreachableError } from '@agentgov/core';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { argumentsDigest, governTools, META_AUTONOMY } from '../src/index';
 import { makeProxyWorld, newNotesState, notesServer, type ProxyWorld, refusal, USERS } from './harness';
 
+
+/** A client of `world` that keeps the MCP log messages it is sent; its tools listed. */
+async function withMessages(w: ProxyWorld) {
+  const client = await w.client();
+  const messages: unknown[] = [];
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+    messages.push(n.params);
+  });
+  await client.listTools();
+  return { client, messages };
+}
 let world: ProxyWorld | undefined;
 afterEach(async () => {
   await world?.close();
@@ -87,13 +99,7 @@ describe('tools/call', () => {
 
   it('notify: forwarded, the client gets a notifications/message, and a notice is recorded', async () => {
     world = await makeProxyWorld();
-    const client = await world.client();
-    const messages: unknown[] = [];
-    const { LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
-      messages.push(n.params);
-    });
-    await client.listTools();
+    const { client, messages } = await withMessages(world);
     await client.callTool({ name: 'notes__send_message', arguments: { to: 'bob', text: 'hi' } });
     expect(world.state.sent).toEqual([{ to: 'bob', text: 'hi' }]);
     await new Promise((r) => setImmediate(r));
@@ -114,13 +120,7 @@ describe('tools/call', () => {
     world.inbox.notice = async () => {
       throw new Error('the inbox store is down');
     };
-    const client = await world.client();
-    const messages: unknown[] = [];
-    const { LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
-      messages.push(n.params);
-    });
-    await client.listTools();
+    const { client, messages } = await withMessages(world);
     const r = await client.callTool({ name: 'notes__send_message', arguments: { to: 'bob', text: 'hi' } });
     expect(r.isError).toBeFalsy();
     expect(world.state.sent).toEqual([{ to: 'bob', text: 'hi' }]);
