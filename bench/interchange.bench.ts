@@ -108,7 +108,8 @@ function signatureMeter(): { run(fn: () => Promise<void>, n: number): Promise<nu
       spent = 0;
       calls = 0;
       for (let i = 0; i < n; i++) await fn();
-      if (calls !== 4 * n) throw new Error(`expected 2 signs + 2 verifies a round trip, counted ${calls / n}`);
+      if (calls !== 4 * n)
+        throw new Error(`expected 2 signs + 2 verifies a round trip, counted ${calls / n}`);
       return spent / n;
     },
     restore() {

@@ -2,7 +2,7 @@
  * The console in a real browser (Debian's Chromium through playwright-core) against the reference
  * server on an embedded database (PGlite in a temporary directory): sign in as each role, approve
  * an exchange end to end (the initiator sees the outcome), an item decided elsewhere disappears,
- * a tool call waiting for approval rejected with a reason, edit a policy with errors (schema, then the hierarchy check) and fix them, verify an audit entry
+ * a tool call waiting for approval shown with its arguments (as text) and rejected with a reason, edit a policy with errors (schema, then the hierarchy check) and fix them, verify an audit entry
  * in the browser, tamper with that entry in the database and see the console say so, axe-core on
  * every page, phone width. The screenshots in the README are written by this run when
  * `AGENTGOV_SCREENSHOTS=1` (else to a temporary directory).
@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import type { Exchange } from '@agentgov/core';
 import { makeExchange } from '@agentgov/core/testing';
 import type { InterchangePlugin } from '@agentgov/interchange/gateway';
+import { argumentsDigest, canonicalArguments } from '@agentgov/mcp';
 import type { McpPlugin } from '@agentgov/mcp/gateway';
 import { openStore, sql } from '@agentgov/store-kysely';
 import axe from 'axe-core';
@@ -255,8 +256,15 @@ if (!available && required) {
         await carolContext.close();
       }, 300_000);
 
-      it('shows a tool call waiting for approval with who asks and why; rejecting it needs a reason', async () => {
+      it('shows a tool call waiting for approval with who asks, why and its arguments (as text); rejecting it needs a reason', async () => {
         const mcp = server.governance.plugins.find((p) => p.name === 'mcp') as McpPlugin;
+        // The arguments as the proxy keeps them: canonical JSON, its digest the approval's. A value
+        // that is HTML and one with a right-to-left override must show as text, the override escaped.
+        const args = {
+          path: '/notes/<img src=x onerror="document.title=1">.md',
+          _: 'pad \u202Edm.txt',
+          recursive: true,
+        };
         const pending = await mcp.inbox.request(
           {
             tenantId: 'acme',
@@ -264,8 +272,23 @@ if (!available && required) {
             policyTool: 'notes__delete_file',
             tool: 'notes__delete_file',
             upstream: 'notes',
-            argumentsDigest: 'ab'.repeat(32),
+            argumentsDigest: argumentsDigest(args),
+            arguments: canonicalArguments(args),
             reason: 'notes__delete_file needs approval (actions policy)',
+            ttlMs: 3_600_000,
+          },
+          new Date(),
+        );
+        // One recorded before the arguments were kept: only its digest.
+        const before = await mcp.inbox.request(
+          {
+            tenantId: 'acme',
+            userId: 'dave',
+            policyTool: 'notes__send_message',
+            tool: 'notes__send_message',
+            upstream: 'notes',
+            argumentsDigest: 'cd'.repeat(32),
+            reason: 'notes__send_message needs approval (actions policy)',
             ttlMs: 3_600_000,
           },
           new Date(),
@@ -274,7 +297,25 @@ if (!available && required) {
         const item = page.locator('article.item', { hasText: 'notes__delete_file' });
         await item.getByText("dave's assistant wants to call notes__delete_file").waitFor(WAIT);
         await item.getByText('notes__delete_file needs approval (actions policy)').waitFor(WAIT);
-        await item.getByText('ab'.repeat(32)).waitFor(WAIT);
+        await item.getByText(argumentsDigest(args)).waitFor(WAIT);
+        // The whole arguments, pretty-printed, as text: the HTML is characters, not an element.
+        expect(await item.locator('pre').textContent()).toBe(
+          [
+            '{',
+            '  "_": "pad \\u202edm.txt",',
+            '  "path": "/notes/<img src=x onerror=\\"document.title=1\\">.md",',
+            '  "recursive": true',
+            '}',
+          ].join('\n'),
+        );
+        expect(await item.locator('img').count()).toBe(0);
+        expect(await page.title()).not.toBe('1');
+        const old = page.locator('article.item', { hasText: 'notes__send_message' });
+        await old
+          .getByText('arguments not recorded (approval made before arguments were kept)')
+          .waitFor(WAIT);
+        await old.getByText('cd'.repeat(32)).waitFor(WAIT);
+        expect(await old.locator('pre').count()).toBe(0);
         await page.screenshot({ path: path.join(SHOTS, 'inbox-tool-call.png'), fullPage: true });
         expect(await seriousViolations(page)).toEqual([]);
         await item.getByRole('button', { name: /^Reject/ }).click();
@@ -287,7 +328,12 @@ if (!available && required) {
           status: 'rejected',
           decidedBy: 'dave',
           note: 'Not the production notes, please.',
+          arguments: canonicalArguments(args),
         });
+        await old.getByLabel(/Reason/).fill('Unknown arguments.');
+        await old.getByRole('button', { name: /^Reject/ }).click();
+        await old.waitFor({ state: 'detached', ...WAIT });
+        expect((await mcp.inbox.get('acme', before.id, new Date()))?.status).toBe('rejected');
         await context.close();
       }, 300_000);
 
@@ -556,12 +602,17 @@ if (!available && required) {
             ? route.fulfill({
                 status: 503,
                 contentType: 'application/json',
-                body: JSON.stringify({ error: 'service_unavailable', message: 'The session store is unavailable' }),
+                body: JSON.stringify({
+                  error: 'service_unavailable',
+                  message: 'The session store is unavailable',
+                }),
               })
             : route.continue();
         await page.route('**/api/v1/auth/sessions/*', refuse);
         await page.getByRole('button', { name: 'Sign out everywhere' }).click();
-        await page.getByText(/1 of your other sessions could not be ended; you are still signed in here/).waitFor(WAIT);
+        await page
+          .getByText(/1 of your other sessions could not be ended; you are still signed in here/)
+          .waitFor(WAIT);
         expect(await page.getByText('Signed out of every session.').count()).toBe(0);
         expect(await page.evaluate(async () => (await fetch('/api/v1/auth/userinfo')).status)).toBe(200);
         // Once the store answers again, the same button ends both.

@@ -44,4 +44,32 @@ describe('ToolCallInbox conformance catches broken inboxes', () => {
       suite.cases['consume: only an approved, unexpired approval of exactly this key, once'](new NoDigest()),
     ).rejects.toThrow();
   });
+  it('an inbox that does not keep the arguments (or cuts them, or lists without them) fails the arguments case', async () => {
+    const ARGS =
+      'arguments: the canonical arguments given to request come back from get, list and decide; none given, none kept';
+    class Dropped extends InMemoryToolCallInbox {
+      override request(...args: Parameters<InMemoryToolCallInbox['request']>) {
+        const { arguments: _dropped, ...rest } = args[0];
+        return super.request(rest, args[1]);
+      }
+    }
+    class Cut extends InMemoryToolCallInbox {
+      override request(...args: Parameters<InMemoryToolCallInbox['request']>) {
+        const text = args[0].arguments;
+        return super.request({ ...args[0], ...(text ? { arguments: text.slice(0, 2000) } : {}) }, args[1]);
+      }
+    }
+    class NotListed extends InMemoryToolCallInbox {
+      override async list(...args: Parameters<InMemoryToolCallInbox['list']>) {
+        return (await super.list(...args)).map(({ arguments: _a, ...rest }) => rest as ToolApproval);
+      }
+    }
+    class EmptyWhenNone extends InMemoryToolCallInbox {
+      override request(...args: Parameters<InMemoryToolCallInbox['request']>) {
+        return super.request({ ...args[0], arguments: args[0].arguments ?? '' }, args[1]);
+      }
+    }
+    for (const broken of [new Dropped(), new Cut(), new NotListed(), new EmptyWhenNone()])
+      await expect(suite.cases[ARGS](broken), broken.constructor.name).rejects.toThrow();
+  });
 });

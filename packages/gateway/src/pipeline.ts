@@ -241,7 +241,8 @@ export function createPipeline(o: PipelineOptions): Pipeline {
     outcome.headers.set('x-request-id', requestId);
     // Every answer is what its Content-Type says: no browser sniffs a JSON error body (which may
     // echo a request's text) or an export into something it would run.
-    if (!outcome.headers.has('x-content-type-options')) outcome.headers.set('x-content-type-options', 'nosniff');
+    if (!outcome.headers.has('x-content-type-options'))
+      outcome.headers.set('x-content-type-options', 'nosniff');
     outcome.via = seen.principal?.via;
     if (end) reportOutcome(end, incoming.method, requestId, outcome.status, seen);
     return outcome;

@@ -47,8 +47,14 @@ describe('cookie-authenticated writes come from our own origin', () => {
     ['another site', { origin: 'https://evil.example' }],
     ['an opaque origin (sandboxed frame, data: URL)', { origin: 'null' }],
     ['Sec-Fetch-Site: same-site', { 'sec-fetch-site': 'same-site' }],
-    ['Sec-Fetch-Site: cross-site, with an Origin we do not trust', { 'sec-fetch-site': 'cross-site', origin: 'x' }],
-    ['Sec-Fetch-Site: same-site from a sibling we do not trust', { 'sec-fetch-site': 'same-site', origin: 'https://evil.console.example' }],
+    [
+      'Sec-Fetch-Site: cross-site, with an Origin we do not trust',
+      { 'sec-fetch-site': 'cross-site', origin: 'x' },
+    ],
+    [
+      'Sec-Fetch-Site: same-site from a sibling we do not trust',
+      { 'sec-fetch-site': 'same-site', origin: 'https://evil.console.example' },
+    ],
   ];
   for (const [name, headers] of refused) {
     it(`${name} → 403 forbidden, the session lives on`, async () => {

@@ -180,7 +180,9 @@ describe('GET /auth/callback (the browser comes back from the issuer)', () => {
     });
     expect(back.status).toBe(200);
     expect(back.headers.get('content-type')).toMatch(/text\/html/);
-    expect(back.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'; base-uri 'none'");
+    expect(back.headers.get('content-security-policy')).toBe(
+      "default-src 'none'; frame-ancestors 'none'; base-uri 'none'",
+    );
     expect(back.headers.get('referrer-policy')).toBe('no-referrer');
     expect(back.headers.get('x-content-type-options')).toBe('nosniff');
     expect(await back.text()).toContain('url=/api/v1/auth/userinfo');
@@ -195,7 +197,9 @@ describe('GET /auth/callback (the browser comes back from the issuer)', () => {
     const gov = createTestGovernance(idp, { sessions: { secureCookies: true } });
     const login = await get(gov, '/auth/login');
     const set = login.headers.getSetCookie()[0] ?? '';
-    expect(set).toMatch(/^__Host-agentgov_login=[^;]+; HttpOnly; Secure; SameSite=Lax; Max-Age=\d+; Path=\/$/);
+    expect(set).toMatch(
+      /^__Host-agentgov_login=[^;]+; HttpOnly; Secure; SameSite=Lax; Max-Age=\d+; Path=\/$/,
+    );
     const state = new URL(login.headers.get('location') ?? '').searchParams.get('state') ?? '';
     const value = (set.split(';')[0] ?? '').slice('__Host-agentgov_login='.length);
     const stored = JSON.parse(Buffer.from(value, 'base64url').toString()) as { v: string; n: string };

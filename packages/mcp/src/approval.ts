@@ -1,8 +1,10 @@
 /**
  * The `approve` autonomy: a call goes ahead with a human's approval of this call with these
  * arguments — a granted approval in the inbox (single use, bound to the user, the tool and the
- * argument digest), else MCP elicitation to the assistant's user when the client supports it, else
- * a pending approval a human decides through the governance service.
+ * argument digest), else MCP elicitation to the assistant's user when the client supports it and
+ * the whole arguments fit its message, else a pending approval a human decides through the
+ * governance service. Either way the human is shown the canonical arguments themselves (the
+ * pending approval keeps them), never only the assistant's account of the call.
  */
 import type { Clock, ToolCallInbox } from '@agentgov/core';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
@@ -15,6 +17,12 @@ export interface ApprovalDeps {
   clock: Clock;
   approvalTtlMs: number;
 }
+
+/**
+ * The most characters of canonical arguments an elicitation message shows. Longer arguments are
+ * never elicited (a cut would hide what is approved): their call waits in the inbox.
+ */
+const ELICITED_ARGUMENTS_MAX = 2000;
 
 /** True when this call may go ahead, else the refusal (the facts record how it was decided). */
 export async function approvalOf(
@@ -39,10 +47,17 @@ export async function approvalOf(
     facts.result = 'allow';
     return true;
   }
-  if (ctx.elicit) return elicited(ctx, identity.userId, entry, facts);
+  // Elicitation shows the arguments in its message, whole or not at all: arguments longer than the
+  // message shows (keys are sorted, so a padding key such as "_" would push the real values past
+  // any cut) go to the inbox instead, where the approver sees all of them.
+  const canonical = facts.canonical ?? '{}';
+  if (ctx.elicit && canonical.length <= ELICITED_ARGUMENTS_MAX)
+    return elicited(ctx, identity.userId, entry, facts, canonical);
   const pending = await deps.inbox.request(
     {
       ...key,
+      // What the human deciding reads: exactly the text the digest is of.
+      arguments: canonical,
       tool: entry.exposed,
       upstream: entry.upstream.namespace,
       reason: facts.reason,
@@ -61,12 +76,13 @@ export async function approvalOf(
   );
 }
 
-/** Asks the assistant's user (MCP elicitation, a form with one boolean). */
+/** Asks the assistant's user (MCP elicitation, a form with one boolean) about these whole arguments. */
 async function elicited(
   ctx: CallContext,
   userId: string,
   entry: ToolEntry,
   facts: CallFacts,
+  canonical: string,
 ): Promise<true | ToolCallRefused> {
   let answer: ElicitResult;
   try {
@@ -75,7 +91,7 @@ async function elicited(
       mode: 'form',
       message:
         `Approve this call of ${entry.exposed}? (${facts.reason})\n` +
-        `Arguments (canonical JSON): ${truncate(facts.canonical ?? '{}', 2000)}`,
+        `Arguments (canonical JSON): ${canonical}`,
       requestedSchema: {
         type: 'object',
         properties: {
@@ -103,8 +119,4 @@ async function elicited(
   return new ToolCallRefused('policy_denied', `the user did not approve (${answer.action})`, {
     tool: entry.exposed,
   });
-}
-
-function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`;
 }

@@ -20,7 +20,7 @@ import {
   McpError,
   type Progress,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { CallSignal } from './session';
+import type { CallContext, CallSignal } from './session';
 import { fastCallResult } from './wire-check';
 
 export interface ForwardOptions {
@@ -41,6 +41,20 @@ interface Pending {
 }
 
 const PREFIX = 'agentgov-';
+
+/** The forwarding options of a call: the call timeout, its cancellation, progress relayed. */
+export function forwardOptionsOf(ctx: CallContext, timeoutMs: number): ForwardOptions {
+  const { progressToken } = ctx;
+  const onprogress =
+    progressToken !== undefined && ctx.sendNotification
+      ? (p: Progress) => {
+          void ctx
+            .sendNotification?.({ method: 'notifications/progress', params: { ...p, progressToken } })
+            .catch(() => {});
+        }
+      : undefined;
+  return { timeoutMs, signal: ctx.signal, onprogress };
+}
 
 /**
  * One per connected Client: forwards `tools/call` on its transport. One timer for all its calls

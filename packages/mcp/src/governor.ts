@@ -5,7 +5,7 @@
  * of the canonical arguments; every call is audited (`tool_invocation`) through the AuditSink port.
  */
 import { type ClassificationLevel, type Clock, nowMs, systemClock, type ToolCallInbox } from '@agentgov/core';
-import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { approvalOf } from './approval';
 import { LimitsSchema, type McpLimits } from './config';
@@ -13,7 +13,7 @@ import { actionsQuery, auditUnavailable, autonomyOf, type Decided } from './deci
 import { canonicalArguments, digestOfCanonical } from './digest';
 import { ToolCallRefused } from './errors';
 import { auditEntryOf, auditText, type CallFacts } from './facts';
-import type { ForwardOptions } from './forward';
+import { forwardOptionsOf } from './forward';
 import { listSessionTools } from './listing';
 import { filterResult, notifyCall } from './results';
 import type {
@@ -244,7 +244,10 @@ export class ToolGovernor {
             facts.autonomy = 'deny';
             facts.result = 'deny';
             facts.reason = `the policy changed while the approval was asked: ${now.reason}`;
-            return await this.#refuse(facts, new ToolCallRefused('policy_denied', facts.reason, { tool: name }));
+            return await this.#refuse(
+              facts,
+              new ToolCallRefused('policy_denied', facts.reason, { tool: name }),
+            );
           }
         }
       }
@@ -266,7 +269,7 @@ export class ToolGovernor {
           forwarded === undefined
             ? { name: entry.upstreamTool }
             : { name: entry.upstreamTool, arguments: forwarded },
-          this.#forwardOptions(ctx),
+          forwardOptionsOf(ctx, this.limits.callTimeoutMs),
         );
         // Sent: the digest is made while the upstream works (off the call's path when the
         // upstream is another process).
@@ -288,17 +291,8 @@ export class ToolGovernor {
       }
       const filtered = this.#o.model ? await filterResult(this.#o, session, entry, result, facts) : result;
       facts.outcome = filtered.isError ? 'error' : 'success';
-      if (d.autonomy === 'notify') {
-        const unrecorded = await notifyCall(this.inbox, this.#clock, session, entry, facts, ctx);
-        if (unrecorded !== undefined) {
-          facts.noticeUnrecorded = unrecorded;
-          this.#warn({
-            upstream: entry.upstream.namespace,
-            tool: entry.exposed,
-            problem: `the notice of a notify call could not be recorded (the call stands): ${unrecorded}`,
-          });
-        }
-      }
+      if (d.autonomy === 'notify')
+        await notifyCall(this.inbox, this.#clock, session, entry, facts, ctx, this.#warn);
       // The append awaited in this frame (no async function around it), as #audit does.
       facts.audited = true;
       let written: boolean;
@@ -330,20 +324,6 @@ export class ToolGovernor {
     facts.error = error.refusal;
     await this.#audit(facts);
     throw error;
-  }
-
-  /** The forwarding options of a call: the call timeout, its cancellation, progress relayed. */
-  #forwardOptions(ctx: CallContext): ForwardOptions {
-    const { progressToken } = ctx;
-    const onprogress =
-      progressToken !== undefined && ctx.sendNotification
-        ? (p: Progress) => {
-            void ctx
-              .sendNotification?.({ method: 'notifications/progress', params: { ...p, progressToken } })
-              .catch(() => {});
-          }
-        : undefined;
-    return { timeoutMs: this.limits.callTimeoutMs, signal: ctx.signal, onprogress };
   }
 
   /** The upstream call failed: a timeout or unavailability refused, its own protocol error passed through (audited). */

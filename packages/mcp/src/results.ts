@@ -6,7 +6,7 @@
 import type { Clock, DecisionEngine, ToolCallInbox } from '@agentgov/core';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type CallFacts, digestOf } from './facts';
-import type { CallContext, ToolEntry, ToolSession } from './session';
+import type { CallContext, GovernorWarning, ToolEntry, ToolSession } from './session';
 
 /** The result, or a withheld notice when the assistant's model may not receive its classification. */
 export async function filterResult(
@@ -46,9 +46,9 @@ export async function filterResult(
 /**
  * A `notify` tool ran: the notice is recorded and the assistant's user told. The call has gone
  * upstream and answered, so a notice that cannot be recorded (the inbox's store down) does not
- * undo it: the user is still told over MCP, and the failure is returned (for the call's audit
- * entry and a warning) — turning the call into an error would make the assistant's natural retry
- * run its side effect again.
+ * undo it: the user is still told over MCP, and the failure goes to the call's audit entry
+ * (`noticeUnrecorded`) and to `warn` — turning the call into an error would make the assistant's
+ * natural retry run its side effect again.
  */
 export async function notifyCall(
   inbox: ToolCallInbox,
@@ -57,9 +57,9 @@ export async function notifyCall(
   entry: ToolEntry,
   facts: CallFacts,
   ctx: CallContext,
-): Promise<string | undefined> {
+  warn: (warning: GovernorWarning) => void,
+): Promise<void> {
   const { identity } = session;
-  let unrecorded: string | undefined;
   try {
     await inbox.notice(
       {
@@ -73,7 +73,12 @@ export async function notifyCall(
       clock.now(),
     );
   } catch (error) {
-    unrecorded = error instanceof Error ? error.message : String(error);
+    facts.noticeUnrecorded = error instanceof Error ? error.message : String(error);
+    warn({
+      upstream: entry.upstream.namespace,
+      tool: entry.exposed,
+      problem: `the notice of a notify call could not be recorded (the call stands): ${facts.noticeUnrecorded}`,
+    });
   }
   await ctx
     .sendNotification?.({
@@ -91,5 +96,4 @@ export async function notifyCall(
       },
     })
     .catch(() => {});
-  return unrecorded;
 }

@@ -1,6 +1,10 @@
+import { InMemorySecretStore, type Principal, type ToolApproval } from '@agentgov/core';
+import { createGovernance, createMemoryStores } from '@agentgov/gateway';
+import { OFFLINE_ISSUER, testOidcConfig } from '@agentgov/gateway/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { argumentsDigest, governTools } from '../src/index';
+import { mcpRoutes } from '../src/gateway/index';
+import { argumentsDigest, canonicalArguments, governTools } from '../src/index';
 import { makeProxyWorld, newNotesState, notesServer, type ProxyWorld, refusal, USERS } from './harness';
 
 let world: ProxyWorld | undefined;
@@ -133,6 +137,139 @@ describe('approve without elicitation: a pending approval decided by a human', (
     expect(world.state.deleted).toEqual([]);
     // An expired approval cannot be decided any more.
     expect(await world.decide(first.approvalId, { approved: true, by: 'alice' })).toBeUndefined();
+  });
+});
+
+/**
+ * The governance service's inbox routes over `w`'s inbox (the MCP plugin mounted in a kernel whose
+ * caller is the user named by the `x-test-user` header, in `w`'s org directory); `call` answers
+ * the status and the JSON body. Close `gov` after.
+ */
+async function inboxRoutes(w: ProxyWorld) {
+  const principal = (userId: string): Principal => ({
+    userId,
+    email: `${userId}@acme.example`,
+    roles: ['user'],
+    tenantId: 'acme',
+    orgUnit: 'eng',
+    team: null,
+    via: 'bearer',
+  });
+  const gov = createGovernance({
+    stores: createMemoryStores(),
+    directory: w.directory,
+    secrets: new InMemorySecretStore(),
+    audit: w.audit,
+    authenticate: async (request) => {
+      const user = request.headers.get('x-test-user');
+      return user ? principal(user) : undefined;
+    },
+    plugins: [
+      mcpRoutes({
+        governor: w.proxy.governor,
+        oidc: testOidcConfig(OFFLINE_ISSUER),
+        resource: 'http://gov.test/api/v1/mcp',
+        audit: w.audit,
+        directory: w.directory,
+        clock: w.clock,
+      }),
+    ],
+  });
+  await gov.start();
+  const call = async (path: string, user: string, init: RequestInit = {}) => {
+    const r = await gov.handle(
+      new Request(`http://gov.test/api/v1${path}`, {
+        ...init,
+        headers: { 'x-test-user': user, 'content-type': 'application/json' },
+      }),
+    );
+    return { status: r.status, body: (await r.json()) as Record<string, unknown> };
+  };
+  return { gov, call };
+}
+
+describe('the human deciding a pending approval sees the arguments themselves', () => {
+  it('the pending approval of a call holds exactly its canonical arguments; GET /mcp/approvals and the decision answer them', async () => {
+    world = await makeProxyWorld();
+    const client = await world.client();
+    // Keys out of order and non-ASCII: what is kept is the canonical text (sorted keys), the one
+    // the digest is of — not the caller's text.
+    const args = { path: '/notes/a.md', dryRun: false, why: 'nettoyage — 東京 🚀' };
+    const canonical = '{"dryRun":false,"path":"/notes/a.md","why":"nettoyage — 東京 🚀"}';
+    expect(canonicalArguments(args)).toBe(canonical);
+    const first = await refused(client.callTool({ name: 'notes__delete_file', arguments: args }));
+    expect(first.refusal).toBe('approval_required');
+    const approvalId = first.approvalId as string;
+    const pending = (await world.inbox.get('acme', approvalId, world.clock.now())) as ToolApproval;
+    expect(pending).toMatchObject({ status: 'pending', arguments: canonical });
+    expect(pending.argumentsDigest).toBe(argumentsDigest(args));
+
+    const { gov, call } = await inboxRoutes(world);
+    try {
+      const listed = await call('/mcp/approvals?status=pending', 'alice');
+      expect(listed.status).toBe(200);
+      expect(listed.body.approvals).toEqual([
+        expect.objectContaining({
+          id: approvalId,
+          arguments: canonical,
+          argumentsDigest: argumentsDigest(args),
+        }),
+      ]);
+      const decided = await call(`/mcp/approvals/${approvalId}/approve`, 'alice', {
+        method: 'POST',
+        body: '{}',
+      });
+      expect(decided.status).toBe(200);
+      expect(decided.body).toMatchObject({ id: approvalId, status: 'approved', arguments: canonical });
+    } finally {
+      await gov.close();
+    }
+    // What was approved is what runs (the same arguments, once).
+    expect((await client.callTool({ name: 'notes__delete_file', arguments: args })).isError).toBeFalsy();
+    expect(world.state.deleted).toEqual(['/notes/a.md']);
+  });
+
+  it('arguments longer than an elicitation message shows (2000 characters) are never elicited: the call waits in the inbox with all of them', async () => {
+    world = await makeProxyWorld();
+    const asked: string[] = [];
+    const client = await world.client(USERS.alice, {
+      elicit: (message) => {
+        asked.push(message);
+        return { action: 'accept', content: { approve: true } };
+      },
+    });
+    // A padding key sorted before `path`: cut at 2000 characters, the message would never show "/".
+    const padded = (length: number) => {
+      const bare = canonicalArguments({ _: '', path: '/' }).length;
+      return { _: 'x'.repeat(length - bare), path: '/' };
+    };
+    const long = padded(2001);
+    const canonical = canonicalArguments(long);
+    expect(canonical.length).toBe(2001);
+    const r = await refused(client.callTool({ name: 'notes__delete_file', arguments: long }));
+    expect(r.refusal).toBe('approval_required');
+    expect(asked).toEqual([]);
+    expect(world.state.calls).toEqual([]);
+    const pending = (await world.inbox.get(
+      'acme',
+      r.approvalId as string,
+      world.clock.now(),
+    )) as ToolApproval;
+    expect(pending).toMatchObject({ status: 'pending', argumentsDigest: argumentsDigest(long) });
+    expect(pending.arguments).toBe(canonical);
+    expect(pending.arguments?.endsWith('"path":"/"}')).toBe(true);
+    expect(world.audit.entries.at(-1)).toMatchObject({
+      outcome: 'pending_approval',
+      actionDetail: { approvalId: r.approvalId, approvalVia: 'inbox' },
+    });
+
+    // At the limit (2000 characters), the whole arguments fit the message: elicited, shown whole.
+    const atLimit = padded(2000);
+    expect(canonicalArguments(atLimit).length).toBe(2000);
+    expect((await client.callTool({ name: 'notes__delete_file', arguments: atLimit })).isError).toBeFalsy();
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain(`Arguments (canonical JSON): ${canonicalArguments(atLimit)}`);
+    expect(await world.inbox.list('acme', world.clock.now())).toHaveLength(1);
   });
 });
 

@@ -414,7 +414,13 @@ describe('every call that went upstream leaves an entry the hash-chained log tak
 
   it('request ids the client chooses (a lone surrogate, 300 characters, a pair cut at 255) are audited', async () => {
     const { request, entries } = await chainedWorld({ actions: 'default_autonomy: autonomous\n' });
-    const ids = ['plain-1', 'bad-\ud800', 'x'.repeat(300), `${'y'.repeat(250)}\u{1F600}\u{1F600}\u{1F600}`, 7];
+    const ids = [
+      'plain-1',
+      'bad-\ud800',
+      'x'.repeat(300),
+      `${'y'.repeat(250)}\u{1F600}\u{1F600}\u{1F600}`,
+      7,
+    ];
     for (const [i, id] of ids.entries()) {
       const answer = await request(id, 'tools/call', {
         name: 'notes__send_message',
@@ -459,7 +465,10 @@ describe('every call that went upstream leaves an entry the hash-chained log tak
     expect(answer.error?.message).toContain('no');
     expect(calls).toEqual(['fail']);
     const [entry] = (await entries()).filter((e) => e.actionType === 'tool_invocation');
-    expect(entry).toMatchObject({ outcome: 'error', actionDetail: { tool: 'evil__fail', error: 'upstream -32602' } });
+    expect(entry).toMatchObject({
+      outcome: 'error',
+      actionDetail: { tool: 'evil__fail', error: 'upstream -32602' },
+    });
     expect(entry?.policyReason).toContain('no \uFFFD such \uFFFD thing \uFFFD');
   });
 
@@ -473,7 +482,10 @@ describe('every call that went upstream leaves an entry the hash-chained log tak
       arguments: { to: 'bob\u0000', text: 'hi' },
     });
     expect(refused.error?.message).toMatch(/NUL/);
-    const kept = await request(3, 'tools/call', { name: 'notes__send_message', arguments: { to: 'carol', text: 'hi' } });
+    const kept = await request(3, 'tools/call', {
+      name: 'notes__send_message',
+      arguments: { to: 'carol', text: 'hi' },
+    });
     expect(kept.result).toBeDefined();
     expect(world?.state.calls).toEqual(['send_message carol']);
     const audited = (await entries()).filter((e) => e.actionType === 'tool_invocation');

@@ -155,7 +155,11 @@ describe('the MCP endpoint is an OAuth resource server', () => {
               jsonrpc: '2.0',
               id: 1,
               method: 'initialize',
-              params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+              params: {
+                protocolVersion: '2025-06-18',
+                capabilities: {},
+                clientInfo: { name: 'raw', version: '0' },
+              },
             }),
           }),
         );
@@ -270,12 +274,20 @@ describe('sessions are bounded', () => {
         const res = await fetch(resource, {
           method: 'POST',
           // The Streamable HTTP transport needs both media types: 406 Not Acceptable.
-          headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${token}` },
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json',
+            authorization: `Bearer ${token}`,
+          },
           body: JSON.stringify({
             jsonrpc: '2.0',
             id: 1,
             method: 'initialize',
-            params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+            params: {
+              protocolVersion: '2025-06-18',
+              capabilities: {},
+              clientInfo: { name: 'raw', version: '0' },
+            },
           }),
         });
         expect(res.status).toBe(406);

@@ -4,7 +4,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { argumentsDigest, governTools, META_AUTONOMY } from '../src/index';
 import { makeProxyWorld, newNotesState, notesServer, type ProxyWorld, refusal, USERS } from './harness';
 
-
 /** A client of `world` that keeps the MCP log messages it is sent; its tools listed. */
 async function withMessages(w: ProxyWorld) {
   const client = await w.client();
@@ -131,7 +130,10 @@ describe('tools/call', () => {
       actionDetail: { decision: 'notify', noticeUnrecorded: 'the inbox store is down' },
     });
     expect(world.warnings).toEqual([
-      expect.objectContaining({ tool: 'notes__send_message', problem: expect.stringMatching(/could not be recorded/) }),
+      expect.objectContaining({
+        tool: 'notes__send_message',
+        problem: expect.stringMatching(/could not be recorded/),
+      }),
     ]);
   });
 
@@ -165,7 +167,12 @@ describe('tools/call', () => {
         health: () => e.health(),
         decide: async (request, options) =>
           blockedNow && (request.input as { tool?: string }).tool === 'notes__delete_file'
-            ? ok({ allow: false, deny: true, reason: 'tool notes__delete_file is blocked by policy', constraints: { autonomy: 'block' } })
+            ? ok({
+                allow: false,
+                deny: true,
+                reason: 'tool notes__delete_file is blocked by policy',
+                constraints: { autonomy: 'block' },
+              })
             : e.decide(request, options),
       }),
     });
@@ -176,7 +183,9 @@ describe('tools/call', () => {
       },
     });
     await client.listTools();
-    const r = await refusal(client.callTool({ name: 'notes__delete_file', arguments: { path: '/notes/a.md' } }));
+    const r = await refusal(
+      client.callTool({ name: 'notes__delete_file', arguments: { path: '/notes/a.md' } }),
+    );
     expect(r.refusal?.refusal).toBe('policy_denied');
     expect(r.refusal?.reason).toMatch(/changed while the approval was asked/);
     expect(world.state.calls).toEqual([]);

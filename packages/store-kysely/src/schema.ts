@@ -300,6 +300,8 @@ export interface ToolApprovalsTable {
   policy_tool: string;
   upstream: string;
   arguments_digest: string;
+  /** The canonical JSON whose SHA-256 is `arguments_digest` (migration 0011; null before it). */
+  arguments: string | null;
   reason: string;
   status: string;
   created_at: Timestamptz;

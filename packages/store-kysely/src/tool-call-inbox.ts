@@ -30,7 +30,7 @@ const statusAsOf = (now: Date): RawBuilder<ToolApprovalStatus> =>
     THEN 'expired' ELSE status END`;
 
 const columns = (status: RawBuilder<unknown>) => sql`tenant_id, id, user_id, tool, policy_tool, upstream,
-  arguments_digest, reason, ${status} AS status,
+  arguments_digest, arguments, reason, ${status} AS status,
   ${isoText('created_at')} AS created_at_text, ${isoText('expires_at')} AS expires_at_text,
   ${isoText('decided_at')} AS decided_at_text, decided_by, note, ${isoText('consumed_at')} AS consumed_at_text`;
 
@@ -48,6 +48,7 @@ const toApproval = (r: ApprovalRow): ToolApproval => ({
   policyTool: r.policy_tool,
   upstream: r.upstream,
   argumentsDigest: r.arguments_digest,
+  ...(r.arguments === null ? {} : { arguments: r.arguments }),
   reason: r.reason,
   status: r.status,
   createdAt: isoFromText(r.created_at_text),
@@ -77,9 +78,10 @@ const limitOf = (limit: number | undefined) =>
   limit === undefined ? sql`` : sql`LIMIT ${Math.max(0, Math.floor(limit))}`;
 
 /**
- * `ToolCallInbox` on PostgreSQL / PGlite (tables `tool_approvals` and `tool_notices`, migration
- * `0007_tool_call_inbox`): every server process on the database shares one inbox, and it survives
- * restarts. Each state change is one conditional statement, so the database decides races:
+ * `ToolCallInbox` on PostgreSQL / PGlite (tables `tool_approvals` and `tool_notices`, migrations
+ * `0007_tool_call_inbox` and `0011_tool_approval_arguments`, the approval's arguments): every
+ * server process on the database shares one inbox, and it survives restarts. Each state change
+ * is one conditional statement, so the database decides races:
  * `decide` is `UPDATE … WHERE status = 'pending' AND expires_at > now` (compare-and-set),
  * `consume` takes one approved row with `FOR UPDATE SKIP LOCKED` and re-checks its status in the
  * `UPDATE`, and `request` inserts under a partial unique index on the pending row of a key.
@@ -97,16 +99,17 @@ export class KyselyToolCallInbox implements ToolCallInbox {
       await sql`UPDATE tool_approvals SET status = 'expired'
         WHERE ${keyIs(input)} AND status = 'pending' AND expires_at <= ${ts(now)}`.execute(this.#db);
       const inserted = await sql<ApprovalRow>`INSERT INTO tool_approvals
-          (tenant_id, id, user_id, tool, policy_tool, upstream, arguments_digest, reason, status,
-           created_at, expires_at)
+          (tenant_id, id, user_id, tool, policy_tool, upstream, arguments_digest, arguments, reason,
+           status, created_at, expires_at)
         VALUES (${input.tenantId}, ${newId()}, ${input.userId}, ${input.tool}, ${input.policyTool},
-          ${input.upstream}, ${input.argumentsDigest}, ${input.reason}, 'pending', ${ts(now)},
-          ${ts(expiresAt)})
+          ${input.upstream}, ${input.argumentsDigest}, ${input.arguments ?? null}, ${input.reason},
+          'pending', ${ts(now)}, ${ts(expiresAt)})
         ON CONFLICT (tenant_id, user_id, policy_tool, arguments_digest) WHERE status = 'pending'
         DO NOTHING
         RETURNING ${WRITTEN}`.execute(this.#db);
       const row = inserted.rows[0];
       if (row) return toApproval(row);
+      // The key's pending approval, as stored — its arguments too: the same digest, the same text.
       const { rows } = await sql<ApprovalRow>`SELECT ${columns(statusAsOf(now))} FROM tool_approvals
         WHERE ${keyIs(input)} AND status = 'pending' AND expires_at > ${ts(now)}`.execute(this.#db);
       const pending = rows[0];

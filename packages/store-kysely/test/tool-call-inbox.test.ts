@@ -1,15 +1,30 @@
 /**
  * KyselyToolCallInbox across processes: two PostgreSQL pools (two server processes) racing to
- * decide and to consume one approval — exactly one wins each race; and an approval acknowledged
- * before a restart (the store reopened) is still there, decided and consumed once.
+ * decide and to consume one approval — exactly one wins each race; an approval acknowledged
+ * before a restart (the store reopened) is still there, decided and consumed once; and migration
+ * `0011_tool_approval_arguments` over a database with approvals made before it (they read without
+ * arguments and are still decided and used; new ones keep theirs; `down` drops the column).
  * (The ToolCallInbox conformance suite runs in conformance.pglite/postgres.test.ts.)
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
-import { createPostgresKysely, KyselyToolCallInbox, openStore } from '../src/index';
-import { describePGlite, describePostgres, postgresStores } from './helpers';
+import { Migrator, sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import {
+  createPostgresKysely,
+  KyselyToolCallInbox,
+  MIGRATIONS,
+  migrateToLatest,
+  openStore,
+} from '../src/index';
+import {
+  describePGlite,
+  describePostgres,
+  describeSqlBackends,
+  type OpenStores,
+  postgresStores,
+} from './helpers';
 
 const key = {
   tenantId: 'acme',
@@ -84,3 +99,75 @@ await describePostgres('kysely/postgres tool-call inbox', (url) => {
     }
   });
 });
+
+function upgrade(name: string, open: OpenStores): void {
+  describe(name, () => {
+    it('0011 over approvals made before it: they read without arguments and still work; new ones keep theirs; down drops the column', {
+      timeout: 240_000,
+    }, async () => {
+      const s = await open({ migrate: false });
+      try {
+        await sql`CREATE SCHEMA ${sql.id(s.schema)}`.execute(s.db);
+        const migrator = (only: (name: string) => boolean) =>
+          new Migrator({
+            db: s.db,
+            migrationTableSchema: s.schema,
+            provider: {
+              getMigrations: async () =>
+                Object.fromEntries(Object.entries(MIGRATIONS).filter(([n]) => only(n))),
+            },
+          });
+        expect((await migrator((n) => n < '0011').migrateToLatest()).error).toBeUndefined();
+        const now = new Date('2026-03-02T09:00:00.000Z');
+        // A pending approval as the inbox wrote it before 0011 (no arguments column yet).
+        await sql`INSERT INTO tool_approvals (tenant_id, id, user_id, tool, policy_tool, upstream,
+            arguments_digest, reason, status, created_at, expires_at)
+          VALUES ('acme', 'before-0011', 'alice', 'notes__delete_file', 'notes__delete_file', 'notes',
+            ${key.argumentsDigest}, 'needs a human', 'pending', ${now.toISOString()}::timestamptz,
+            ${new Date(now.getTime() + 60_000).toISOString()}::timestamptz)`.execute(s.db);
+
+        expect(await migrateToLatest(s.db, s.schema)).toEqual(['0011_tool_approval_arguments']);
+        const inbox = s.toolCalls;
+        const old = await inbox.get('acme', 'before-0011', now);
+        expect(old).toMatchObject({
+          id: 'before-0011',
+          status: 'pending',
+          argumentsDigest: key.argumentsDigest,
+        });
+        expect(old?.arguments).toBeUndefined();
+        // Asked again for the same key while pending: that approval, as stored.
+        expect(await inbox.request({ ...request, arguments: '{"path":"/notes/a.md"}' }, now)).toEqual(old);
+        const decided = await inbox.decide('acme', 'before-0011', { approved: true, by: 'olga' }, now);
+        expect(decided?.status).toBe('approved');
+        expect((await inbox.consume(key, now))?.id).toBe('before-0011');
+
+        const text = '{"path":"/notes/b.md"}';
+        const fresh = await inbox.request(
+          { ...request, argumentsDigest: `sha256:${'cd'.repeat(32)}`, arguments: text },
+          now,
+        );
+        expect(fresh.arguments).toBe(text);
+        expect((await inbox.list('acme', now)).map((a) => [a.id, a.arguments])).toEqual([
+          [fresh.id, text],
+          ['before-0011', undefined],
+        ]);
+
+        // down: the column goes (the rows stay); up again: it is back, empty.
+        expect((await migrator(() => true).migrateDown()).error).toBeUndefined();
+        const columns = async () =>
+          (
+            await sql<{ column_name: string }>`SELECT column_name FROM information_schema.columns
+              WHERE table_schema = ${s.schema} AND table_name = 'tool_approvals'`.execute(s.db)
+          ).rows.map((r) => r.column_name);
+        expect(await columns()).not.toContain('arguments');
+        expect(await migrateToLatest(s.db, s.schema)).toEqual(['0011_tool_approval_arguments']);
+        expect(await columns()).toContain('arguments');
+        expect((await inbox.get('acme', fresh.id, now))?.arguments).toBeUndefined();
+      } finally {
+        await s.cleanup();
+      }
+    });
+  });
+}
+
+await describeSqlBackends('tool_approvals.arguments (0011)', upgrade);

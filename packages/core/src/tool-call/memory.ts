@@ -46,6 +46,7 @@ export class InMemoryToolCallInbox implements ToolCallInbox {
       policyTool: input.policyTool,
       upstream: input.upstream,
       argumentsDigest: input.argumentsDigest,
+      ...(input.arguments === undefined ? {} : { arguments: input.arguments }),
       reason: input.reason,
       status: 'pending',
       createdAt: now.toISOString(),

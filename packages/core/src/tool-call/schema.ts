@@ -1,6 +1,7 @@
 /**
  * Tool calls waiting for a human (`@agentgov/mcp`): a pending approval of one call — this tenant,
- * user, tool and arguments digest — and the notices of `notify` tools.
+ * user, tool and arguments digest, with the arguments themselves for the human to read — and the
+ * notices of `notify` tools.
  */
 import { z } from 'zod';
 
@@ -19,6 +20,13 @@ export const ToolApprovalSchema = z.object({
   upstream: z.string(),
   /** `sha256:<hex>` of the canonical arguments: the approval is for these arguments only. */
   argumentsDigest: z.string().min(1),
+  /**
+   * The canonical JSON of the call's arguments: exactly the text whose SHA-256 is
+   * `argumentsDigest`. The human deciding must see what they approve (not what the assistant says
+   * the call does), so the arguments are kept with the approval and shown wherever it is decided.
+   * Absent on an approval recorded before they were kept, or requested without them.
+   */
+  arguments: z.string().optional(),
   /** Why approval is needed (the decision's reason). */
   reason: z.string(),
   status: ToolApprovalStatusSchema,
@@ -59,6 +67,11 @@ export interface ToolApprovalRequest extends ToolApprovalKey {
   tool: string;
   upstream: string;
   reason: string;
+  /**
+   * The canonical JSON of the arguments (the text `argumentsDigest` is the SHA-256 of), kept with
+   * the approval so that the human deciding it sees what they approve.
+   */
+  arguments?: string;
   /** The approval expires this long after `now` (pending or approved and unused). */
   ttlMs: number;
 }

@@ -59,6 +59,33 @@ const cases = {
       expect(await inbox.get(B, a.id, at(1))).toBeUndefined();
       expect(await inbox.get(A, newId(), at(1))).toBeUndefined();
     },
+  'arguments: the canonical arguments given to request come back from get, list and decide; none given, none kept':
+    async (inbox: ToolCallInbox) => {
+      // Canonical JSON whose first key ("_") pads it far past any cut a display might make: the
+      // inbox keeps the whole text, every character as given (escapes and unicode included).
+      const text = JSON.stringify({ _: 'x'.repeat(10_000), note: UNICODE_SAMPLES.join(' '), path: '/' });
+      const a = await inbox.request(req({ arguments: text }), at(0));
+      expect(a.arguments).toBe(text);
+      expect((await inbox.get(A, a.id, at(1)))?.arguments).toBe(text);
+      const listed = await inbox.list(A, at(1), { status: 'pending' });
+      expect(listed.map((l) => [l.id, l.arguments])).toEqual([[a.id, text]]);
+      // Asked again while pending (same key, so the same text): the stored arguments stay.
+      const again = await inbox.request(req({ arguments: text }), at(2));
+      expect(again).toEqual(a);
+      const decided = await inbox.decide(A, a.id, { approved: true, by: 'root' }, at(3));
+      expect(decided?.arguments).toBe(text);
+      expect((await inbox.consume(key(), at(4)))?.arguments).toBe(text);
+      // Requested without arguments (a caller from before they were kept): none — not null, not ''.
+      const bare = await inbox.request(req({ argumentsDigest: OTHER_DIGEST }), at(5));
+      expect(bare.arguments).toBeUndefined();
+      expect((await inbox.get(A, bare.id, at(6)))?.arguments).toBeUndefined();
+      const bareListed = (await inbox.list(A, at(6))).find((l) => l.id === bare.id);
+      expect(bareListed).toMatchObject({ id: bare.id, status: 'pending' });
+      expect(bareListed?.arguments).toBeUndefined();
+      const bareDecided = await inbox.decide(A, bare.id, { approved: false, by: 'root' }, at(7));
+      expect(bareDecided).toMatchObject({ id: bare.id, status: 'rejected' });
+      expect(bareDecided?.arguments).toBeUndefined();
+    },
   'request: an unexpired pending approval of the same key is answered instead; any other key is new': async (
     inbox: ToolCallInbox,
   ) => {

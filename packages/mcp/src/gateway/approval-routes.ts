@@ -4,6 +4,9 @@
  * (or decided by) a human, and the `notify` calls users were told about. What a caller sees is
  * scoped: their own calls; an org_admin's org (with a directory); the enterprise_admin's tenant.
  * The approver is the user whose call it is or an admin over them; every decision is audited.
+ * Every approval answered carries `arguments`, the canonical JSON of the call's arguments (the text
+ * `argumentsDigest` is the SHA-256 of), so the approver sees what they approve rather than what the
+ * assistant says it is; an approval recorded before the arguments were kept has none.
  */
 import {
   type AuditSink,
@@ -69,7 +72,10 @@ export function approvalRoutes(deps: {
       params: IdParams,
       body: ApprovalDecisionBody,
       responses: {
-        200: { description: 'The approval with the decision recorded', schema: ApprovalOut },
+        200: {
+          description: 'The approval with the decision recorded (and the arguments it was for)',
+          schema: ApprovalOut,
+        },
         403: err('forbidden (neither the user nor an admin over them)'),
         404: err('NOT_FOUND (no such approval, or it is no longer pending)'),
       },
@@ -104,7 +110,8 @@ export function approvalRoutes(deps: {
       query: ApprovalListQuery,
       responses: {
         200: {
-          description: 'Approvals, newest first',
+          description:
+            'Approvals, newest first, each with the canonical JSON of its arguments (`arguments`, absent on one recorded before they were kept)',
           schema: z.object({ approvals: z.array(ApprovalOut) }),
         },
       },

@@ -17,6 +17,7 @@ import { toolCallInbox } from './0007-tool-call-inbox';
 import { connectorSync } from './0008-connector-sync';
 import { auditLeaf } from './0009-audit-leaf';
 import { auditAppendLeaves } from './0010-audit-append-leaves';
+import { toolApprovalArguments } from './0011-tool-approval-arguments';
 
 /** Migration names, in order. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -30,6 +31,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0008_connector_sync': connectorSync,
   '0009_audit_leaf': auditLeaf,
   '0010_audit_append_leaves': auditAppendLeaves,
+  '0011_tool_approval_arguments': toolApprovalArguments,
 };
 
 /** The migrations as a kysely `MigrationProvider` (code objects, no files). */

@@ -1452,6 +1452,7 @@ export interface components {
       policyTool: string;
       upstream: string;
       argumentsDigest: string;
+      arguments?: string;
       reason: string;
       /** @enum {string} */
       status: 'pending' | 'approved' | 'rejected' | 'consumed' | 'expired';
@@ -3652,7 +3653,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Approvals, newest first */
+      /** @description Approvals, newest first, each with the canonical JSON of its arguments (`arguments`, absent on one recorded before they were kept) */
       200: {
         headers: {
           [name: string]: unknown;
@@ -3685,7 +3686,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description The approval with the decision recorded */
+      /** @description The approval with the decision recorded (and the arguments it was for) */
       200: {
         headers: {
           [name: string]: unknown;
@@ -3752,7 +3753,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description The approval with the decision recorded */
+      /** @description The approval with the decision recorded (and the arguments it was for) */
       200: {
         headers: {
           [name: string]: unknown;

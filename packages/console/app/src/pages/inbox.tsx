@@ -1,7 +1,9 @@
 /**
  * What waits for me: exchanges whose request needs my decision, and (when the server governs MCP
- * tool calls) tool calls waiting for approval. Polled every 5 s; an item decided elsewhere
- * disappears at the next poll, or at once when deciding it answers that nothing is pending.
+ * tool calls) tool calls waiting for approval — each with the arguments it would run with, so the
+ * approver reads what they approve rather than what the assistant says it does. Polled every 5 s;
+ * an item decided elsewhere disappears at the next poll, or at once when deciding it answers that
+ * nothing is pending.
  */
 import { useState } from 'preact/hooks';
 import { ApiError, api, ok, type Schemas } from '../api/client';
@@ -144,10 +146,7 @@ function ToolCallItem(props: { a: Schemas['ToolApproval']; onDone: () => Promise
       <p>
         <strong>Why you are asked:</strong> {a.reason}
       </p>
-      <p>
-        <strong>The arguments</strong> are bound to this approval by their digest{' '}
-        <code class="digest">{a.argumentsDigest}</code>: a call with other arguments needs a new approval.
-      </p>
+      <ToolCallArguments a={a} />
       <Decide
         label={`tool call ${a.tool}`}
         decide={async (approved, note) => {
@@ -161,6 +160,60 @@ function ToolCallItem(props: { a: Schemas['ToolApproval']; onDone: () => Promise
       />
     </article>
   );
+}
+
+/**
+ * The arguments the call would run with (the approval's canonical JSON, pretty-printed) and their
+ * digest. Rendered as text, never as HTML; an approval recorded before the arguments were kept
+ * says so (only its digest is known).
+ */
+function ToolCallArguments(props: { a: Schemas['ToolApproval'] }) {
+  const { a } = props;
+  const digest = <code class="digest">{a.argumentsDigest}</code>;
+  if (a.arguments === undefined)
+    return (
+      <p>
+        <strong>The arguments:</strong>{' '}
+        <em>arguments not recorded (approval made before arguments were kept)</em>. Only their digest is
+        known: {digest}; a call with other arguments needs a new approval.
+      </p>
+    );
+  return (
+    <>
+      <p>
+        <strong>The arguments it would run with</strong>, exactly (JSON, indented for reading):
+      </p>
+      <pre class="json">{readable(a.arguments)}</pre>
+      <p class="muted">
+        They are bound to this approval by their digest {digest}: a call with other arguments needs a new
+        approval.
+      </p>
+    </>
+  );
+}
+
+/**
+ * Characters that change how the text around them reads without showing themselves: C1 controls,
+ * bidirectional marks, embeddings, overrides and isolates (they can make `"/"` look like
+ * `"tmp.txt"`), zero-width and other invisible characters, line separators, and the invisible tag
+ * characters (U+E0000–E007F) that can spell hidden text. Shown as their `\uXXXX` escapes: inside a
+ * JSON string an escape means the same character, so what is shown is still the same JSON value.
+ */
+const HIDDEN =
+  /[\u0080-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\u{e0000}-\u{e007f}]/gu;
+
+const escaped = (c: string): string =>
+  Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
+
+/** Canonical JSON indented for reading (the same value), hidden characters escaped; not JSON: as is. */
+function readable(canonical: string): string {
+  let text = canonical;
+  try {
+    text = JSON.stringify(JSON.parse(canonical), null, 2);
+  } catch {
+    // Not JSON (never so from the proxy): shown as it is, as text.
+  }
+  return text.replace(HIDDEN, escaped);
 }
 
 /** Approve / reject with a reason (required to reject). */
