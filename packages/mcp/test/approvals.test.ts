@@ -44,6 +44,17 @@ async function moveFileWorld(actions: string): Promise<{ w: ProxyWorld; received
   return { w, received };
 }
 
+/** Alice's client on `w`, accepting every elicitation; `asked` keeps the messages it was shown. */
+async function acceptingClient(w: ProxyWorld) {
+  const asked: string[] = [];
+  const client = await w.client(USERS.alice, {
+    elicit: (message) => {
+      asked.push(message);
+      return { action: 'accept', content: { approve: true } };
+    },
+  });
+  return { client, asked };
+}
 describe('approve without elicitation: a pending approval decided by a human', () => {
   it('paused, approved once for these arguments, forwarded once, refused on replay', async () => {
     world = await makeProxyWorld();
@@ -231,13 +242,7 @@ describe('the human deciding a pending approval sees the arguments themselves', 
 
   it('arguments longer than an elicitation message shows (2000 characters) are never elicited: the call waits in the inbox with all of them', async () => {
     world = await makeProxyWorld();
-    const asked: string[] = [];
-    const client = await world.client(USERS.alice, {
-      elicit: (message) => {
-        asked.push(message);
-        return { action: 'accept', content: { approve: true } };
-      },
-    });
+    const { client, asked } = await acceptingClient(world);
     // A padding key sorted before `path`: cut at 2000 characters, the message would never show "/".
     const padded = (length: number) => {
       const bare = canonicalArguments({ _: '', path: '/' }).length;
@@ -276,13 +281,7 @@ describe('the human deciding a pending approval sees the arguments themselves', 
 describe('approve with elicitation', () => {
   it('the user accepts: forwarded, the user recorded as approver', async () => {
     world = await makeProxyWorld();
-    const asked: string[] = [];
-    const client = await world.client(USERS.alice, {
-      elicit: (message) => {
-        asked.push(message);
-        return { action: 'accept', content: { approve: true } };
-      },
-    });
+    const { client, asked } = await acceptingClient(world);
     const r = await client.callTool(DELETE);
     expect(r.content).toEqual([{ type: 'text', text: 'deleted /notes/a.md' }]);
     expect(asked[0]).toMatch(/notes__delete_file/);

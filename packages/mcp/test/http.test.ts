@@ -91,12 +91,13 @@ async function connect(token: string, options: { elicit?: boolean } = {}) {
   return { client, transport };
 }
 
-const initialize = (token?: string) =>
-  fetch(resource, {
+/** A raw `initialize` POST to the endpoint (`accept`: what the client says it takes). */
+const initializeRequest = (token?: string, accept = 'application/json, text/event-stream') =>
+  new Request(resource, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
+      accept,
       ...(token ? { authorization: `Bearer ${token}` } : {}),
     },
     body: JSON.stringify({
@@ -106,6 +107,7 @@ const initialize = (token?: string) =>
       params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
     }),
   });
+const initialize = (token?: string) => fetch(initializeRequest(token));
 
 describe('the MCP endpoint is an OAuth resource server', () => {
   it('401 without a token, with WWW-Authenticate naming the protected-resource metadata', async () => {
@@ -142,27 +144,7 @@ describe('the MCP endpoint is an OAuth resource server', () => {
     const governance = createTestGovernance(idp, { plugins: [other], directory: world.directory });
     await governance.start();
     try {
-      const init = (token: string) =>
-        governance.handle(
-          new Request(resource, {
-            method: 'POST',
-            headers: {
-              'content-type': 'application/json',
-              accept: 'application/json, text/event-stream',
-              authorization: `Bearer ${token}`,
-            },
-            body: JSON.stringify({
-              jsonrpc: '2.0',
-              id: 1,
-              method: 'initialize',
-              params: {
-                protocolVersion: '2025-06-18',
-                capabilities: {},
-                clientInfo: { name: 'raw', version: '0' },
-              },
-            }),
-          }),
-        );
+      const init = (token: string) => governance.handle(initializeRequest(token));
       const gatewayAudience = own.config.accessTokenAudience ?? own.config.clientId;
       expect((await init(await accessToken('alice', { audience: gatewayAudience }))).status).toBe(401);
       const ok = await init(await accessToken('alice'));
@@ -271,25 +253,8 @@ describe('sessions are bounded', () => {
     const notified = vi.spyOn(Server.prototype, 'sendToolListChanged');
     try {
       for (let i = 0; i < 20; i++) {
-        const res = await fetch(resource, {
-          method: 'POST',
-          // The Streamable HTTP transport needs both media types: 406 Not Acceptable.
-          headers: {
-            'content-type': 'application/json',
-            accept: 'application/json',
-            authorization: `Bearer ${token}`,
-          },
-          body: JSON.stringify({
-            jsonrpc: '2.0',
-            id: 1,
-            method: 'initialize',
-            params: {
-              protocolVersion: '2025-06-18',
-              capabilities: {},
-              clientInfo: { name: 'raw', version: '0' },
-            },
-          }),
-        });
+        // The Streamable HTTP transport needs both media types: 406 Not Acceptable.
+        const res = await fetch(initializeRequest(token, 'application/json'));
         expect(res.status).toBe(406);
       }
       expect(plugin.sessions()).toBe(0);
