@@ -16,6 +16,8 @@ export interface ApprovalDeps {
   inbox: ToolCallInbox;
   clock: Clock;
   approvalTtlMs: number;
+  /** Whether an approval may be asked by elicitation (the configuration's `elicitApprovals`). */
+  elicit: boolean;
 }
 
 /**
@@ -51,7 +53,7 @@ export async function approvalOf(
   // message shows (keys are sorted, so a padding key such as "_" would push the real values past
   // any cut) go to the inbox instead, where the approver sees all of them.
   const canonical = facts.canonical ?? '{}';
-  if (ctx.elicit && canonical.length <= ELICITED_ARGUMENTS_MAX)
+  if (deps.elicit && ctx.elicit && canonical.length <= ELICITED_ARGUMENTS_MAX)
     return elicited(ctx, identity.userId, entry, facts, canonical);
   const pending = await deps.inbox.request(
     {

@@ -116,6 +116,12 @@ export const McpConfigSchema = z
       .optional(),
     /** Record the raw arguments in the audit entry (default false: only their digest). */
     auditArguments: z.boolean().default(false),
+    /**
+     * Ask for an `approve` call's approval by MCP elicitation when the assistant's client supports
+     * it (default true). false: every such call waits in the inbox and is decided through the
+     * governance service — a client that answers elicitations itself cannot approve its own calls.
+     */
+    elicitApprovals: z.boolean().default(true),
     limits: LimitsSchema.default(LimitsSchema.parse({})),
   })
   .superRefine((config, ctx) => {

@@ -229,7 +229,12 @@ export class ToolGovernor {
       if (d.autonomy === 'approve') {
         facts.digest = digestOfCanonical(canonical);
         const approved = await approvalOf(
-          { inbox: this.inbox, clock: this.#clock, approvalTtlMs: this.limits.approvalTtlMs },
+          {
+            inbox: this.inbox,
+            clock: this.#clock,
+            approvalTtlMs: this.limits.approvalTtlMs,
+            elicit: this.#o.elicitApprovals !== false,
+          },
           session,
           entry,
           facts,

@@ -75,6 +75,7 @@ export function createMcpProxy(config: McpConfig | McpConfigInput, deps: McpProx
     inbox: deps.inbox ?? new InMemoryToolCallInbox(),
     limits: parsed.limits,
     auditArguments: parsed.auditArguments,
+    elicitApprovals: parsed.elicitApprovals,
     ...(parsed.model ? { model: parsed.model } : {}),
     ...(deps.rateLimiter ? { rateLimiter: deps.rateLimiter } : {}),
     ...(deps.clock ? { clock: deps.clock } : {}),

@@ -93,6 +93,8 @@ export interface ToolGovernorOptions {
   model?: { provider: string; model: string };
   /** Record the raw arguments in the audit entry (default false: the digest only). */
   auditArguments?: boolean;
+  /** Approvals by MCP elicitation when the client supports it (default true; false: the inbox only). */
+  elicitApprovals?: boolean;
   /** Per-user call limits (the gateway's limiter); none: no limit. */
   rateLimiter?: RateLimiter;
   clock?: Clock;

@@ -279,6 +279,19 @@ describe('the human deciding a pending approval sees the arguments themselves', 
 });
 
 describe('approve with elicitation', () => {
+  it('elicitApprovals: false — never asked by elicitation, even of a client that supports it: the call waits in the inbox', async () => {
+    world = await makeProxyWorld({ config: { elicitApprovals: false } });
+    const { client, asked } = await acceptingClient(world);
+    const args = { path: '/notes/a.md' };
+    const r = await refused(client.callTool({ name: 'notes__delete_file', arguments: args }));
+    expect(r.refusal).toBe('approval_required');
+    expect(asked).toEqual([]);
+    expect(world.state.calls).toEqual([]);
+    expect(await world.inbox.list('acme', world.clock.now())).toMatchObject([
+      { status: 'pending', userId: 'alice', argumentsDigest: argumentsDigest(args) },
+    ]);
+  });
+
   it('the user accepts: forwarded, the user recorded as approver', async () => {
     world = await makeProxyWorld();
     const { client, asked } = await acceptingClient(world);
