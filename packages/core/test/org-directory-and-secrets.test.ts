@@ -1,8 +1,11 @@
 import {
   EnvSecretStore,
   InMemoryOrgDirectory,
+  InMemorySecretStore,
+  isReservedSecretRef,
   OrgDirectoryDefinitionSchema,
   type ScopeRef,
+  tenantSecrets,
 } from '@agentgov/core';
 import { describe, expect, it } from 'vitest';
 
@@ -146,5 +149,24 @@ describe('EnvSecretStore variable naming', () => {
     expect(env.AGENTGOV_SECRET_API_KEY).toBe('k');
     const prefixed = new EnvSecretStore({ APP_TOKEN: 't' }, 'APP_');
     expect(await prefixed.get('token')).toBe('t');
+  });
+});
+
+describe('tenantSecrets: what a tenant’s configuration may read of the shared store', () => {
+  it('never resolves the server’s own secrets (audit-…, agentgov-…), whatever the store holds; the rest as is', async () => {
+    const store = new InMemorySecretStore({
+      'audit-commitment-key': 'MASTER',
+      'AGENTGOV-session': 'S',
+      'tracker-token': 'T',
+      'my-audit-token': 'M',
+    });
+    const view = tenantSecrets(store);
+    expect(await view.get('audit-commitment-key')).toBeUndefined();
+    expect(await view.get(' Audit-commitment-key')).toBeUndefined();
+    expect(await view.get('AGENTGOV-session')).toBeUndefined();
+    expect(await view.get('tracker-token')).toBe('T');
+    expect(await view.get('my-audit-token')).toBe('M');
+    expect(isReservedSecretRef('audit-signing-key')).toBe(true);
+    expect(isReservedSecretRef('tracker-token')).toBe(false);
   });
 });

@@ -26,6 +26,7 @@ import {
   type SecretStore,
   silentLogger,
   systemClock,
+  tenantSecrets,
 } from '@agentgov/core';
 import { type AuthenticateRequest, applicationAuthenticator } from './auth/application';
 import { oidcAuthenticator } from './auth/authenticate';
@@ -231,7 +232,7 @@ export function createGovernance(config: GovernanceConfig): Governance {
       config.probes?.connector ??
       (async (c) =>
         c.status !== 'error' &&
-        (await within(() => config.secrets.get(c.credentialsRef), undefined)) !== undefined),
+        (await within(() => tenantSecrets(config.secrets).get(c.credentialsRef), undefined)) !== undefined),
   };
 
   const openapiRoute = defineRoute({

@@ -18,6 +18,31 @@ import {
   type TrackerTransition,
 } from '@agentgov/core';
 
+/** Largest answer read from a tracker or a pulled service (bytes): a larger one is refused, not buffered. */
+export const MAX_PULL_ANSWER_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The text of `response`, read up to `maxBytes` (then cancelled: undefined). A connector's URL is
+ * its tenant admin's to choose, so the answer is whatever that server sends.
+ */
+export async function textUpTo(response: Response, maxBytes: number): Promise<string | undefined> {
+  const reader = response.body?.getReader();
+  if (!reader) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** Credentials of an HTTP API: `bearer` (personal access token) or `basic` (e-mail or login + API token). */
 export type HttpAuth = { type: 'bearer'; token: string } | { type: 'basic'; username: string; token: string };
 
@@ -163,6 +188,8 @@ export class HttpTrackerClient implements TrackerClient {
           headers:
             body === undefined ? this.#headers : { ...this.#headers, 'content-type': 'application/json' },
           ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          // Not followed: the token goes to the configured host only.
+          redirect: 'manual',
           signal,
         });
       } catch (cause) {
@@ -175,11 +202,17 @@ export class HttpTrackerClient implements TrackerClient {
         continue;
       }
       if (response.ok) {
-        const text = await response.text();
+        const text = await textUpTo(response, MAX_PULL_ANSWER_BYTES);
+        if (text === undefined)
+          throw new TrackerRequestError(`tracker answered more than ${MAX_PULL_ANSWER_BYTES} bytes`, {
+            retryable: false,
+            request,
+          });
         return text === '' ? undefined : (JSON.parse(text) as unknown);
       }
-      const detail = (await response.text().catch(() => '')).slice(0, 500);
-      last = new TrackerRequestError(`tracker answered ${response.status}${detail ? `: ${detail}` : ''}`, {
+      // Not quoted (the tracker's URL is the tenant admin's to choose: its answer is not read back).
+      await response.body?.cancel().catch(() => {});
+      last = new TrackerRequestError(`tracker answered ${response.status}`, {
         status: response.status,
         retryable: isRetryableStatus(response.status),
         retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),

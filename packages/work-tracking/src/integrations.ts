@@ -82,9 +82,9 @@ export function staticIntegrations(
 }
 
 /**
- * Integrations from the tenant's active connectors: the first active `codehost` connector whose
- * config parses as CodehostIntegration, the first active `tracker` connector whose config parses
- * as TrackerIntegration (its `credentialsRef` holds the API token). Connectors whose config does
+ * Integrations from the tenant's connectors that are not disabled (active ones first, then those
+ * in `error`): the first `codehost` connector whose config parses as CodehostIntegration, the
+ * first `tracker` connector whose config parses as TrackerIntegration (its `credentialsRef` holds the API token). Connectors whose config does
  * not parse are skipped (reported through `onInvalid`).
  */
 export function connectorIntegrations(
@@ -93,9 +93,16 @@ export function connectorIntegrations(
 ): IntegrationResolver {
   return {
     async resolve(tenantId) {
-      const active = await connectors.list(tenantId, { status: 'active' });
+      // A connector in `error` (its pulls failing) is still the tenant's configured one: its
+      // webhooks are taken — dropped, they would be recorded as processed and lost for good. Only
+      // a `disabled` connector is off. Active ones first.
+      const all = await connectors.list(tenantId);
+      const usable = [
+        ...all.filter((c) => c.status === 'active'),
+        ...all.filter((c) => c.status === 'error'),
+      ];
       const out: TenantIntegrations = { tenantId };
-      for (const c of active) {
+      for (const c of usable) {
         if (c.type === 'codehost' && !out.codehost) {
           const r = CodehostIntegrationSchema.safeParse(c.config);
           if (r.success) out.codehost = r.data;

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { validationErrorFromZod } from '../errors';
-import { type Connector, ConnectorConfigSchema } from './schema';
+import { type Connector, ConnectorConfigSchema, SecretRefField } from './schema';
 
 /** Default rotation window: the previous webhook secret stays valid for one day. */
 export const DEFAULT_WEBHOOK_ROTATION_WINDOW_SECONDS = 86_400;
@@ -17,9 +17,9 @@ export const ConnectorPatchSchema = z
   .strictObject({
     /** JSON merge patch of `config`: a key set to null is removed, objects merge, anything else replaces. */
     config: z.record(z.string(), z.unknown()).optional(),
-    credentials_secret_ref: z.string().min(1).max(255).optional(),
+    credentials_secret_ref: SecretRefField.optional(),
     /** Rotate the webhook secret: the new secret's reference. */
-    webhook_secret_ref: z.string().min(1).max(255).optional(),
+    webhook_secret_ref: SecretRefField.optional(),
     /** How long the previous webhook secret stays valid (seconds, default 86400, 0 = not at all). */
     rotation_window_seconds: z.number().int().min(0).max(MAX_ROTATION_WINDOW_SECONDS).optional(),
     status: z.enum(['active', 'disabled']).optional(),

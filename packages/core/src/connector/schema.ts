@@ -6,6 +6,7 @@ import {
   type ConnectorType,
   ConnectorTypeSchema,
 } from '../classification-lattice';
+import { isReservedSecretRef } from '../secret/port';
 import { TenantIdSchema, Timestamp, Uuid } from '../vocabulary';
 
 export const CONNECTOR_STATUSES = ['active', 'disabled', 'error'] as const;
@@ -49,6 +50,19 @@ function plaintextSecretIn(value: unknown, path: string[] = [], depth = 0): stri
   return undefined;
 }
 
+/**
+ * A secret reference a tenant's connector may hold: 1–255 characters, never one of the server's
+ * own secrets (`isReservedSecretRef`: the store is shared by every tenant, and a connector sends
+ * its credentials to a URL its admin chose).
+ */
+export const SecretRefField = z
+  .string()
+  .min(1)
+  .max(255)
+  .refine((ref) => !isReservedSecretRef(ref), {
+    message: "names one of the server's own secrets (audit-…, agentgov-…): a connector may not use it",
+  });
+
 /** A connector's `config`: any JSON object without a secret in plain text (see below). */
 export const ConnectorConfigSchema = z.record(z.string(), z.unknown()).superRefine((config, issue) => {
   const at = plaintextSecretIn(config);
@@ -75,7 +89,7 @@ export const CONNECTOR_SINGLE_ACTIVE_TYPES: readonly ConnectorType[] = ['tracker
  */
 export const ConnectorCreateSchema = z.object({
   type: ConnectorTypeSchema,
-  credentials_secret_ref: z.string().min(1).max(255),
+  credentials_secret_ref: SecretRefField,
   config: ConnectorConfigSchema.default({}),
 });
 export type ConnectorCreate = z.infer<typeof ConnectorCreateSchema>;

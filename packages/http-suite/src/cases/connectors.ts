@@ -71,6 +71,51 @@ export function connectorCases(h: Harness): void {
       );
     });
 
+    it('a connector never names one of the server’s own secrets (the store is every tenant’s): 400, nothing stored', async () => {
+      for (const ref of ['audit-commitment-key', 'audit-signing-key', 'AGENTGOV-session-key', ' audit-x']) {
+        const r = await h.call('/connectors', {
+          as: 'orgAdmin',
+          method: 'POST',
+          body: {
+            type: 'tracker',
+            credentials_secret_ref: ref,
+            config: { baseUrl: 'https://tracker.example' },
+          },
+        });
+        h.expectError(r, 400, 'invalid_type');
+        expect(r.body.message).toContain('credentials_secret_ref');
+        expect(JSON.stringify(r.body)).toMatch(/server's own secrets/);
+      }
+      const listed = await h.call('/connectors', { as: 'orgAdmin' });
+      const refs = (listed.body as { connectors?: { credentialsSecretRef: string }[] }).connectors ?? [];
+      expect(refs.filter((c) => /^\s*(audit|agentgov)-/i.test(c.credentialsSecretRef))).toEqual([]);
+      const created = await h.call('/connectors', {
+        as: 'orgAdmin',
+        method: 'POST',
+        body: { type: 'mail', credentials_secret_ref: 'mail-token' },
+      });
+      expect(created.status).toBe(201);
+      const id = (created.body as { id: string }).id;
+      h.expectError(
+        await h.call(`/connectors/${id}`, {
+          as: 'orgAdmin',
+          method: 'PATCH',
+          body: { credentials_secret_ref: 'audit-signing-key' },
+        }),
+        400,
+        'invalid_type',
+      );
+      h.expectError(
+        await h.call(`/connectors/${id}`, {
+          as: 'orgAdmin',
+          method: 'PATCH',
+          body: { webhook_secret_ref: 'audit-commitment-key' },
+        }),
+        400,
+        'invalid_type',
+      );
+    });
+
     it('PATCH /connectors/{id}: config as a merge patch, credentials, webhook secret rotation, status', async () => {
       const { server: s } = await h.setup();
       h.extra.push(s);

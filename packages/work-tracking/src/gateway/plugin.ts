@@ -13,6 +13,7 @@ import {
   type OrgDirectory,
   type RateLimit,
   type ScheduledRunStore,
+  tenantSecrets,
 } from '@agentgov/core';
 import { BriefingSchedule } from '../sync/briefing-schedule';
 import { ConnectorSync, type ConnectorSyncOptions } from '../sync/connector-sync';
@@ -83,7 +84,8 @@ export function workTrackingRoutes(options: WorkTrackingRoutesOptions): WorkTrac
     tasks: guardPort(options.tasks, 'task store'),
     briefings: guardPort(options.briefings, 'briefing store'),
     classifications: guardPort(options.classifications, 'classification store'),
-    secrets: guardPort(options.secrets, 'secret store'),
+    // The tenants' references (webhook secrets, tracker credentials) never reach the server's own keys.
+    secrets: tenantSecrets(guardPort(options.secrets, 'secret store')),
   });
   const scheduler = options.schedule && createScheduler(options, options.schedule, services, directory);
   let retentionTimer: ReturnType<typeof setInterval> | undefined;
@@ -161,7 +163,7 @@ function createScheduler(
     ...clock,
     ...logger,
     connectors: o.connectors,
-    secrets: options.secrets,
+    secrets: tenantSecrets(options.secrets),
     tasks: services.tasks,
   });
   const briefings =

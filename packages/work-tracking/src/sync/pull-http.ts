@@ -5,7 +5,7 @@
  * in words an operator can act on (it becomes the connector's `errorDetails`).
  */
 import type { z } from 'zod';
-import { authorizationOf, type HttpAuth } from '../http-tracker';
+import { authorizationOf, type HttpAuth, MAX_PULL_ANSWER_BYTES, textUpTo } from '../http-tracker';
 
 export class PullError extends Error {
   override name = 'PullError';
@@ -33,6 +33,8 @@ export async function getJson<S extends z.ZodType>(
   try {
     response = await (o.fetch ?? globalThis.fetch)(url, {
       headers: { accept: 'application/json', ...(auth ? { authorization: authorizationOf(auth) } : {}) },
+      // Not followed: a redirect would take the pull (and a check of where it may go) elsewhere.
+      redirect: 'manual',
       signal,
     });
   } catch (cause) {
@@ -44,9 +46,20 @@ export async function getJson<S extends z.ZodType>(
       { cause },
     );
   }
-  const text = await response.text().catch(() => '');
-  if (!response.ok)
-    throw new PullError(`GET ${where} answered ${response.status}${text ? `: ${text.slice(0, 200)}` : ''}`);
+  // The answer's body is never quoted: the error becomes the connector's `errorDetails`, which
+  // the tenant reads (also on /status), and the URL is the tenant admin's to choose — quoting it
+  // would read an internal service's answers back to them.
+  if (!response.ok) {
+    await response.body?.cancel().catch(() => {});
+    throw new PullError(
+      response.status >= 300 && response.status < 400
+        ? `GET ${where} answered ${response.status} (a redirect, not followed)`
+        : `GET ${where} answered ${response.status}`,
+    );
+  }
+  const text = await textUpTo(response, MAX_PULL_ANSWER_BYTES).catch(() => '');
+  if (text === undefined)
+    throw new PullError(`GET ${where} answered more than ${MAX_PULL_ANSWER_BYTES / 1024 / 1024} MiB`);
   let body: unknown;
   try {
     body = JSON.parse(text);
