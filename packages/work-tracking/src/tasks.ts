@@ -11,6 +11,7 @@ import {
   type ClassificationLevel,
   type Clock,
   errorOf,
+  maxClassification,
   newId,
   systemClock,
   TASK_RETENTION_DAYS,
@@ -103,6 +104,8 @@ export class TaskService {
       if (c?.action === 'merge') {
         const target = open.find((t) => t.id === c.taskId) as Task;
         target.sources.push({ system: item.system, id: item.id, url: item.url ?? '' });
+        // The task now stands for this item too: it is as sensitive as its most sensitive source.
+        target.classification = maxClassification(target.classification, item.classification ?? 'internal');
         await this.#store.put(this.#withPriority(target, now));
         out.push({ system: item.system, id: item.id, outcome: 'merged', taskId: target.id, correlation: c });
         continue;
@@ -148,6 +151,9 @@ export class TaskService {
       description: item.description ?? t.description,
       deadline: item.deadline === undefined ? t.deadline : item.deadline,
       urgencySignals: { ...t.urgencySignals, ...item.urgencySignals },
+      // The item's title and description replace the task's: never under the item's level (and
+      // never lowered: the task's other sources may be more sensitive).
+      classification: maxClassification(t.classification, item.classification ?? 'internal'),
     };
   }
 

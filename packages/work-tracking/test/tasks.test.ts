@@ -150,6 +150,32 @@ describe('priority', () => {
 });
 
 describe('TaskService discovery', () => {
+  it('a task is as sensitive as its most sensitive source: raised by a merge and by an update, never lowered', async () => {
+    const { tasks, store } = service();
+    const [first] = await tasks.discover(T, [
+      item({ system: 'codehost', id: 'pr-7', title: 'ENG-12 Fix login', classification: 'public' }),
+    ]);
+    // A confidential tracker item merged into it.
+    const [merged] = await tasks.discover(T, [
+      item({ system: 'tracker', id: 'ENG-12', title: 'ENG-12 Login broken', classification: 'confidential' }),
+    ]);
+    expect(merged).toMatchObject({ outcome: 'merged', taskId: first?.taskId });
+    expect((await store.get(T, first?.taskId as string))?.classification).toBe('confidential');
+    // An update from the public source brings its title, not its level down.
+    await tasks.discover(T, [
+      item({ system: 'codehost', id: 'pr-7', title: 'ENG-12 Fix login (rebased)', classification: 'public' }),
+    ]);
+    expect(await store.get(T, first?.taskId as string)).toMatchObject({
+      title: 'ENG-12 Fix login (rebased)',
+      classification: 'confidential',
+    });
+    // An update that brings restricted content raises it.
+    await tasks.discover(T, [
+      item({ system: 'tracker', id: 'ENG-12', title: 'ENG-12 customer list', classification: 'restricted' }),
+    ]);
+    expect((await store.get(T, first?.taskId as string))?.classification).toBe('restricted');
+  });
+
   it('creates, merges duplicates, flags possible relations, updates known sources; counts only new tasks', async () => {
     const { tasks, store, counters } = service();
     const [first] = await tasks.discover(T, [
