@@ -2,7 +2,7 @@
  * Inbound events, normalized: what a code-host or tracker payload means for work tracking (the
  * payload schemas are in `payload-schemas.ts`).
  */
-import type { ActivityKind } from '@agentgov/core';
+import { type ActivityKind, MAX_INSTANT_MS, MIN_INSTANT_MS } from '@agentgov/core';
 import type { z } from 'zod';
 import type { TrackerIntegration } from './integrations';
 import { userOf } from './integrations';
@@ -59,9 +59,16 @@ function parse<T extends z.ZodType>(schema: T, payload: unknown, what: string): 
   return r.data;
 }
 
-function iso(value: string | null | undefined, fallback: string): string {
-  const t = value ? Date.parse(value) : Number.NaN;
-  return Number.isNaN(t) ? fallback : new Date(t).toISOString();
+/**
+ * The ISO 8601 text of a payload's time (text, or milliseconds since the epoch), else `fallback`:
+ * also for a time outside the years 0001–9999, which `toISOString` and the database refuse (a
+ * signed payload is the sender's to fill).
+ */
+function iso(value: string | number | null | undefined, fallback: string): string {
+  const t = typeof value === 'number' ? value : value ? Date.parse(value) : Number.NaN;
+  return Number.isFinite(t) && t >= MIN_INSTANT_MS && t <= MAX_INSTANT_MS
+    ? new Date(t).toISOString()
+    : fallback;
 }
 
 function commitMessages(commits: unknown): string[] {
@@ -249,7 +256,7 @@ export function parseTrackerEvent(payload: unknown, tracker: TrackerIntegration,
       {
         kind: 'ticket_updated',
         userId,
-        occurredAt: e.timestamp ? new Date(e.timestamp).toISOString() : now.toISOString(),
+        occurredAt: iso(e.timestamp, now.toISOString()),
         subject: key,
         title: e.issue.fields?.summary ?? '',
         url: base ? `${base}/browse/${key}` : '',
