@@ -62,6 +62,7 @@ export * from './secret/memory';
 export * from './secret/port';
 export * from './session/memory';
 export * from './session/port';
+export * from './streams';
 export * from './task/memory';
 export * from './task/port';
 export * from './task/schema';

@@ -10,6 +10,7 @@ import {
   type GovernanceError,
   json,
   type RouteResult,
+  readUpTo,
   toErrorBody,
   ValidationError,
 } from '@agentgov/core';
@@ -166,27 +167,9 @@ export async function readBodyLimited(request: Request, limit: number): Promise<
   if (declared !== null && Number(declared) > limit) {
     throw errorOf('payload_too_large', `The request body exceeds ${limit} bytes`);
   }
-  if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw errorOf('payload_too_large', `The request body exceeds ${limit} bytes`);
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
+  const bytes = await readUpTo(request.body, limit);
+  if (!bytes) throw errorOf('payload_too_large', `The request body exceeds ${limit} bytes`);
+  return bytes;
 }
 
 /** One strict UTF-8 decoder for every body (a one-shot `decode` keeps no state between calls). */

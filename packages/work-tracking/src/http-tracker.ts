@@ -13,6 +13,7 @@ import {
   type CallOptions,
   findByName,
   isRetryableStatus,
+  readUpTo,
   type TrackerClient,
   TrackerRequestError,
   type TrackerTransition,
@@ -26,21 +27,8 @@ export const MAX_PULL_ANSWER_BYTES = 16 * 1024 * 1024;
  * its tenant admin's to choose, so the answer is whatever that server sends.
  */
 export async function textUpTo(response: Response, maxBytes: number): Promise<string | undefined> {
-  const reader = response.body?.getReader();
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  const bytes = await readUpTo(response.body, maxBytes);
+  return bytes && Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }
 
 /** Credentials of an HTTP API: `bearer` (personal access token) or `basic` (e-mail or login + API token). */

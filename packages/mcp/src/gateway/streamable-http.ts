@@ -7,7 +7,7 @@
  * metadata. A session is bound to its user: another user's token on it is answered 404.
  */
 import { randomUUID } from 'node:crypto';
-import { type Clock, GovernanceError, nowMs } from '@agentgov/core';
+import { type Clock, GovernanceError, nowMs, readUpTo } from '@agentgov/core';
 import { type OidcClient, principalFromClaims } from '@agentgov/gateway';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -98,26 +98,14 @@ export function streamableEndpoint(settings: {
         error: 'payload_too_large',
         message: `The request body exceeds ${bodyLimit} bytes`,
       });
-    const reader = request.body?.getReader();
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    if (reader) {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        size += value.byteLength;
-        if (size > bodyLimit) {
-          await reader.cancel().catch(() => {});
-          return json(413, {
-            error: 'payload_too_large',
-            message: `The request body exceeds ${bodyLimit} bytes`,
-          });
-        }
-        chunks.push(value);
-      }
-    }
+    const bytes = await readUpTo(request.body, bodyLimit);
+    if (!bytes)
+      return json(413, {
+        error: 'payload_too_large',
+        message: `The request body exceeds ${bodyLimit} bytes`,
+      });
     try {
-      return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
     } catch {
       return json(400, { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' }, id: null });
     }
