@@ -164,6 +164,12 @@ describe('tenantSecrets: what a tenant’s configuration may read of the shared 
     expect(await view.get('audit-commitment-key')).toBeUndefined();
     expect(await view.get(' Audit-commitment-key')).toBeUndefined();
     expect(await view.get('AGENTGOV-session')).toBeUndefined();
+    // Other separators name the same environment variable (EnvSecretStore): reserved too.
+    for (const ref of ['audit_commitment_key', 'Audit.Commitment.Key', 'agentgov session'])
+      expect(isReservedSecretRef(ref), ref).toBe(true);
+    const env = tenantSecrets(new EnvSecretStore({ AGENTGOV_SECRET_AUDIT_COMMITMENT_KEY: 'MASTER' }));
+    expect(await env.get('audit_commitment_key')).toBeUndefined();
+    expect(await env.get('Audit.Commitment.Key')).toBeUndefined();
     expect(await view.get('tracker-token')).toBe('T');
     expect(await view.get('my-audit-token')).toBe('M');
     expect(isReservedSecretRef('audit-signing-key')).toBe(true);

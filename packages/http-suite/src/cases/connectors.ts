@@ -72,7 +72,14 @@ export function connectorCases(h: Harness): void {
     });
 
     it('a connector never names one of the server’s own secrets (the store is every tenant’s): 400, nothing stored', async () => {
-      for (const ref of ['audit-commitment-key', 'audit-signing-key', 'AGENTGOV-session-key', ' audit-x']) {
+      for (const ref of [
+        'audit-commitment-key',
+        'audit-signing-key',
+        'AGENTGOV-session-key',
+        ' audit-x',
+        'audit_commitment_key',
+        'Audit.Signing.Key',
+      ]) {
         const r = await h.call('/connectors', {
           as: 'orgAdmin',
           method: 'POST',
