@@ -10,6 +10,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   type DeploymentIssue,
+  deploymentSecretRefs,
+  EnvSecretStore,
   err,
   fileSettings,
   formatDeploymentIssue,
@@ -54,16 +56,28 @@ export function parseConfigFile(
   text: string,
   options: { baseDir: string; env: Env },
 ): Result<Record<string, string>, DeploymentIssue[]> {
+  return parseConfigDocument(text, options).map((parsed) => parsed.env);
+}
+
+/** `parseConfigFile`, with the secret references the file reads (`deploymentSecretRefs`). */
+function parseConfigDocument(
+  text: string,
+  options: { baseDir: string; env: Env },
+): Result<{ env: Record<string, string>; secretRefs: string[] }, DeploymentIssue[]> {
   const value = parseYaml(text, '');
   if (value.isErr()) return err(value.error.detail.map((i) => ({ path: i.field, message: i.message })));
   const doc = parseDeployment(value.value, { [GOVERNANCE_SERVER_KIND]: GovernanceServerSpecSchema });
   if (doc.isErr()) return err(doc.error);
   const values = fileSettings(GOVERNANCE_SERVER_TABLE, doc.value.spec, options);
-  return values.isErr() ? err(values.error) : ok(settingsEnv(values.value));
+  if (values.isErr()) return err(values.error);
+  return ok({
+    env: settingsEnv(values.value),
+    secretRefs: deploymentSecretRefs(GOVERNANCE_SERVER_TABLE, doc.value.spec),
+  });
 }
 
 /** Reads and checks a configuration file; a problem is a ConfigError listing every issue. */
-function readConfigFile(file: string, env: Env): Record<string, string> {
+function readConfigFile(file: string, env: Env): { env: Record<string, string>; secretRefs: string[] } {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -75,7 +89,7 @@ function readConfigFile(file: string, env: Env): Record<string, string> {
         : `cannot read the configuration file ${file}: ${(error as Error).message}`,
     );
   }
-  const parsed = parseConfigFile(text, { baseDir: path.dirname(file), env });
+  const parsed = parseConfigDocument(text, { baseDir: path.dirname(file), env });
   if (parsed.isErr())
     throw new ConfigError(
       `invalid configuration file ${file}: ${parsed.error.map(formatDeploymentIssue).join('; ')}`,
@@ -85,7 +99,10 @@ function readConfigFile(file: string, env: Env): Record<string, string> {
 
 export interface LoadedSettings {
   config: ServerConfig;
-  /** The environment with the file's values for the variables it does not set. */
+  /**
+   * The environment with the file's values for the variables it does not set, without the
+   * `AGENTGOV_SECRET_<REF>` variables of the secrets the file reads (`{secretRef}`).
+   */
   env: Env;
   /** The configuration file read, if any. */
   file: string | undefined;
@@ -94,9 +111,13 @@ export interface LoadedSettings {
 /** The server's configuration: the file's values (if there is one) under the environment's. */
 export function loadServerSettings(argv: readonly string[], env: Env, cwd: string): LoadedSettings {
   const file = configFilePath(argv, env, cwd);
-  const fromFile = file === undefined ? {} : readConfigFile(file, env);
+  const fromFile = file === undefined ? { env: {}, secretRefs: [] } : readConfigFile(file, env);
   // Empty variables count as unset (as loadConfig reads them): the file's value applies.
   const set = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  const merged: Env = { ...fromFile, ...set };
+  const merged: Env = { ...fromFile.env, ...set };
+  // The file's secrets now sit in their settings' variables: out of the secret store's reach, so
+  // no tenant's connector can name one (`clientSecret: {secretRef: oidc-client}` is not a
+  // reference any tenant may read through AGENTGOV_SECRET_OIDC_CLIENT).
+  for (const ref of fromFile.secretRefs) delete merged[EnvSecretStore.variableName(ref)];
   return { config: loadConfig(merged, cwd), env: merged, file };
 }

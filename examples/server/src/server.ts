@@ -281,6 +281,8 @@ export async function startServer(
       secrets,
       integrations: connectorIntegrations(stores.connectors),
       connectors: stores.connectors,
+      // A tenant's connectors read only the secret references that tenant holds.
+      secretRefs: stores.connectors,
       engine: policyPlugin.engine,
       audit,
       directory,

@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { GOVERNANCE_SERVER_TABLE, specPath } from '@agentgov/core';
+import { EnvSecretStore, GOVERNANCE_SERVER_TABLE, specPath } from '@agentgov/core';
 import { createTestPki } from '@agentgov/gateway/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,6 +69,11 @@ describe('agentgov.yaml (kind GovernanceServer)', () => {
     const { config, env } = load(f, { AGENTGOV_SECRET_OIDC_CLIENT: 's3cret' });
     expect(config).toEqual(loadConfig(EVERY_VARIABLE, '/srv'));
     expect(config.oidc.clientSecret).toBe('s3cret');
+    // The secret the file reads is in its setting, and out of the secret store's reach (no
+    // tenant's connector can name `oidc-client` and have it sent to a URL of its choosing).
+    expect(env.OIDC_CLIENT_SECRET).toBe('s3cret');
+    expect(env.AGENTGOV_SECRET_OIDC_CLIENT).toBeUndefined();
+    expect(await new EnvSecretStore(env).get('oidc-client')).toBeUndefined();
     // Settings the server reads outside loadConfig reach it through the environment it is given.
     expect(env).toMatchObject({
       AGENTGOV_REQUEST_LOG: 'off',

@@ -1,5 +1,6 @@
 import {
   EnvSecretStore,
+  InMemoryConnectorStore,
   InMemoryOrgDirectory,
   InMemorySecretStore,
   isReservedSecretRef,
@@ -174,5 +175,25 @@ describe('tenantSecrets: what a tenant’s configuration may read of the shared 
     expect(await view.get('my-audit-token')).toBe('M');
     expect(isReservedSecretRef('audit-signing-key')).toBe(true);
     expect(isReservedSecretRef('tracker-token')).toBe(false);
+  });
+});
+
+describe('tenantSecrets with the holders of references: each tenant reads only its own', () => {
+  it('a reference resolves for the tenant holding it (a free one is bound to the first reader), never for another, never without a tenant', async () => {
+    const store = new InMemorySecretStore({ 'mail-token': 'M', 'free-token': 'F' });
+    const connectors = new InMemoryConnectorStore();
+    expect(await connectors.bindSecretRefs('acme', ['mail-token'])).toEqual([]);
+    const view = tenantSecrets(store, connectors);
+    expect(await view.get('mail-token', { tenantId: 'acme' })).toBe('M');
+    expect(await view.get('mail-token', { tenantId: 'globex' })).toBeUndefined();
+    expect(await view.get('mail-token')).toBeUndefined();
+    // A free reference read first by globex is globex's from then on.
+    expect(await view.get('free-token', { tenantId: 'globex' })).toBe('F');
+    expect(await view.get('free-token', { tenantId: 'acme' })).toBeUndefined();
+    expect(await connectors.bindSecretRefs('acme', ['FREE_TOKEN'])).toEqual(['FREE_TOKEN']);
+    // The server's own secrets stay out of reach even for a tenant that bound the name.
+    expect(await connectors.bindSecretRefs('acme', ['audit-commitment-key'])).toEqual([]);
+    const withKey = tenantSecrets(new InMemorySecretStore({ 'audit-commitment-key': 'MASTER' }), connectors);
+    expect(await withKey.get('audit-commitment-key', { tenantId: 'acme' })).toBeUndefined();
   });
 });

@@ -232,7 +232,13 @@ export function createGovernance(config: GovernanceConfig): Governance {
       config.probes?.connector ??
       (async (c) =>
         c.status !== 'error' &&
-        (await within(() => tenantSecrets(config.secrets).get(c.credentialsRef), undefined)) !== undefined),
+        (await within(
+          () =>
+            tenantSecrets(config.secrets, config.stores.connectors).get(c.credentialsRef, {
+              tenantId: c.tenantId,
+            }),
+          undefined,
+        )) !== undefined),
   };
 
   const openapiRoute = defineRoute({

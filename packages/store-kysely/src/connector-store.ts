@@ -1,10 +1,11 @@
-import type {
-  Connector,
-  ConnectorStatus,
-  ConnectorStore,
-  ConnectorSyncClaim,
-  ConnectorSyncResult,
-  ConnectorType,
+import {
+  type Connector,
+  type ConnectorStatus,
+  type ConnectorStore,
+  type ConnectorSyncClaim,
+  type ConnectorSyncResult,
+  type ConnectorType,
+  secretRefKey,
 } from '@agentgov/core';
 import { type Insertable, type Kysely, type RawBuilder, sql } from 'kysely';
 import type { ConnectorsTable, Database, StoredRow } from './schema';
@@ -149,5 +150,24 @@ export class KyselyConnectorStore implements ConnectorStore {
       .where('status', '<>', 'disabled')
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
+  }
+
+  async bindSecretRefs(tenantId: string, refs: readonly string[]): Promise<string[]> {
+    if (refs.length === 0) return [];
+    const keys = [...new Set(refs.map(secretRefKey))];
+    await this.#db
+      .insertInto('secret_ref_owners')
+      .values(keys.map((ref_key) => ({ ref_key, tenant_id: tenantId })))
+      .onConflict((oc) => oc.column('ref_key').doNothing())
+      .execute();
+    // A new statement (a new snapshot under READ COMMITTED): a concurrent binder's committed row is seen.
+    const held = await this.#db
+      .selectFrom('secret_ref_owners')
+      .select('ref_key')
+      .where('ref_key', 'in', keys)
+      .where('tenant_id', '<>', tenantId)
+      .execute();
+    const heldKeys = new Set(held.map((r) => r.ref_key));
+    return refs.filter((ref) => heldKeys.has(secretRefKey(ref)));
   }
 }

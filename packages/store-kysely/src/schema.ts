@@ -125,6 +125,13 @@ export interface ConnectorsTable {
   next_sync_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
 }
 
+/** Which tenant holds a secret reference, by `secretRefKey` (0012). */
+export interface SecretRefOwnersTable {
+  ref_key: string;
+  tenant_id: string;
+  bound_at: Generated<Date | string>;
+}
+
 export interface ScheduledRunsTable {
   tenant_id: string;
   job: string;
@@ -332,6 +339,7 @@ export interface Database {
   policies: PoliciesTable;
   tenants: TenantsTable;
   connectors: ConnectorsTable;
+  secret_ref_owners: SecretRefOwnersTable;
   sessions: SessionsTable;
   exchanges: ExchangesTable;
   tasks: TasksTable;

@@ -3,7 +3,7 @@
  * connectors (their `config`), or a static table. Secrets are never in the configuration, only
  * references into a SecretStore (`webhookSecretRef`, the connector's `credentialsRef`).
  */
-import type { ConnectorStore, SecretStore } from '@agentgov/core';
+import type { ConnectorStore, SecretContext, SecretStore } from '@agentgov/core';
 import { z } from 'zod';
 import { isProjectKey } from './tickets';
 
@@ -122,7 +122,8 @@ export function connectorIntegrations(
 
 /**
  * The secrets currently valid for a webhook source at `now`: the current one first, then the
- * previous one of a rotation unless its `webhookRotationEndsAt` has passed.
+ * previous one of a rotation unless its `webhookRotationEndsAt` has passed. `context`: the tenant
+ * whose webhook it is (`tenantSecrets` reads only the references that tenant holds).
  */
 export async function webhookSecrets(
   secrets: SecretStore,
@@ -134,13 +135,14 @@ export async function webhookSecrets(
       }
     | undefined,
   now: Date = new Date(),
+  context?: SecretContext,
 ): Promise<string[]> {
   const out: string[] = [];
   const until = refs?.webhookRotationEndsAt;
   const previousValid = until === undefined || Date.parse(until) > now.getTime();
   for (const ref of [refs?.webhookSecretRef, previousValid ? refs?.previousWebhookSecretRef : undefined]) {
     if (!ref) continue;
-    const value = await secrets.get(ref);
+    const value = await secrets.get(ref, context);
     if (value) out.push(value);
   }
   return out;

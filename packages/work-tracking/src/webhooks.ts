@@ -105,7 +105,9 @@ export class WebhookService {
   async receive(source: WebhookSource, req: WebhookRequest): Promise<WebhookAnswer> {
     const integ = await this.#o.integrations.resolve(req.tenantId);
     const refs = source === 'codehost' ? integ?.codehost : integ?.tracker;
-    const secrets = await webhookSecrets(this.#o.secrets, refs, this.#o.clock.now());
+    const secrets = await webhookSecrets(this.#o.secrets, refs, this.#o.clock.now(), {
+      tenantId: req.tenantId,
+    });
     if (secrets.length === 0) {
       this.#o.logger.warn('webhook refused: no secret configured', { tenantId: req.tenantId, source });
       throw errorOf('invalid_webhook_secret');

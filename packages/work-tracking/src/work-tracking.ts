@@ -12,6 +12,7 @@ import type {
   DecisionEngine,
   Logger,
   OrgDirectory,
+  SecretRefHolders,
   SecretStore,
   TaskStore,
   TrackerClient,
@@ -31,7 +32,14 @@ export interface WorkTrackingOptions {
   tasks: TaskStore;
   briefings: BriefingStore;
   classifications: ClassificationStore;
+  /** Read with the tenant's id as context (`SecretStore.get`). */
   secrets: SecretStore;
+  /**
+   * Who holds each secret reference (the ConnectorStore, when the integrations come from the
+   * tenants' connectors): with it, a tenant's webhook secrets and tracker credentials resolve only
+   * from references that tenant holds (`tenantSecrets`) — the routes plugin wraps `secrets` so.
+   */
+  secretRefs?: SecretRefHolders;
   integrations: IntegrationResolver;
   engine: DecisionEngine;
   audit: AuditSink;
@@ -73,7 +81,9 @@ export function createWorkTracking(o: WorkTrackingOptions): WorkTracking {
     o.trackerClient ??
     (async (t: TenantIntegrations) => {
       if (!t.tracker?.baseUrl) return undefined;
-      const token = t.trackerCredentialsRef ? await o.secrets.get(t.trackerCredentialsRef) : undefined;
+      const token = t.trackerCredentialsRef
+        ? await o.secrets.get(t.trackerCredentialsRef, { tenantId: t.tenantId })
+        : undefined;
       const username = t.tracker.username;
       const auth = !token
         ? undefined

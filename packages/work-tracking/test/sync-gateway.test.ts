@@ -34,13 +34,22 @@ let tracker: LoopbackTracker;
 let gov: Governance;
 let plugin: WorkTrackingPlugin;
 let admin: string;
+let globexAdmin: string;
+let attacker: LoopbackTracker;
 const clock = new ManualClock('2026-11-26T09:00:00.000Z');
 const tasks = new InMemoryTaskStore();
 
 beforeAll(async () => {
   idp = await startTestIssuer();
   admin = await idp.signIdToken({ sub: 'ea', roles: ['enterprise_admin'], tenant_id: T, org_unit: 'eng' });
+  globexAdmin = await idp.signIdToken({
+    sub: 'ga',
+    roles: ['enterprise_admin'],
+    tenant_id: 'globex',
+    org_unit: 'hq',
+  });
   tracker = await startLoopbackTracker({ token: 'jira-token' });
+  attacker = await startLoopbackTracker();
   tracker.issues.push({ key: 'ENG-12', assignee: 'acc-alice', summary: 'Login broken' });
   const secrets = new InMemorySecretStore({
     'tracker-api': 'jira-token',
@@ -59,6 +68,7 @@ beforeAll(async () => {
     secrets,
     integrations: connectorIntegrations(stores.connectors),
     connectors: stores.connectors,
+    secretRefs: stores.connectors,
     engine: policy.engine,
     audit,
     directory,
@@ -68,7 +78,7 @@ beforeAll(async () => {
     schedule: {
       connectors: stores.connectors,
       runs: new InMemoryScheduledRunStore(),
-      tenants: async () => [T],
+      tenants: async () => [T, 'globex'],
       briefings: false,
       // The test runs the rounds; the timers never fire on their own.
       timers: { setTimeout: () => 0, clearTimeout: () => {} },
@@ -81,15 +91,19 @@ beforeAll(async () => {
 afterAll(async () => {
   await gov.close();
   await tracker.close();
+  await attacker.close();
   await idp.close();
 });
 
-const api = async (path: string, init: { method?: string; body?: unknown; auth?: boolean } = {}) => {
+const api = async (
+  path: string,
+  init: { method?: string; body?: unknown; auth?: boolean; token?: string } = {},
+) => {
   const res = await gov.handle(
     new Request(`http://gw/api/v1${path}`, {
       method: init.method ?? 'GET',
       headers: {
-        ...(init.auth === false ? {} : { authorization: `Bearer ${admin}` }),
+        ...(init.auth === false ? {} : { authorization: `Bearer ${init.token ?? admin}` }),
         'content-type': 'application/json',
       },
       ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
@@ -230,6 +244,53 @@ describe('scheduled pulls behind the kernel', () => {
       lastSyncAt: clock.now().toISOString(),
     });
     expect((await api('/status')).status).toBe(200);
+  });
+
+  // Found in review: the secret store is one namespace, so another tenant's admin naming acme's
+  // references had their connector send acme's tracker token to a URL of their choosing.
+  it('another tenant naming acme’s references gets nothing: no token reaches its URL, its webhooks are refused', async () => {
+    const theirs = await api('/connectors', {
+      method: 'POST',
+      token: globexAdmin,
+      body: {
+        type: 'tracker',
+        credentials_secret_ref: 'tracker-api',
+        config: {
+          name: 'stolen',
+          baseUrl: attacker.url,
+          projectKeys: ['ENG'],
+          users: { 'acc-alice': 'alice' },
+          webhookSecretRef: 'wh-2',
+          syncIntervalSeconds: 60,
+        },
+      },
+    });
+    expect(theirs.status).toBe(201);
+    await round(60_000);
+    await round(60_000);
+    // Its credentials do not resolve: the pull stops before any request, token or none.
+    expect(attacker.requests.filter((r) => r.authorization !== undefined)).toEqual([]);
+    const stolen = (await api('/connectors', { token: globexAdmin })).body.connectors[0];
+    expect(stolen.lastSyncAt).toBeNull();
+    expect(stolen.errorDetails ?? '').not.toContain('jira-token');
+    const body = JSON.stringify(jiraIssueUpdated('ENG-12', 'acc-alice', clock.now().getTime()));
+    const hook = await gov.handle(
+      new Request('http://gw/api/v1/webhooks/tracker?tenant=globex', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-hub-signature': signBody('new-secret', body),
+          'x-atlassian-webhook-identifier': 'globex-1',
+        },
+        body,
+      }),
+    );
+    expect(hook.status).toBe(401);
+    const st = await api('/status', { token: globexAdmin });
+    expect(st.body.components.connectors.stolen).toMatchObject({
+      status: 'unhealthy',
+      lastFailure: { reason: expect.stringContaining('held by another tenant') },
+    });
   });
 
   it('close stops the scheduler', async () => {

@@ -1,5 +1,6 @@
 import type { ConnectorType } from '../classification-lattice';
 import { byKeys, copy, TenantMap } from '../memory-util';
+import { secretRefKey } from '../secret/port';
 import type { UndoJournal } from '../unit-of-work/journal';
 import type { ConnectorStore, ConnectorSyncClaim, ConnectorSyncResult } from './port';
 import type { Connector, ConnectorStatus } from './schema';
@@ -12,6 +13,8 @@ interface SyncState {
 export class InMemoryConnectorStore implements ConnectorStore {
   readonly #rows = new TenantMap<Connector>();
   readonly #sync = new TenantMap<SyncState>();
+  /** Secret reference key → the tenant it is bound to (`bindSecretRefs`). */
+  readonly #refOwners = new Map<string, string>();
   async insert(connector: Connector): Promise<void> {
     if (this.#rows.has(connector.tenantId, connector.id))
       throw new Error(`connector ${connector.id} already exists`);
@@ -91,6 +94,21 @@ export class InMemoryConnectorStore implements ConnectorStore {
     this.#sync.set(tenantId, id, { ...s, nextSyncAt: at });
     return true;
   }
+  async bindSecretRefs(tenantId: string, refs: readonly string[]): Promise<string[]> {
+    return this.#bind(tenantId, refs, () => {});
+  }
+  #bind(tenantId: string, refs: readonly string[], bound: (key: string) => void): string[] {
+    const held: string[] = [];
+    for (const ref of refs) {
+      const key = secretRefKey(ref);
+      const owner = this.#refOwners.get(key);
+      if (owner === undefined) {
+        this.#refOwners.set(key, tenantId);
+        bound(key);
+      } else if (owner !== tenantId) held.push(ref);
+    }
+    return held;
+  }
   /** This store as seen by an in-memory transaction: each write records its undo (`InMemoryUnitOfWork`). */
   journaled(journal: UndoJournal): ConnectorStore {
     const rows = this.#rows;
@@ -116,6 +134,8 @@ export class InMemoryConnectorStore implements ConnectorStore {
         if (done && before) journal.record(() => this.#sync.set(tenantId, id, before));
         return done;
       },
+      bindSecretRefs: async (tenantId, refs) =>
+        this.#bind(tenantId, refs, (key) => journal.record(() => this.#refOwners.delete(key))),
       get: (tenantId, id) => this.get(tenantId, id),
       list: (tenantId, filter) => this.list(tenantId, filter),
     };

@@ -1,4 +1,5 @@
 import type { ConnectorType } from '../classification-lattice';
+import type { SecretRefHolders } from '../secret/port';
 import type { Connector, ConnectorStatus } from './schema';
 
 /** A connector claimed for a scheduled pull, with its count of consecutive failed pulls. */
@@ -22,7 +23,7 @@ export interface ConnectorSyncResult {
   nextSyncAt: string;
 }
 
-export interface ConnectorStore {
+export interface ConnectorStore extends SecretRefHolders {
   insert(connector: Connector): Promise<void>;
   update(connector: Connector): Promise<boolean>;
   get(tenantId: string, id: string): Promise<Connector | undefined>;
@@ -55,4 +56,14 @@ export interface ConnectorStore {
    * keeping the failure count. False when the connector is absent.
    */
   scheduleSync(tenantId: string, id: string, at: string): Promise<boolean>;
+  /**
+   * Binds secret references to `tenantId` for good, first come first served: the secret store is
+   * one namespace for every tenant, and a connector sends its credentials to a URL its tenant's
+   * admin chose, so a reference one tenant's connector named never resolves for another tenant
+   * (`tenantSecrets`) — not after that connector is disabled or its reference changed either.
+   * References compare by `secretRefKey` (`Mail-Token` and `mail_token` are one). Binds each of
+   * `refs` that no tenant holds, and returns those another tenant holds (as given, in order;
+   * empty when all are `tenantId`'s).
+   */
+  bindSecretRefs(tenantId: string, refs: readonly string[]): Promise<string[]>;
 }

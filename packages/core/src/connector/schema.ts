@@ -63,6 +63,19 @@ export const SecretRefField = z
     message: "names one of the server's own secrets (audit-…, agentgov-…): a connector may not use it",
   });
 
+/**
+ * The secret references a connector names: its credentials, and its webhook secret and the
+ * previous one of a rotation (`config.webhookSecretRef`, `config.previousWebhookSecretRef`).
+ */
+export function secretRefsOf(c: Pick<Connector, 'credentialsRef' | 'config'>): string[] {
+  const refs = [c.credentialsRef];
+  for (const key of ['webhookSecretRef', 'previousWebhookSecretRef']) {
+    const ref = c.config[key];
+    if (typeof ref === 'string' && ref !== '' && !refs.includes(ref)) refs.push(ref);
+  }
+  return refs;
+}
+
 /** A connector's `config`: any JSON object without a secret in plain text (see below). */
 export const ConnectorConfigSchema = z.record(z.string(), z.unknown()).superRefine((config, issue) => {
   const at = plaintextSecretIn(config);

@@ -263,6 +263,40 @@ const cases = {
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.sort()).toEqual(all.map((c) => c.id).sort());
   },
+  'bindSecretRefs: first tenant to name a reference holds it, under every spelling, for good': async (
+    store: ConnectorStore,
+  ) => {
+    expect(await store.bindSecretRefs(A, ['mail-token', 'wh-1'])).toEqual([]);
+    expect(await store.bindSecretRefs(A, ['mail-token', 'wh-1', 'wh-2'])).toEqual([]);
+    expect(await store.bindSecretRefs(B, ['MAIL_TOKEN', 'b-own', 'Wh.1', 'wh-2'])).toEqual([
+      'MAIL_TOKEN',
+      'Wh.1',
+      'wh-2',
+    ]);
+    // The free one of B's was bound to B: now A cannot name it.
+    expect(await store.bindSecretRefs(A, ['B_OWN'])).toEqual(['B_OWN']);
+    expect(await store.bindSecretRefs(B, ['b-own'])).toEqual([]);
+    // Binding is not touched by connectors coming and going.
+    const c = makeConnector({ tenantId: A, credentialsRef: 'mail-token' });
+    await store.insert(c);
+    await store.update({ ...c, status: 'disabled', credentialsRef: 'other' });
+    expect(await store.bindSecretRefs(B, ['mail-token'])).toEqual(['mail-token']);
+    expect(await store.bindSecretRefs(A, [])).toEqual([]);
+    expect(await store.bindSecretRefs(A, [STRING_255])).toEqual([]);
+    expect(await store.bindSecretRefs(B, [STRING_255.toLowerCase()])).toEqual([STRING_255.toLowerCase()]);
+  },
+  'bindSecretRefs: concurrent binds of one reference by many tenants — exactly one holds it': async (
+    store: ConnectorStore,
+  ) => {
+    const tenants = Array.from({ length: 6 }, (_, i) => `tenant-${i}`);
+    const results = await Promise.all(tenants.map((t) => store.bindSecretRefs(t, ['shared-token'])));
+    const winners = tenants.filter((_, i) => results[i]?.length === 0);
+    expect(winners).toHaveLength(1);
+    for (const t of tenants)
+      expect(await store.bindSecretRefs(t, ['shared-token'])).toEqual(
+        t === winners[0] ? [] : ['shared-token'],
+      );
+  },
 } satisfies Record<string, (store: ConnectorStore) => Promise<void>>;
 
 export type ConnectorStoreCaseName = keyof typeof cases;

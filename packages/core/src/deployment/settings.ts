@@ -127,6 +127,20 @@ export function fileSettings(
   return issues.length > 0 ? err(issues) : ok(values);
 }
 
+/**
+ * The secret references a spec reads (`{secretRef: NAME}` values): the server's own secrets. A
+ * server takes their variables out of the environment its secret store reads once it has the
+ * values, so no tenant's configuration (a connector's credentials) can name them.
+ */
+export function deploymentSecretRefs(table: readonly SettingEntry[], spec: unknown): string[] {
+  const refs: string[] = [];
+  for (const entry of table) {
+    const value = valueAt(spec, entry.key);
+    if (isSecretRef(value) && typeof value.secretRef === 'string') refs.push(value.secretRef);
+  }
+  return refs;
+}
+
 /** The values as the environment variables of the same settings. */
 export function settingsEnv(values: SettingValues): Record<string, string> {
   const env: Record<string, string> = {};

@@ -1,4 +1,4 @@
-import type { WritableSecretStore } from './port';
+import { secretRefKey, type WritableSecretStore } from './port';
 
 export class InMemorySecretStore implements WritableSecretStore {
   readonly #secrets: Map<string, string>;
@@ -26,7 +26,7 @@ export class EnvSecretStore implements WritableSecretStore {
     this.#prefix = prefix;
   }
   static variableName(ref: string, prefix = 'AGENTGOV_SECRET_'): string {
-    return prefix + ref.toUpperCase().replace(/[^A-Z0-9_]/g, '_');
+    return prefix + secretRefKey(ref);
   }
   async get(ref: string): Promise<string | undefined> {
     const v = this.#env[EnvSecretStore.variableName(ref, this.#prefix)];

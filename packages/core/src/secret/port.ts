@@ -1,6 +1,24 @@
 /** Reads secrets by reference. Secrets are never stored by agentgov itself, only referenced. */
 export interface SecretStore {
-  get(ref: string): Promise<string | undefined>;
+  /**
+   * The secret under `ref`, or undefined. `context.tenantId` is the tenant whose configuration
+   * names `ref` (a connector's credentials, a webhook secret): a plain store ignores it,
+   * `tenantSecrets` reads only the references that tenant holds.
+   */
+  get(ref: string, context?: SecretContext): Promise<string | undefined>;
+}
+
+/** Whose configuration a secret is read for (`SecretStore.get`). */
+export interface SecretContext {
+  tenantId: string;
+}
+
+/**
+ * Which tenant holds each secret reference (`ConnectorStore.bindSecretRefs`): binds the free ones
+ * of `refs` to `tenantId` and returns those another tenant holds.
+ */
+export interface SecretRefHolders {
+  bindSecretRefs(tenantId: string, refs: readonly string[]): Promise<string[]>;
 }
 
 /**
@@ -17,12 +35,33 @@ export const RESERVED_SECRET_REF = /^\s*(?:audit|agentgov)[^a-z0-9]/i;
 export const isReservedSecretRef = (ref: string): boolean => RESERVED_SECRET_REF.test(ref.trim());
 
 /**
- * `secrets` as a tenant's configuration may read it: a reserved reference (the server's own keys)
+ * `secrets` as a tenant's configuration may read it. A reserved reference (the server's own keys)
  * resolves to nothing, whatever the store holds — also for a connector stored before the rule.
+ * With `holders` (the ConnectorStore), a reference resolves only for the tenant that holds it
+ * (`context.tenantId`; a free reference is bound to it then): the store is one namespace for
+ * every tenant, and a connector sends its credentials to a URL its tenant's admin chose, so one
+ * tenant naming another's reference reads nothing. Read without a tenant, it resolves nothing.
  */
-export function tenantSecrets(secrets: SecretStore): SecretStore {
-  return { get: (ref) => (isReservedSecretRef(ref) ? Promise.resolve(undefined) : secrets.get(ref)) };
+export function tenantSecrets(secrets: SecretStore, holders?: SecretRefHolders): SecretStore {
+  return {
+    async get(ref, context) {
+      if (isReservedSecretRef(ref)) return undefined;
+      if (holders) {
+        if (context === undefined) return undefined;
+        if ((await holders.bindSecretRefs(context.tenantId, [ref])).length > 0) return undefined;
+      }
+      return secrets.get(ref, context);
+    },
+  };
 }
+
+/**
+ * The key under which two references name the same secret in any store agentgov ships: upper-cased,
+ * every character outside [A-Z0-9_] as `_` — how `EnvSecretStore` reads them (`mail-token`,
+ * `MAIL_TOKEN` and `mail.token` are one variable). References are bound to a tenant by this key
+ * (`ConnectorStore.bindSecretRefs`), so no spelling of another tenant's reference gets through.
+ */
+export const secretRefKey = (ref: string): string => ref.toUpperCase().replace(/[^A-Z0-9_]/g, '_');
 
 /** A secret store that can also be written (tests, development, key generation). */
 export interface WritableSecretStore extends SecretStore {

@@ -22,6 +22,7 @@ import {
   errorOf,
   IdParams,
   newId,
+  secretRefsOf,
   toConnectorView,
 } from '@agentgov/core';
 import { z } from 'zod';
@@ -68,6 +69,33 @@ async function assertSingleActive(connectors: ConnectorStore, c: Connector): Pro
       `The tenant already has an active ${c.type} connector (${other.id}); a tenant has at most one. Change it with PATCH /connectors/${other.id}, or disable it first`,
       { type: c.type, activeConnectorId: other.id },
     );
+}
+
+/**
+ * Binds the secret references `c` names beyond those of `before` to its tenant
+ * (`ConnectorStore.bindSecretRefs`, first come first served). A reference another tenant holds is
+ * accepted — the spec's POST takes any reference — but never resolves for this tenant
+ * (`tenantSecrets`): the connector's `/status` says its credentials do not resolve, and a warning
+ * is logged. The store is one namespace, and a connector sends its credentials to a URL its
+ * tenant's admin chose.
+ */
+async function bindSecretRefs(
+  rc: AuthenticatedContext,
+  connectors: ConnectorStore,
+  c: Connector,
+  before?: Connector,
+): Promise<void> {
+  const known = before ? secretRefsOf(before) : [];
+  const held = await connectors.bindSecretRefs(
+    c.tenantId,
+    secretRefsOf(c).filter((ref) => !known.includes(ref)),
+  );
+  if (held.length > 0)
+    rc.logger.warn('connector names secret references another tenant holds: they will not resolve for it', {
+      tenantId: c.tenantId,
+      connectorId: c.id,
+      refs: held,
+    });
 }
 
 /**
@@ -159,6 +187,7 @@ export function connectorRoutes(ctx: KernelServices): AnyRoute[] {
           { tool: 'connector.create', connectorId: connector.id, type: connector.type },
           async (connectors) => {
             await assertSingleActive(connectors, connector);
+            await bindSecretRefs(rc, connectors, connector);
             await connectors.insert(connector);
           },
         );
@@ -232,6 +261,7 @@ export function connectorRoutes(ctx: KernelServices): AnyRoute[] {
               next.errorDetails = null;
             }
             if (next.status !== 'disabled') await assertSingleActive(connectors, next);
+            await bindSecretRefs(rc, connectors, next, c);
             await connectors.update(next);
             // A changed config, credentials or re-activation is tried at the next scheduled round
             // instead of after the remaining backoff.

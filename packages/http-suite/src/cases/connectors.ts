@@ -123,26 +123,70 @@ export function connectorCases(h: Harness): void {
       );
     });
 
-    // Known defect, found in the session-15 review and not fixed yet: the secret store is one
-    // namespace for every tenant, so one tenant's admin can name another tenant's reference (if
-    // known or guessed) and have its connector send that secret to a URL of their choosing. The
-    // fix is a per-tenant namespace of references (see the closing note); until then this fails.
-    it.skip('a tenant cannot name a secret reference another tenant’s connector uses — skipped: known defect, one secret namespace for every tenant (session-15 review)', async () => {
+    // Found in the session-15 review: the secret store is one namespace for every tenant, so one
+    // tenant's admin could name another tenant's reference and have a connector send that secret
+    // to a URL of their choosing. A reference now belongs to the first tenant that names it, and
+    // resolves for no other (the spec's POST still takes any reference: 201, never resolving).
+    it('a secret reference another tenant holds never resolves for a tenant, under any spelling, even once the holder’s connector is disabled', async () => {
+      const { server: s } = await h.setup();
+      h.extra.push(s);
+      const base = s.url;
+      // The service's secret store holds `codehost-webhook`; acme names it first.
       const own = await h.call('/connectors', {
-        as: 'enterpriseAdmin',
+        as: 'orgAdmin',
+        base,
         method: 'POST',
-        body: { type: 'mail', credentials_secret_ref: 'acme-mail-token' },
+        body: { type: 'mail', credentials_secret_ref: 'codehost-webhook', config: { name: 'acme-mail' } },
       });
-      expect(own.status).toBe(201);
-      h.expectError(
-        await h.call('/connectors', {
+      expect(own.status, own.text).toBe(201);
+      const status = async (as: 'orgAdmin' | 'otherTenantAdmin') => {
+        const r = await h.call('/status', { as, base });
+        return r.body.components.connectors as Record<
+          string,
+          { status: string; lastFailure?: { reason: string } }
+        >;
+      };
+      expect((await status('orgAdmin'))['acme-mail']?.status).toBe('healthy');
+      for (const [i, ref] of ['codehost-webhook', 'CODEHOST_WEBHOOK', 'Codehost.Webhook'].entries()) {
+        const theirs = await h.call('/connectors', {
           as: 'otherTenantAdmin',
+          base,
           method: 'POST',
-          body: { type: 'mail', credentials_secret_ref: 'acme-mail-token' },
-        }),
-        400,
-        'invalid_type',
-      );
+          body: { type: 'mail', credentials_secret_ref: ref, config: { name: `stolen-${i}` } },
+        });
+        expect(theirs.status, theirs.text).toBe(201);
+        const seen = (await status('otherTenantAdmin'))[`stolen-${i}`];
+        expect(seen?.status).toBe('unhealthy');
+        expect(seen?.lastFailure?.reason).toContain('is held by another tenant');
+      }
+      // A PATCH to it does not resolve either, nor once the holder's connector is disabled.
+      const other = await h.call('/connectors', {
+        as: 'otherTenantAdmin',
+        base,
+        method: 'POST',
+        body: { type: 'drive', credentials_secret_ref: 'globex-drive', config: { name: 'drive' } },
+      });
+      expect(other.status).toBe(201);
+      expect(
+        (await h.call(`/connectors/${own.body.id}`, { as: 'orgAdmin', base, method: 'DELETE' })).status,
+      ).toBe(200);
+      const patched = await h.call(`/connectors/${other.body.id}`, {
+        as: 'otherTenantAdmin',
+        base,
+        method: 'PATCH',
+        body: { credentials_secret_ref: 'codehost-webhook' },
+      });
+      expect(patched.status, patched.text).toBe(200);
+      expect((await status('otherTenantAdmin')).drive?.status).toBe('unhealthy');
+      // The holder's next connector naming it resolves as before.
+      const again = await h.call('/connectors', {
+        as: 'orgAdmin',
+        base,
+        method: 'POST',
+        body: { type: 'mail', credentials_secret_ref: 'codehost-webhook', config: { name: 'acme-mail-2' } },
+      });
+      expect(again.status).toBe(201);
+      expect((await status('orgAdmin'))['acme-mail-2']?.status).toBe('healthy');
     });
 
     it('PATCH /connectors/{id}: config as a merge patch, credentials, webhook secret rotation, status', async () => {

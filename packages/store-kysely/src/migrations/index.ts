@@ -18,6 +18,7 @@ import { connectorSync } from './0008-connector-sync';
 import { auditLeaf } from './0009-audit-leaf';
 import { auditAppendLeaves } from './0010-audit-append-leaves';
 import { toolApprovalArguments } from './0011-tool-approval-arguments';
+import { secretRefOwners } from './0012-secret-ref-owners';
 
 /** Migration names, in order. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -32,6 +33,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0009_audit_leaf': auditLeaf,
   '0010_audit_append_leaves': auditAppendLeaves,
   '0011_tool_approval_arguments': toolApprovalArguments,
+  '0012_secret_ref_owners': secretRefOwners,
 };
 
 /** The migrations as a kysely `MigrationProvider` (code objects, no files). */

@@ -84,8 +84,9 @@ export function workTrackingRoutes(options: WorkTrackingRoutesOptions): WorkTrac
     tasks: guardPort(options.tasks, 'task store'),
     briefings: guardPort(options.briefings, 'briefing store'),
     classifications: guardPort(options.classifications, 'classification store'),
-    // The tenants' references (webhook secrets, tracker credentials) never reach the server's own keys.
-    secrets: tenantSecrets(guardPort(options.secrets, 'secret store')),
+    // The tenants' references (webhook secrets, tracker credentials) never reach the server's own
+    // keys, nor (with `secretRefs`) another tenant's.
+    secrets: tenantSecrets(guardPort(options.secrets, 'secret store'), options.secretRefs),
   });
   const scheduler = options.schedule && createScheduler(options, options.schedule, services, directory);
   let retentionTimer: ReturnType<typeof setInterval> | undefined;
@@ -163,7 +164,7 @@ function createScheduler(
     ...clock,
     ...logger,
     connectors: o.connectors,
-    secrets: tenantSecrets(options.secrets),
+    secrets: tenantSecrets(options.secrets, options.secretRefs),
     tasks: services.tasks,
   });
   const briefings =

@@ -225,7 +225,7 @@ export class ConnectorSync {
   }
 
   async #token(c: Connector): Promise<string> {
-    const token = await this.#o.secrets.get(c.credentialsRef);
+    const token = await this.#o.secrets.get(c.credentialsRef, { tenantId: c.tenantId });
     if (!token)
       throw new Error(
         `its credentials secret reference '${c.credentialsRef}' does not resolve in the secret store`,
