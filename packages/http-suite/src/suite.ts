@@ -19,6 +19,7 @@ import { applicationAuthCases } from './cases/application-auth';
 import { auditCases } from './cases/audit';
 import { auditProofCases } from './cases/audit-proofs';
 import { authCases } from './cases/auth';
+import { connectorSecretCases } from './cases/connector-secrets';
 import { connectorCases } from './cases/connectors';
 import { interchangeCases } from './cases/interchange';
 import { kernelCases } from './cases/kernel';
@@ -85,6 +86,7 @@ export function describeHttpSuite(name: string, startServer: ServerFactory): voi
     auditCases(h);
     auditProofCases(h);
     connectorCases(h);
+    connectorSecretCases(h);
     adminCases(h);
     interchangeCases(h);
     mcpCases(h);

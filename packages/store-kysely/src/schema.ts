@@ -126,7 +126,7 @@ export interface ConnectorsTable {
 }
 
 /** Which tenant holds a secret reference, by `secretRefKey` (0012). */
-export interface SecretRefOwnersTable {
+interface SecretRefOwnersTable {
   ref_key: string;
   tenant_id: string;
   bound_at: Generated<Date | string>;
