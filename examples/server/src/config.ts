@@ -3,7 +3,7 @@
  * every variable of that table, parsed and checked in one place.
  */
 import path from 'node:path';
-import { DURATION_FORM, parseDurationSeconds } from '@agentgov/core';
+import { DURATION_FORM, parseDurationSeconds, parseNetworks } from '@agentgov/core';
 import { z } from 'zod';
 import { type TlsSettings, tlsSettings } from './tls-config';
 
@@ -56,6 +56,23 @@ const EnvSchema = z.object({
    * is then `__Host-session` instead of the spec's `session`. Opt-in, never derived from a URL.
    */
   AGENTGOV_SECURE_COOKIES: z.enum(['0', '1']).default('0'),
+  /**
+   * Not in DESIGN.md's table: where connectors' requests may go (a connector's URL is its tenant
+   * admin's to choose): `public`, `private` (default: all but link-local and cloud metadata), `any`.
+   */
+  AGENTGOV_CONNECTOR_EGRESS: z.enum(['public', 'private', 'any']).default('private'),
+  /** Not in DESIGN.md's table: networks connectors may reach whatever the rule (CIDR, comma-separated). */
+  AGENTGOV_CONNECTOR_NETWORKS: z
+    .string()
+    .refine((v) => {
+      try {
+        parseNetworks(v);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'expected networks in CIDR form, comma-separated, such as 10.0.0.0/8,fd00::/8')
+    .optional(),
   // --- TLS (not in DESIGN.md's table; spec: "internal service-to-service traffic uses mutual TLS,
   // external protocol is HTTPS"). Each *_CERT, *_KEY and *_CA is a PEM file, read and checked at
   // configuration time (./tls-config.ts); docs/deployment.md shows a set-up end to end.
@@ -128,6 +145,8 @@ export interface ServerConfig {
   secureCookies: boolean;
   /** HTTPS and client certificates; TLS to OPA, PostgreSQL and Redis (PEM text, ./tls-config.ts). */
   tls: TlsSettings;
+  /** Where connectors' requests may go (the work-tracking plugin's `egress`). */
+  connectorEgress: { mode: 'public' | 'private' | 'any'; allow: string[] };
 }
 
 /** Development values of the OIDC client, used with the in-process development issuer. */
@@ -198,6 +217,10 @@ export function loadConfig(
     forwardedHeader: e.AGENTGOV_FORWARDED_HEADER,
     secureCookies: e.AGENTGOV_SECURE_COOKIES === '1',
     tls: tls.settings,
+    connectorEgress: {
+      mode: e.AGENTGOV_CONNECTOR_EGRESS,
+      allow: e.AGENTGOV_CONNECTOR_NETWORKS ? parseNetworks(e.AGENTGOV_CONNECTOR_NETWORKS) : [],
+    },
   };
 }
 

@@ -281,8 +281,10 @@ export async function startServer(
       secrets,
       integrations: connectorIntegrations(stores.connectors),
       connectors: stores.connectors,
-      // A tenant's connectors read only the secret references that tenant holds.
+      // A tenant's connectors read only the secret references that tenant holds, and reach only
+      // the networks the operator lets them (AGENTGOV_CONNECTOR_EGRESS / _NETWORKS).
       secretRefs: stores.connectors,
+      egress: config.connectorEgress,
       engine: policyPlugin.engine,
       audit,
       directory,

@@ -61,6 +61,7 @@ spec:
   cookies: {secure: true}
   mcp: {config: mcp.yaml, resource: 'https://gov.example/api/v1/mcp'}
   webhooks: {tenant: acme}
+  connectors: {egress: public, networks: [10.20.0.0/16, 'fd00:1::/64']}
 `;
 
 describe('agentgov.yaml (kind GovernanceServer)', () => {

@@ -49,6 +49,7 @@ describe('reference server configuration', () => {
       secureCookies: true,
       // No TLS variables: plain HTTP, no TLS to the services (tls.test.ts has them).
       tls: { listen: undefined, opa: undefined, database: undefined, redis: undefined },
+      connectorEgress: { mode: 'public', allow: ['10.20.0.0/16', 'fd00:1::/64'] },
     });
   });
 

@@ -190,6 +190,8 @@ spec:
     forwardedHeader: x-forwarded-for
   cookies:
     secure: true
+  connectors:
+    egress: private
 `,
     );
   });

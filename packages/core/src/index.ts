@@ -44,6 +44,7 @@ export * from './instance/port';
 export * from './instant';
 export * from './mutex';
 export * from './names';
+export * from './networks';
 export * from './org-directory/memory';
 export * from './org-directory/port';
 export * from './org-directory/schema';

@@ -6,6 +6,7 @@
 export * from './briefings';
 export * from './classification';
 export * from './correlation';
+export * from './egress';
 export * from './events';
 export * from './http-tracker';
 export * from './integrations';

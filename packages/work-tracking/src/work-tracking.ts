@@ -20,6 +20,7 @@ import type {
 } from '@agentgov/core';
 import { type BriefingInputs, BriefingService, connectorStatusOf } from './briefings';
 import { type ClassificationModel, ClassificationService } from './classification';
+import { DEFAULT_EGRESS, type EgressPolicy, egressFetch } from './egress';
 import { HttpTrackerClient } from './http-tracker';
 import type { IntegrationResolver, TenantIntegrations } from './integrations';
 import { TrackerOutbox, type TrackerOutboxOptions } from './outbox';
@@ -41,6 +42,12 @@ export interface WorkTrackingOptions {
    */
   secretRefs?: SecretRefHolders;
   integrations: IntegrationResolver;
+  /**
+   * Where the tracker client and the scheduled pulls may connect — a connector's URL is its
+   * tenant admin's to choose (`egressFetch`; default `{ mode: 'private' }`: everything but
+   * link-local and cloud metadata addresses). Not used by a `trackerClient` or `sync.fetch` given.
+   */
+  egress?: EgressPolicy;
   engine: DecisionEngine;
   audit: AuditSink;
   /**
@@ -77,6 +84,7 @@ export interface WorkTracking {
 export function createWorkTracking(o: WorkTrackingOptions): WorkTracking {
   const clock = o.clock ? { clock: o.clock } : {};
   const logger = o.logger ? { logger: o.logger } : {};
+  const connectorFetch = egressFetch(o.egress ?? DEFAULT_EGRESS);
   const trackerClient =
     o.trackerClient ??
     (async (t: TenantIntegrations) => {
@@ -90,7 +98,11 @@ export function createWorkTracking(o: WorkTrackingOptions): WorkTracking {
         : username
           ? { type: 'basic' as const, username, token }
           : { type: 'bearer' as const, token };
-      return new HttpTrackerClient({ baseUrl: t.tracker.baseUrl, ...(auth ? { auth } : {}) });
+      return new HttpTrackerClient({
+        baseUrl: t.tracker.baseUrl,
+        fetch: connectorFetch,
+        ...(auth ? { auth } : {}),
+      });
     });
   const outbox = new TrackerOutbox({
     ...o.outbox,

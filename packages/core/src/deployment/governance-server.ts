@@ -5,6 +5,7 @@
  * that are not set. docs/configuration.md has the table.
  */
 import { z } from 'zod';
+import { parseNetworks } from '../networks';
 import { type SettingsTree, setting, settingsSchema, settingsTable } from './settings';
 
 export const GOVERNANCE_SERVER_KIND = 'GovernanceServer';
@@ -34,6 +35,15 @@ const DatabaseUrl = z
 const TrustProxy = z.union([z.boolean(), z.number().int().min(0), z.string().regex(/^[0-9A-Za-z.:/,\s]+$/)], {
   error: 'expected true, false, a hop count or addresses and CIDR ranges',
 });
+const NETWORKS_FORM = 'expected networks in CIDR form, such as 10.0.0.0/8 or fd00::/8';
+const Networks = z.union([z.string(), z.array(z.string())], { error: NETWORKS_FORM }).refine((v) => {
+  try {
+    parseNetworks(v);
+    return true;
+  } catch {
+    return false;
+  }
+}, NETWORKS_FORM);
 /** TLS to a backing service: `<SERVICE>_TLS_CA`, `_CERT`, `_KEY` (PEM files) and `_SERVERNAME`. */
 const outgoingTls = (service: string, what: string) => ({
   ca: setting(`${service}_TLS_CA`, Text, `PEM file of the CA that signs ${what}'s certificate.`, {
@@ -197,6 +207,20 @@ export const GOVERNANCE_SERVER_SETTINGS = {
   },
   webhooks: {
     tenant: setting('AGENTGOV_WEBHOOK_TENANT', Text, 'Tenant of webhook deliveries that name none.'),
+  },
+  connectors: {
+    egress: setting(
+      'AGENTGOV_CONNECTOR_EGRESS',
+      z.enum(['public', 'private', 'any']),
+      "Where connectors' requests may go: public (public addresses only), private (all but link-local and cloud metadata), any.",
+      { default: 'private' },
+    ),
+    networks: setting(
+      'AGENTGOV_CONNECTOR_NETWORKS',
+      Networks,
+      'Networks connectors may reach whatever the egress rule (CIDR, comma-separated in the variable).',
+      { toEnv: (v: string | string[]) => (Array.isArray(v) ? v.join(',') : v) },
+    ),
   },
 } satisfies SettingsTree;
 

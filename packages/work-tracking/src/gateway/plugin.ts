@@ -15,6 +15,7 @@ import {
   type ScheduledRunStore,
   tenantSecrets,
 } from '@agentgov/core';
+import { DEFAULT_EGRESS, egressFetch } from '../egress';
 import { BriefingSchedule } from '../sync/briefing-schedule';
 import { ConnectorSync, type ConnectorSyncOptions } from '../sync/connector-sync';
 import { type SchedulerTimers, WorkScheduler } from '../sync/scheduler';
@@ -160,6 +161,7 @@ function createScheduler(
   const clock = options.clock ? { clock: options.clock } : {};
   const logger = options.logger ? { logger: options.logger } : {};
   const sync = new ConnectorSync({
+    fetch: egressFetch(options.egress ?? DEFAULT_EGRESS),
     ...o.sync,
     ...clock,
     ...logger,

@@ -5,6 +5,7 @@
  * in words an operator can act on (it becomes the connector's `errorDetails`).
  */
 import type { z } from 'zod';
+import { EgressRefusedError } from '../egress';
 import { authorizationOf, type HttpAuth, MAX_PULL_ANSWER_BYTES, textUpTo } from '../http-tracker';
 
 export class PullError extends Error {
@@ -17,6 +18,13 @@ export interface PullHttpOptions {
   timeoutMs?: number;
   /** The signal that ends a request after `timeoutMs` (default `AbortSignal.timeout`; injected by tests). */
   timeoutSignal?: (ms: number) => AbortSignal;
+}
+
+/** Why a request failed, in words: a refused egress says so (never a port scan's details). */
+function failureOf(cause: unknown): string {
+  const inner = cause instanceof Error ? cause.cause : undefined;
+  if (inner instanceof EgressRefusedError) return inner.message;
+  return cause instanceof Error ? cause.message : String(cause);
 }
 
 export async function getJson<S extends z.ZodType>(
@@ -42,7 +50,7 @@ export async function getJson<S extends z.ZodType>(
     throw new PullError(
       timeout.aborted
         ? `GET ${where} gave no answer within ${timeoutMs / 1000} s`
-        : `GET ${where} failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+        : `GET ${where} failed: ${failureOf(cause)}`,
       { cause },
     );
   }
