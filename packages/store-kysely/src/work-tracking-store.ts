@@ -118,6 +118,9 @@ const writeRow = (w: TrackerWrite): Insertable<TrackerWritesTable> => ({
  * concurrent redelivery waits for it and then finds the key taken. The outbox is claimed with
  * `FOR UPDATE SKIP LOCKED`, so several processes drain it without handing a write out twice.
  */
+/** Rolls back a delivery that was already recorded under one of its aliases. */
+class DuplicateDelivery extends Error {}
+
 export class KyselyWorkTrackingStore implements WorkTrackingStore {
   readonly #db: Kysely<Database>;
   constructor(db: Kysely<Database>) {
@@ -128,28 +131,40 @@ export class KyselyWorkTrackingStore implements WorkTrackingStore {
     delivery: WebhookDelivery;
     activities: readonly WorkActivity[];
     writes: readonly TrackerWrite[];
+    aliases?: readonly string[];
   }): Promise<'recorded' | 'duplicate'> {
     const d = record.delivery;
-    return this.#db.transaction().execute(async (trx) => {
-      const claimed = await trx
-        .insertInto('webhook_deliveries')
-        .values({
-          tenant_id: d.tenantId,
-          source: d.source,
-          delivery_id: d.deliveryId,
-          event: d.event,
-          received_at: d.receivedAt,
-        })
-        .onConflict((oc) => oc.columns(['tenant_id', 'source', 'delivery_id']).doNothing())
-        .returning('delivery_id')
-        .execute();
-      if (claimed.length === 0) return 'duplicate' as const;
-      if (record.activities.length > 0)
-        await trx.insertInto('work_activities').values(record.activities.map(activityRow)).execute();
-      if (record.writes.length > 0)
-        await trx.insertInto('tracker_writes').values(record.writes.map(writeRow)).execute();
-      return 'recorded' as const;
-    });
+    const ids = [...new Set([d.deliveryId, ...(record.aliases ?? [])])];
+    return this.#db
+      .transaction()
+      .execute(async (trx) => {
+        const claimed = await trx
+          .insertInto('webhook_deliveries')
+          .values(
+            ids.map((id) => ({
+              tenant_id: d.tenantId,
+              source: d.source,
+              delivery_id: id,
+              event: d.event,
+              received_at: d.receivedAt,
+            })),
+          )
+          .onConflict((oc) => oc.columns(['tenant_id', 'source', 'delivery_id']).doNothing())
+          .returning('delivery_id')
+          .execute();
+        if (claimed.length === 0) return 'duplicate' as const;
+        // Known under one of its ids and not another: the same delivery again — nothing is kept.
+        if (claimed.length < ids.length) throw new DuplicateDelivery();
+        if (record.activities.length > 0)
+          await trx.insertInto('work_activities').values(record.activities.map(activityRow)).execute();
+        if (record.writes.length > 0)
+          await trx.insertInto('tracker_writes').values(record.writes.map(writeRow)).execute();
+        return 'recorded' as const;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof DuplicateDelivery) return 'duplicate' as const;
+        throw error;
+      });
   }
 
   async hasDelivery(tenantId: string, source: WebhookSource, deliveryId: string): Promise<boolean> {

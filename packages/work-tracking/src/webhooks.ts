@@ -144,7 +144,12 @@ export class WebhookService {
         `The ${deliveryHeader} header is longer than ${MAX_DELIVERY_ID} characters`,
         [{ path: deliveryHeader, message: `at most ${MAX_DELIVERY_ID} characters (got ${sentId.length})` }],
       );
-    const deliveryId = sentId || `sha256:${createHash('sha256').update(req.rawBody).digest('hex')}`;
+    // The body's digest is the delivery's other id: the sender's id is not signed, so the same
+    // signed body under a new id (a captured delivery replayed) is the same delivery — recorded
+    // as a duplicate below, after the policy has answered it as it answers today (a denial is
+    // still 403), so a replay changes nothing.
+    const bodyId = `sha256:${createHash('sha256').update(req.rawBody).digest('hex')}`;
+    const deliveryId = sentId || bodyId;
     if (await this.#o.store.hasDelivery(req.tenantId, source, deliveryId))
       return {
         status: 'duplicate',
@@ -170,6 +175,7 @@ export class WebhookService {
       delivery: { tenantId: req.tenantId, source, deliveryId, event, receivedAt: now },
       activities,
       writes,
+      ...(deliveryId !== bodyId ? { aliases: [bodyId] } : {}),
     });
     if (recorded === 'duplicate')
       return {

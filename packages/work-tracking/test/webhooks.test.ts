@@ -178,6 +178,25 @@ describe('WebhookService (real @octokit/webhooks-examples payloads)', () => {
     expect(b).toMatchObject({ status: 'duplicate', deliveryId: a.deliveryId });
   });
 
+  // Found in review: the delivery id header is not signed, so a captured delivery sent again
+  // under a new id was processed again (its tracker writes repeated).
+  it('the same signed body under a new delivery id (a replay) is the same delivery: nothing changes', async () => {
+    const s = setup();
+    const first = await s.send('pull_request', mergedPullRequest(), { delivery: 'gh-1' });
+    expect(first.status).toBe('processed');
+    const writes = await s.store.listWrites(TENANT);
+    expect(writes.length).toBeGreaterThan(0);
+    const replay = await s.send('pull_request', mergedPullRequest(), { delivery: 'gh-2' });
+    expect(replay).toMatchObject({ status: 'duplicate', deliveryId: 'gh-2' });
+    expect(await s.store.listWrites(TENANT)).toEqual(writes);
+    // Nor without an id: the body's digest is already known.
+    expect(await s.send('pull_request', mergedPullRequest(), { delivery: '' })).toMatchObject({
+      status: 'duplicate',
+    });
+    // A different body under a new id is a new delivery.
+    expect((await s.send('push', branchPush(['ENG-12 fix']), { delivery: 'gh-3' })).status).toBe('processed');
+  });
+
   it('a delivery id longer than 255 characters is refused (400 invalid_type naming the header), never cut', async () => {
     const s = setup();
     const prefix = 'x'.repeat(255);

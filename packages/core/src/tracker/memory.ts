@@ -14,11 +14,14 @@ export class InMemoryWorkTrackingStore implements WorkTrackingStore {
     delivery: WebhookDelivery;
     activities: readonly WorkActivity[];
     writes: readonly TrackerWrite[];
+    aliases?: readonly string[];
   }): Promise<'recorded' | 'duplicate'> {
     const d = record.delivery;
-    const key = `${d.source}\u0000${d.deliveryId}`;
-    if (this.#deliveries.has(d.tenantId, key)) return 'duplicate';
-    this.#deliveries.set(d.tenantId, key, copy(d));
+    const ids = [...new Set([d.deliveryId, ...(record.aliases ?? [])])];
+    const keys = ids.map((id) => `${d.source}\u0000${id}`);
+    if (keys.some((key) => this.#deliveries.has(d.tenantId, key))) return 'duplicate';
+    for (const [i, key] of keys.entries())
+      this.#deliveries.set(d.tenantId, key, copy({ ...d, deliveryId: ids[i] as string }));
     for (const a of record.activities) this.#activities.set(a.tenantId, a.id, copy(a));
     for (const w of record.writes) this.#writes.set(w.tenantId, w.id, copy(w));
     return 'recorded';

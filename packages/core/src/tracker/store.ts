@@ -7,13 +7,16 @@ import type { OutboxState, TrackerWrite, WebhookDelivery, WebhookSource, WorkAct
 export interface WorkTrackingStore {
   /**
    * Records a processed delivery with everything it produced, atomically: either all of it is
-   * stored, or — when (tenantId, source, deliveryId) was recorded before — nothing and
-   * `'duplicate'` is returned.
+   * stored, or — when (tenantId, source, deliveryId), or (tenantId, source, one of `aliases`), was
+   * recorded before — nothing and `'duplicate'` is returned. `aliases`: other ids the delivery is
+   * known by (the SHA-256 of its body, so the same signed body under a new delivery id — a replay —
+   * is the same delivery); each is then a delivery id `hasDelivery` knows too.
    */
   recordDelivery(record: {
     delivery: WebhookDelivery;
     activities: readonly WorkActivity[];
     writes: readonly TrackerWrite[];
+    aliases?: readonly string[];
   }): Promise<'recorded' | 'duplicate'>;
   hasDelivery(tenantId: string, source: WebhookSource, deliveryId: string): Promise<boolean>;
   /** Activities of a user with from <= occurredAt < to, ordered by occurredAt then id. */

@@ -77,6 +77,45 @@ const cases = {
       await store.recordDelivery({ delivery: { ...first, tenantId: B }, activities: [], writes: [] }),
     ).toBe('recorded');
   },
+  'recordDelivery: aliases — a delivery known under any of its ids is a duplicate; nothing of it is kept':
+    async (store: WorkTrackingStore) => {
+      const body = `sha256:${'ab'.repeat(32)}`;
+      const first = makeDelivery({ tenantId: A, deliveryId: 'gh-1' });
+      expect(
+        await store.recordDelivery({ delivery: first, activities: [], writes: [], aliases: [body] }),
+      ).toBe('recorded');
+      expect(await store.hasDelivery(A, first.source, 'gh-1')).toBe(true);
+      expect(await store.hasDelivery(A, first.source, body)).toBe(true);
+      // The same body under a new id (a replay): duplicate, and neither its id nor its writes are kept.
+      const replay = {
+        delivery: { ...first, deliveryId: 'gh-2' },
+        activities: [makeActivity({ tenantId: A, userId: 'alice', occurredAt: isoAt(5) })],
+        writes: [makeTrackerWrite({ tenantId: A })],
+        aliases: [body],
+      };
+      expect(await store.recordDelivery(replay)).toBe('duplicate');
+      expect(await store.hasDelivery(A, first.source, 'gh-2')).toBe(false);
+      expect(await store.listWrites(A)).toEqual([]);
+      expect(await store.activities(A, { userId: 'alice', from: isoAt(0), to: isoAt(60) })).toEqual([]);
+      // A new body under the first id: duplicate too. Another source or tenant: another delivery.
+      expect(
+        await store.recordDelivery({
+          delivery: first,
+          activities: [],
+          writes: [],
+          aliases: [`sha256:${'cd'.repeat(32)}`],
+        }),
+      ).toBe('duplicate');
+      expect(await store.hasDelivery(A, first.source, `sha256:${'cd'.repeat(32)}`)).toBe(false);
+      expect(
+        await store.recordDelivery({
+          delivery: { ...first, tenantId: B },
+          activities: [],
+          writes: [],
+          aliases: [body],
+        }),
+      ).toBe('recorded');
+    },
   'recordDelivery: concurrent deliveries of one id record exactly once': async (store: WorkTrackingStore) => {
     const d = makeDelivery({ tenantId: A, deliveryId: 'race' });
     const results = await Promise.all(
