@@ -144,7 +144,7 @@ export async function runScenario(log: (line: string) => void = console.log): Pr
       tool: r.entry.actionDetail.tool,
       decision: r.entry.actionDetail.decision,
       outcome: r.entry.outcome,
-      ...(r.entry.actionDetail.approver ? { approver: r.entry.actionDetail.approver } : {}),
+      ...(r.entry.actionDetail.approverUserId ? { approver: r.entry.actionDetail.approverUserId } : {}),
     }));
     for (const e of entries) log(`audit: ${JSON.stringify(e)}`);
     await audit.checkpoint('acme');

@@ -157,7 +157,8 @@ export async function recordHumanDecision(
       requestId: input.requestId ?? newId(),
       result: expired || input.decision === 'rejected' ? 'deny' : 'allow',
       outcome: expired || input.decision === 'rejected' ? 'denied' : 'success',
-      reason: expired ? 'the human decision window passed' : `${input.decision} by ${input.by}`,
+      // Who decided is the entry's userId (a committed identifier, erasable); never in the text.
+      reason: expired ? 'the human decision window passed' : `${input.decision} by the human asked`,
       exchange: x,
     },
     who,

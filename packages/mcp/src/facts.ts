@@ -93,7 +93,7 @@ export function auditEntryOf(f: CallFacts, options: AuditEntryOptions, now: numb
   if (options.auditArguments && f.canonical && !f.canonical.includes('\\u0000'))
     detail.arguments = f.canonical;
   detail.decision = f.autonomy ?? 'deny';
-  if (f.approver) detail.approver = f.approver;
+  if (f.approver) detail.approverUserId = f.approver;
   if (f.approvalId) detail.approvalId = f.approvalId;
   if (f.approvalVia) detail.approvalVia = f.approvalVia;
   detail.outcome = f.outcome;

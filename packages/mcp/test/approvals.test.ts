@@ -86,7 +86,7 @@ describe('approve without elicitation: a pending approval decided by a human', (
     expect(world.audit.entries.at(-1)).toMatchObject({
       outcome: 'success',
       policyResult: 'allow',
-      actionDetail: { approver: 'olga', approvalId, approvalVia: 'inbox' },
+      actionDetail: { approverUserId: 'olga', approvalId, approvalVia: 'inbox' },
     });
     expect((await world.inbox.get('acme', approvalId, world.clock.now()))?.status).toBe('consumed');
 
@@ -301,7 +301,7 @@ describe('approve with elicitation', () => {
     expect(asked[0]).toContain('{"path":"/notes/a.md"}');
     expect(world.audit.entries.at(-1)).toMatchObject({
       outcome: 'success',
-      actionDetail: { approver: 'alice', approvalVia: 'elicitation' },
+      actionDetail: { approverUserId: 'alice', approvalVia: 'elicitation' },
     });
     expect(await world.inbox.list('acme', world.clock.now())).toEqual([]);
   });

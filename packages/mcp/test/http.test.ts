@@ -204,7 +204,7 @@ describe('the MCP endpoint is an OAuth resource server', () => {
     const r = await client.callTool({ name: 'notes__delete_file', arguments: { path: '/notes/b.md' } });
     expect(r.content).toEqual([{ type: 'text', text: 'deleted /notes/b.md' }]);
     expect(world.audit.entries.at(-1)).toMatchObject({
-      actionDetail: { approver: 'alice', approvalVia: 'elicitation' },
+      actionDetail: { approverUserId: 'alice', approvalVia: 'elicitation' },
     });
   });
 });
@@ -315,7 +315,7 @@ describe('pending approvals over the gateway', () => {
     expect(await decided.json()).toMatchObject({ status: 'approved', decidedBy: 'olga' });
     expect(world.audit.entries.at(-1)).toMatchObject({
       userId: 'alice',
-      actionDetail: { event: 'approval_granted', approver: 'olga' },
+      actionDetail: { event: 'approval_granted', approverUserId: 'olga' },
     });
     // Deciding twice: no longer pending.
     expect(
@@ -331,7 +331,7 @@ describe('pending approvals over the gateway', () => {
     expect(ok.content).toEqual([{ type: 'text', text: 'deleted /notes/a.md' }]);
     expect(world.audit.entries.at(-1)).toMatchObject({
       outcome: 'success',
-      actionDetail: { approver: 'olga', approvalId },
+      actionDetail: { approverUserId: 'olga', approvalId },
     });
     const replay = await client.callTool(call).catch((e: unknown) => e);
     expect(refusalOf(replay)?.refusal).toBe('approval_required');

@@ -191,7 +191,7 @@ describe('tools/call', () => {
     expect(world.state.calls).toEqual([]);
     expect(world.audit.entries.at(-1)).toMatchObject({
       outcome: 'denied',
-      actionDetail: { decision: 'deny', approvalVia: 'elicitation', approver: 'alice' },
+      actionDetail: { decision: 'deny', approvalVia: 'elicitation', approverUserId: 'alice' },
     });
   });
 

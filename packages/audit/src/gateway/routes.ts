@@ -96,6 +96,20 @@ const ConsistencyOut = z
 const PROOF_READERS = ['enterprise_admin'] as const;
 const Page = z.object({ entries: z.array(AuditEntryOut), total: z.number().int() });
 
+/**
+ * A read's filter as its `data_access` entry keeps it: the user it asked about as
+ * `subjectUserId`, one of the log's committed identifier paths (PERSONAL_IDENTIFIER_PATHS), so a
+ * GDPR erasure of that user reaches it — never in clear inside `filter`.
+ */
+function accessFilter(filter: object | undefined): Record<string, unknown> {
+  if (!filter) return {};
+  const { userId, ...rest } = filter as Record<string, unknown>;
+  return {
+    filter: rest,
+    ...(typeof userId === 'string' ? { subjectUserId: userId } : {}),
+  };
+}
+
 export function auditRoutes(options: AuditRoutesOptions): AuditPlugin {
   const store = guardPort(options.store, 'audit store');
   const directory = guardPort(options.directory, 'org directory');
@@ -150,7 +164,7 @@ export function auditRoutes(options: AuditRoutesOptions): AuditPlugin {
           if (page.isErr()) throw page.error;
           await recordAccess(rc, {
             operation: 'audit.query',
-            filter: query.filter,
+            ...accessFilter(query.filter),
             page: query.page,
             pageSize: query.pageSize,
             returned: page.value.entries.length,
@@ -178,7 +192,11 @@ export function auditRoutes(options: AuditRoutesOptions): AuditPlugin {
           });
           if (exported.isErr()) throw exported.error;
           // Recorded when the export starts: a client that stops reading has still been served data.
-          await recordAccess(rc, { operation: 'audit.export', format: query.format, filter: query.filter });
+          await recordAccess(rc, {
+            operation: 'audit.export',
+            format: query.format,
+            ...accessFilter(query.filter),
+          });
           return new Response(exported.value.body, { status: 200, headers: exported.value.headers });
         },
       }),

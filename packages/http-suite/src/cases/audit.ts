@@ -53,6 +53,30 @@ export function auditCases(h: Harness): void {
         ),
       ).toBe(true);
     });
+    // Found in review: the user a read asked about stayed in clear inside `filter`, out of reach
+    // of a GDPR erasure. It is the entry's `subjectUserId` now, a committed identifier path.
+    it('a read’s data_access entry names the user it asked about as subjectUserId (erasable), never inside filter', async () => {
+      const { server: s } = await h.setup();
+      h.extra.push(s);
+      const base = s.url;
+      expect(
+        (await h.call('/audit?user_id=u-alice&action_type=policy_decision', { as: 'enterpriseAdmin', base }))
+          .status,
+      ).toBe(200);
+      const reads = await h.call('/audit?action_type=data_access&page_size=1000', {
+        as: 'enterpriseAdmin',
+        base,
+      });
+      const entry = reads.body.entries.find(
+        (e: any) => e.actionDetail?.operation === 'audit.query' && e.actionDetail?.subjectUserId,
+      );
+      expect(entry?.actionDetail).toMatchObject({
+        operation: 'audit.query',
+        subjectUserId: 'u-alice',
+        filter: { actionType: 'policy_decision' },
+      });
+      expect(JSON.stringify(entry.actionDetail.filter)).not.toContain('u-alice');
+    });
     it('GET /audit/{id}: own entry 200; another user’s or tenant’s → 404', async () => {
       const ea = await h.call('/audit?page_size=1000', { as: 'enterpriseAdmin' });
       const eaEntry = ea.body.entries.find((e: any) => e.userId === 'ea-1');

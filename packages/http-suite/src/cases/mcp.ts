@@ -174,7 +174,7 @@ export function mcpCases(h: Harness): void {
         expect.objectContaining({
           event: 'approval_granted',
           approvalId: seeded.alice.id,
-          approver: 'u-alice',
+          approverUserId: 'u-alice',
         }),
       );
       const key = {

@@ -166,7 +166,7 @@ function decisionAudit(a: ToolApproval, requestId: string) {
       tool: a.tool,
       upstream: a.upstream,
       argumentsDigest: a.argumentsDigest,
-      approver: a.decidedBy,
+      approverUserId: a.decidedBy,
     },
     policyApplied: 'actions',
     policyResult: 'require_approval' as const,
