@@ -4,6 +4,7 @@
  * JSON-RPC method, short-lived and single-use. The server derives the caller's tenant and
  * identity from this token only — never from `params.tenant` or anything else in the request.
  */
+import type { User } from '@a2a-js/sdk/server';
 import { err, newId, ok, type Result, VerificationError } from '@agentgov/core';
 import { protectedHeader, signCompact, verifyCompact } from '../jws';
 import { type KeyResolver, keyId, parseKeyId, type SigningKey } from '../keys';
@@ -95,4 +96,18 @@ export async function verifyCallerToken(
   if (payload.iat * 1000 - 30_000 > expect.nowMs || payload.exp - payload.iat > 300)
     return fail('caller_token_not_valid_now');
   return ok({ caller, jti: payload.jti, expMs: payload.exp * 1000 + 30_000 });
+}
+
+/** The SDK's user of a request: the caller the gate authenticated (tenant and agent). */
+export class CallerUser implements User {
+  readonly #name: string;
+  constructor(caller: Caller) {
+    this.#name = keyId(caller.tenantId, caller.agentId);
+  }
+  get isAuthenticated(): boolean {
+    return true;
+  }
+  get userName(): string {
+    return this.#name;
+  }
 }

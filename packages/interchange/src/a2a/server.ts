@@ -20,24 +20,32 @@ import type { AddressInfo } from 'node:net';
 import { AgentCard, formatSSEEvent } from '@a2a-js/sdk';
 import {
   DefaultRequestHandler,
-  InMemoryTaskStore,
   JsonRpcTransportHandler,
   ServerCallContext,
-  type User,
   validateVersion,
 } from '@a2a-js/sdk/server';
-import { type Clock, type Logger, newId, silentLogger, systemClock } from '@agentgov/core';
+import { type Clock, type Logger, silentLogger, systemClock } from '@agentgov/core';
 import { InMemoryReplayGuard, type KeyResolver, keyId, type ReplayGuard, type SigningKey } from '../keys';
 import type { InterchangeNode } from '../node';
-import { type Caller, type VerifiedCaller, verifyCallerToken } from './caller';
+import { type Caller, CallerUser, type VerifiedCaller, verifyCallerToken } from './caller';
 import { buildGovernedCard } from './card';
 import { routeSdkConsole } from './console';
 import { deliverSendMessage } from './deliver';
 import { type GovernedOutcome, governedExecutor, type TaskBinding } from './executor';
-import { activates, closeAfter, isAsyncIterable, readBody, send } from './http-util';
+import {
+  activates,
+  closeAfter,
+  isAsyncIterable,
+  MAX_DEPTH,
+  nestedDeeperThan,
+  readBody,
+  send,
+} from './http-util';
 import { immediateAnswer } from './immediate';
 import { checkSendMessage, envelopeMissing, readSendMessage, type SendMessageView } from './send-message';
 import { subscribeToTask } from './subscribe';
+import { checkTaskRead } from './task-read';
+import { RetainingTaskStore, type TaskRetention } from './task-store';
 import {
   GOVERNANCE_ERRORS as E,
   GOVERNANCE_EXTENSION_URI,
@@ -57,6 +65,8 @@ export interface A2AServerOptions {
   port?: number;
   /** The URL published in the card (default: http://host:port/). */
   publicUrl?: string;
+  /** How long tasks are kept and how many (`RetainingTaskStore`; defaults 1 h after they end, 24 h, 10,000). */
+  tasks?: TaskRetention;
   /**
    * `bodyBytes` (64 KiB) and `metadataBytes` (20 KiB): above them a request is refused (-32043).
    * A body above `bodyBytes` is read on and discarded up to `drainBytes` (8 MiB) so the connection
@@ -90,24 +100,9 @@ const METHODS = new Set([
   'CancelTask',
   'SubscribeToTask',
 ]);
-const A2A_TASK_NOT_FOUND = -32001;
-const A2A_TASK_NOT_CANCELABLE = -32002;
 
 /** The only A2A protocol version served (a request without `A2A-Version` asks for 0.3). */
 const A2A_VERSION = '1.0';
-
-class CallerUser implements User {
-  readonly #name: string;
-  constructor(caller: Caller) {
-    this.#name = keyId(caller.tenantId, caller.agentId);
-  }
-  get isAuthenticated(): boolean {
-    return true;
-  }
-  get userName(): string {
-    return this.#name;
-  }
-}
 
 export async function startA2AServer(options: A2AServerOptions): Promise<GovernedA2AServer> {
   const { node, keys } = options;
@@ -144,14 +139,22 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
   const { port } = server.address() as AddressInfo;
   const host = options.host ?? '127.0.0.1';
   const url = options.publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}/`;
-  let card = await buildGovernedCard({
-    peer: await node.peerInfo(),
-    url,
-    signingKey: options.signingKey,
-    ...(options.name ? { name: options.name } : {}),
-    ...(options.description ? { description: options.description } : {}),
+  const cardOf = async (peer: Awaited<ReturnType<InterchangeNode['peerInfo']>>) =>
+    buildGovernedCard({
+      peer,
+      url,
+      signingKey: options.signingKey,
+      ...(options.name ? { name: options.name } : {}),
+      ...(options.description ? { description: options.description } : {}),
+    });
+  let card = await cardOf(await node.peerInfo());
+  const store = new RetainingTaskStore({
+    clock,
+    ...options.tasks,
+    // What the gate keeps beside a task (its owner, exchange and round) goes with it.
+    onEvict: (taskId) => tasks.delete(taskId),
   });
-  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
+  const handler = new DefaultRequestHandler(card, store, executor);
   const transport = new JsonRpcTransportHandler(handler);
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -162,13 +165,7 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
       const peer = await node.peerInfo();
       const published = card.capabilities?.extensions.find((e) => e.uri === GOVERNANCE_EXTENSION_URI)?.params;
       if (JSON.stringify({ protocolVersion: '1.0', ...peer }) !== JSON.stringify(published)) {
-        card = await buildGovernedCard({
-          peer,
-          url,
-          signingKey: options.signingKey,
-          ...(options.name ? { name: options.name } : {}),
-          ...(options.description ? { description: options.description } : {}),
-        });
+        card = await cardOf(peer);
       }
       return send(res, 200, AgentCard.toJSON(card));
     }
@@ -201,6 +198,13 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
     ) {
       return fail(200, null, { code: -32600, message: 'Invalid Request' });
     }
+    // Nothing a governed agent reads nests that deep; deeper, a JSON.stringify further on would
+    // overflow the stack (a 500 with the engine's words in it).
+    if (nestedDeeperThan(body, MAX_DEPTH))
+      return fail(200, null, {
+        code: -32600,
+        message: `Invalid Request: nested deeper than ${MAX_DEPTH} levels`,
+      });
     const id = body.id ?? null;
     const method = body.method;
     // SendStreamingMessage is SendMessage answered as an SSE stream: governed the same way.
@@ -287,8 +291,18 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
         );
       }
     } catch (error) {
-      // The verifiers answer a Result; what throws here is a port (keys, replay guard) that failed.
-      return fail(200, id, rpcError(E.callerUnauthenticated, (error as Error).message, 'caller_invalid'));
+      // The verifiers answer a Result; what throws here is a port (keys, replay guard) that
+      // failed: logged, and answered without its words (no internals to the caller).
+      logger.warn('a2a caller check failed', { error: (error as Error).message, method });
+      return fail(
+        200,
+        id,
+        rpcError(
+          E.callerUnauthenticated,
+          'Caller authentication failed: the caller could not be checked',
+          'caller_invalid',
+        ),
+      );
     }
     const owner = keyId(caller.tenantId, caller.agentId);
     let params: Record<string, unknown>;
@@ -323,33 +337,11 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
     context.addActivatedExtension(GOVERNANCE_EXTENSION_URI);
     if (outcome) outcomes.set(context, outcome);
     else if (method !== 'ListTasks') {
-      const taskId = String(params.id ?? '');
-      const bound = tasks.get(taskId);
-      if (bound?.owner !== owner)
-        return fail(200, id, { code: A2A_TASK_NOT_FOUND, message: 'Task not found' });
-      if (method === 'CancelTask') {
-        // The exchange first: the round is withdrawn (denied, `cancelled by …`) and its pending
-        // approval becomes unusable; a round already answered is not cancelable.
-        const r = await node.cancelWaiting({
-          exchangeId: bound.exchangeId,
-          round: bound.round,
-          by: caller,
-          requestId: newId(),
-        });
-        if (r.isErr()) {
-          const reason = (r.error.detail as { reason?: string } | undefined)?.reason;
-          if (reason === 'already_answered')
-            return fail(200, id, { code: A2A_TASK_NOT_CANCELABLE, message: 'Task cannot be canceled' });
-          return fail(
-            200,
-            id,
-            rpcError(E.refused, r.error.message, reason ?? r.error.code, { error: r.error.toBody() }),
-          );
-        }
-      }
+      const refused = await checkTaskRead({ node, tasks, method, params, owner, caller });
+      if (refused) return fail(200, id, refused);
     }
     if (method === 'SubscribeToTask') {
-      const taskId = String(params.id ?? '');
+      const taskId = params.id as string; // checked above
       return subscribeToTask({
         res,
         rpcId: id,
