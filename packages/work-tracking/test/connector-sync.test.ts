@@ -289,3 +289,59 @@ describe('ConnectorSync: failures, backoff, error status, recovery', () => {
     expect((await connectors.get(T, c.id))?.status).toBe('disabled');
   });
 });
+
+// Found in review: pulls ran one after another with no overall deadline, so one hanging tracker
+// held up every other tenant's pulls, and a pull of many pages could outlive its lease (another
+// process would then pull the same connector).
+describe('ConnectorSync: a slow tracker holds up no one, and no pull outlives its lease', () => {
+  it('pulls run side by side; a pull past its deadline (pages included) is stopped and is a failure', async () => {
+    const other = await startLoopbackTracker({ token: 'jira-token' });
+    try {
+      other.issues.push({ key: 'OPS-1', assignee: 'acc-bob', summary: 'Other tenant' });
+      // The deadlines (and per-request timeouts) are signals the test fires: no real waits.
+      const signals = new Map<number, AbortController[]>();
+      const timeoutSignal = (ms: number) => {
+        const c = new AbortController();
+        signals.set(ms, [...(signals.get(ms) ?? []), c]);
+        return c.signal;
+      };
+      const tasks = new TaskService({ store: taskStore, counters, clock });
+      const s = new ConnectorSync({ connectors, secrets, tasks, clock, timeoutSignal, leaseMs: 100_000 });
+      tracker.faults.push({ hang: true });
+      const slow = await addTracker();
+      const quick = makeConnector({
+        tenantId: 'globex',
+        type: 'tracker',
+        credentialsRef: 'jira-api',
+        createdAt: '2026-11-26T07:30:00.000Z',
+        config: { baseUrl: other.url, users: { 'acc-bob': 'bob' } },
+      });
+      await connectors.insert(quick);
+      let quickDoneWhileSlowHung = false;
+      tracker.onHang = () => {
+        void (async () => {
+          for (let i = 0; i < 10_000; i++) {
+            if ((await taskStore.list('globex', { userId: 'bob' })).length > 0) {
+              quickDoneWhileSlowHung = true;
+              break;
+            }
+            await new Promise((r) => setImmediate(r));
+          }
+          // The pulls' deadlines (80% of the 100 s lease) pass: only the slow one is still running.
+          for (const c of signals.get(80_000) ?? []) c.abort();
+        })();
+      };
+      const out = await s.tick();
+      expect(quickDoneWhileSlowHung).toBe(true);
+      expect(out.map((o) => [o.connectorId, o.outcome])).toEqual([
+        [slow.id, 'failed'],
+        [quick.id, 'synced'],
+      ]);
+      expect(out[0]?.error).toBe(
+        'tracker pull failed: the pull took longer than 80 s (pages included); it was stopped',
+      );
+    } finally {
+      await other.close();
+    }
+  });
+});

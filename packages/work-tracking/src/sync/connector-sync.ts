@@ -72,6 +72,14 @@ export interface ConnectorSyncOptions extends PullHttpOptions {
   leaseMs?: number;
   /** Connectors claimed per tick (default 20). */
   batchSize?: number;
+  /** Pulls run at once (default 4): one slow tracker does not hold up every other tenant's. */
+  concurrency?: number;
+  /**
+   * How long one pull may take in all, pages included (default 80% of `leaseMs`): it ends before
+   * its lease does, so no other process takes the connector while it runs. Past it, the pull is
+   * a failure ("took longer than …").
+   */
+  pullDeadlineMs?: number;
 }
 
 export interface SyncOutcome {
@@ -102,12 +110,19 @@ export class ConnectorSync {
       this.#o.batchSize ?? 20,
       PULLED_CONNECTOR_TYPES,
     );
-    const out: SyncOutcome[] = [];
-    for (const { connector, failures } of claims) {
-      if (signal?.aborted) break;
-      out.push(await this.#pull(connector, failures, signal));
-    }
-    return out;
+    // A few at a time, in claim order (oldest due first); the answer keeps that order.
+    const out: SyncOutcome[] = new Array(claims.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < claims.length && !signal?.aborted) {
+        const i = next++;
+        const { connector, failures } = claims[i] as (typeof claims)[number];
+        out[i] = await this.#pull(connector, failures, signal);
+      }
+    };
+    const workers = Math.max(1, Math.min(this.#o.concurrency ?? 4, claims.length));
+    await Promise.all(Array.from({ length: workers }, worker));
+    return out.filter((o) => o !== undefined);
   }
 
   async #pull(c: Connector, failures: number, signal?: AbortSignal): Promise<SyncOutcome> {
@@ -131,8 +146,14 @@ export class ConnectorSync {
       });
       return { ...base, outcome: 'skipped' };
     }
+    const deadlineMs = this.#o.pullDeadlineMs ?? Math.floor((this.#o.leaseMs ?? 300_000) * 0.8);
+    const deadline = (this.#o.timeoutSignal ?? ((ms) => AbortSignal.timeout(ms)))(deadlineMs);
     try {
-      const found = await this.#o.tasks.discoverFrom(c.tenantId, source, signal);
+      const found = await this.#o.tasks.discoverFrom(
+        c.tenantId,
+        source,
+        signal ? AbortSignal.any([signal, deadline]) : deadline,
+      );
       const at = this.#clock.now();
       await this.#o.connectors.finishSync(c.tenantId, c.id, {
         at: at.toISOString(),
@@ -146,6 +167,12 @@ export class ConnectorSync {
       return { ...base, outcome: 'synced', items: found.length, status: 'active' };
     } catch (error) {
       if (signal?.aborted) throw error;
+      if (deadline.aborted)
+        return this.#failed(
+          c,
+          failures,
+          new Error(`the pull took longer than ${deadlineMs / 1000} s (pages included); it was stopped`),
+        );
       return this.#failed(c, failures, error);
     }
   }
