@@ -102,6 +102,11 @@ export interface AuditQuery {
   pageSize: number;
   /** Extension: `order=asc|desc` by position in the log; default desc (newest first). */
   order: 'asc' | 'desc';
+  /**
+   * Extension: `snapshot=<n>`, the log as it was at position n — what the first page's
+   * `X-Audit-Snapshot` header says — so the next pages neither repeat nor skip an entry.
+   */
+  snapshot?: number;
 }
 
 /**
@@ -120,6 +125,11 @@ export const AuditQueryParams = z
       .enum(['asc', 'desc'])
       .optional()
       .describe('by position in the log: desc (default, newest first) or asc'),
+    snapshot: integer(1, Number.MAX_SAFE_INTEGER)
+      .optional()
+      .describe(
+        'the log as it was at this position (the X-Audit-Snapshot header of the first page): later pages neither repeat nor skip',
+      ),
   })
   .superRefine((raw, ctx) => {
     refineFilter(raw, ctx);
@@ -135,6 +145,7 @@ export function toAuditQuery(raw: z.output<typeof AuditQueryParams>): AuditQuery
     page: raw.page ?? 1,
     pageSize: raw.page_size ?? raw.pageSize ?? DEFAULT_PAGE_SIZE,
     order: raw.order ?? 'desc',
+    ...(raw.snapshot !== undefined ? { snapshot: raw.snapshot } : {}),
   };
 }
 

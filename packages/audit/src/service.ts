@@ -35,6 +35,12 @@ export interface AuditVisibility {
 export interface AuditPage {
   entries: AuditEntry[];
   total: number;
+  /**
+   * The position of the log the page was read at (the query's `snapshot`, else the head when it
+   * was read; 0 for an empty log): passed back as `snapshot`, the next pages neither repeat nor
+   * skip an entry. GET /audit answers it as the `X-Audit-Snapshot` header, outside the body.
+   */
+  snapshot: number;
 }
 
 export interface AuditExport {
@@ -120,12 +126,14 @@ export function createAuditService(options: AuditServiceOptions): AuditService {
         const parsed = parseAuditQuery(rawQuery);
         if (parsed.isErr()) return err(parsed.error);
         const { filter, page, pageSize, order } = parsed.value;
-        const { records, total } = await store.query(visibility.tenantId, scoped(visibility, filter), {
-          offset: (page - 1) * pageSize,
-          limit: pageSize,
-          order,
-        });
-        return ok({ entries: records.map((r) => r.entry), total });
+        // The page and its total are of one snapshot: the query's, else the head as of now.
+        const snapshot = parsed.value.snapshot ?? (await store.head(visibility.tenantId))?.seq ?? 0;
+        const { records, total } = await store.query(
+          visibility.tenantId,
+          { ...scoped(visibility, filter), toSeq: snapshot },
+          { offset: (page - 1) * pageSize, limit: pageSize, order },
+        );
+        return ok({ entries: records.map((r) => r.entry), total, snapshot });
       }),
 
     get: (visibility, id) =>

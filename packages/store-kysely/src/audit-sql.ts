@@ -85,6 +85,7 @@ export function whereFilter(tenantId: string, filter: AuditFilter = {}): RawBuil
   if (filter.requestId !== undefined) parts.push(sql`request_id = ${filter.requestId}`);
   if (filter.from !== undefined) parts.push(sql`"timestamp" >= ${filter.from}::timestamptz`);
   if (filter.to !== undefined) parts.push(sql`"timestamp" <= ${filter.to}::timestamptz`);
+  if (filter.toSeq !== undefined) parts.push(sql`seq <= ${filter.toSeq}`);
   return sql.join(parts, sql` AND `);
 }
 

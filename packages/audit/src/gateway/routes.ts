@@ -169,7 +169,8 @@ export function auditRoutes(options: AuditRoutesOptions): AuditPlugin {
             pageSize: query.pageSize,
             returned: page.value.entries.length,
           });
-          return { status: 200, body: page.value };
+          const { snapshot, ...body } = page.value;
+          return { status: 200, body, headers: { 'x-audit-snapshot': String(snapshot) } };
         },
       }),
       defineRoute({

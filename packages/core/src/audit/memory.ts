@@ -36,7 +36,9 @@ export function auditFilterTest(filter: AuditFilter): (record: AuditRecord) => b
   const userIds = filter.userIds && new Set(filter.userIds);
   const from = filter.from === undefined ? undefined : Date.parse(filter.from);
   const to = filter.to === undefined ? undefined : Date.parse(filter.to);
+  const toSeq = filter.toSeq;
   return (record) => {
+    if (toSeq !== undefined && record.seq > toSeq) return false;
     const e = record.entry;
     if (userId !== undefined && e.userId !== userId) return false;
     if (userIds !== undefined && !userIds.has(e.userId)) return false;

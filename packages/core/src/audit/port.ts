@@ -58,6 +58,12 @@ export interface AuditFilter {
   from?: string;
   /** Inclusive upper bound on `timestamp` (ISO 8601). */
   to?: string;
+  /**
+   * Only records at or before this position of the tenant's chain (seq): a snapshot, so offset
+   * pages read while the log grows — each read itself appends a `data_access` entry — neither
+   * repeat nor skip an entry.
+   */
+  toSeq?: number;
 }
 
 export interface AuditScanOptions {

@@ -133,6 +133,35 @@ export const auditQueryCases = {
     ];
     for (const f of filters) await expectQuery(store, all, f);
   },
+  'query: toSeq is a snapshot — nothing after it, in pages, totals and scans, whatever is appended since':
+    async (store: AuditStore) => {
+      const all = await seedQueryData(store);
+      const upTo5 = all.filter((r) => r.seq <= 5);
+      expect(await store.query(A, { toSeq: 5 }, { offset: 0, limit: 100 })).toEqual({
+        records: upTo5,
+        total: 5,
+      });
+      expect(await store.query(A, { toSeq: 0 }, { offset: 0, limit: 100 })).toEqual({
+        records: [],
+        total: 0,
+      });
+      const alice = upTo5.filter((r) => r.entry.userId === 'alice');
+      expect(await store.query(A, { userId: 'alice', toSeq: 5 }, { offset: 0, limit: 100 })).toEqual({
+        records: alice,
+        total: alice.length,
+      });
+      // Pages newest first under one snapshot: later appends neither shift nor repeat them.
+      const first = await store.query(A, { toSeq: 12 }, { offset: 0, limit: 5, order: 'desc' });
+      await appendEntries(store, A, [makeAuditEntry({ tenantId: A, userId: 'alice', timestamp: isoAt(20) })]);
+      const second = await store.query(A, { toSeq: 12 }, { offset: 5, limit: 5, order: 'desc' });
+      expect([...first.records, ...second.records].map((r) => r.seq)).toEqual([
+        12, 11, 10, 9, 8, 7, 6, 5, 4, 3,
+      ]);
+      expect(second.total).toBe(12);
+      expect(
+        (await collect(store.scan(A, { filter: { toSeq: 3 }, batchSize: 2 }))).map((r) => r.seq),
+      ).toEqual([1, 2, 3]);
+    },
   'query: from/to bounds are inclusive': async (store: AuditStore) => {
     const all = await seedQueryData(store);
     const { records } = await store.query(A, { from: isoAt(2), to: isoAt(5) }, { offset: 0, limit: 100 });

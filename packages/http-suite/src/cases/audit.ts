@@ -77,6 +77,31 @@ export function auditCases(h: Harness): void {
       });
       expect(JSON.stringify(entry.actionDetail.filter)).not.toContain('u-alice');
     });
+    // Found in review: each read appends its own data_access entry, so offset pages read newest
+    // first shifted by one per read and repeated an entry. `snapshot` pins the log as it was.
+    it('GET /audit pages under the X-Audit-Snapshot of the first neither repeat nor skip, while reads append', async () => {
+      const { server: s } = await h.setup();
+      h.extra.push(s);
+      const base = s.url;
+      for (let i = 0; i < 3; i++) await h.call('/audit?page_size=1', { as: 'enterpriseAdmin', base });
+      const first = await h.call('/audit?page_size=2', { as: 'enterpriseAdmin', base });
+      const snapshot = first.headers.get('x-audit-snapshot');
+      expect(snapshot).toMatch(/^[1-9]\d*$/);
+      expect(Object.keys(first.body).sort()).toEqual(['entries', 'total']);
+      const ids: string[] = first.body.entries.map((e: any) => e.id);
+      for (let page = 2; page <= 4; page++) {
+        const next = await h.call(`/audit?page_size=2&page=${page}&snapshot=${snapshot}`, {
+          as: 'enterpriseAdmin',
+          base,
+        });
+        expect(next.headers.get('x-audit-snapshot')).toBe(snapshot);
+        expect(next.body.total).toBe(first.body.total);
+        ids.push(...next.body.entries.map((e: any) => e.id));
+      }
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids.length).toBe(Math.min(8, first.body.total));
+      h.expectError(await h.call('/audit?snapshot=0', { as: 'enterpriseAdmin', base }), 400, 'invalid_type');
+    });
     it('GET /audit/{id}: own entry 200; another user’s or tenant’s → 404', async () => {
       const ea = await h.call('/audit?page_size=1000', { as: 'enterpriseAdmin' });
       const eaEntry = ea.body.entries.find((e: any) => e.userId === 'ea-1');
