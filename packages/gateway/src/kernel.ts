@@ -278,6 +278,7 @@ export function createGovernance(config: GovernanceConfig): Governance {
     clock,
     logger,
     authenticate: services.authenticate,
+    clearSessionCookie: sessions.cookie('', 0),
     checkOrigin: sameOriginCheck([
       ...(config.oidc ? [config.oidc.redirectUri] : []),
       ...(config.trustedOrigins ?? []),

@@ -88,6 +88,11 @@ export interface PipelineOptions {
   checkOrigin?: (incoming: Incoming) => void;
   /** Idempotency-Key handling around the handler (./idempotency.ts); absent: none. */
   idempotency?: IdempotencyHook;
+  /**
+   * The `Set-Cookie` that clears the session cookie: sent with every 401 `session_expired`, so a
+   * browser drops a cookie that will never work again (a logout with it included).
+   */
+  clearSessionCookie?: string;
   /** Request observers (request log, metrics, tracing), composed by the kernel. */
   observe?: RequestObserver;
 }
@@ -231,6 +236,8 @@ export function createPipeline(o: PipelineOptions): Pipeline {
       if (error instanceof GovernanceError) {
         seen.error = error;
         outcome = errorOutcome(error);
+        if (error.code === 'session_expired' && o.clearSessionCookie)
+          outcome.headers.set('set-cookie', o.clearSessionCookie);
       } else {
         o.onError(error, incoming.request);
         seen.error = new GovernanceError('internal_error');

@@ -116,7 +116,12 @@ describe('rolling expiry', () => {
     clock.advance(60 * MIN);
     const res = await call(gov, 'GET', '/auth/userinfo', s.cookie);
     expect(res.status).toBe(401);
+    expect(res.headers.get('set-cookie')).toMatch(/^session=; .*Max-Age=0/);
     expect(await errorOf(res)).toBe('session_expired');
+    // A logout with the dead cookie is refused, and clears it too (found in review).
+    const logout = await call(gov, 'POST', '/auth/logout', s.cookie);
+    expect(logout.status).toBe(401);
+    expect(logout.headers.get('set-cookie')).toMatch(/^session=; .*Max-Age=0/);
   });
 
   it('use never carries a session past its absolute lifetime; the last cookie counts down to it', async () => {
