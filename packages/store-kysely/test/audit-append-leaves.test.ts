@@ -15,11 +15,18 @@ import {
 } from '@agentgov/core';
 import { linkRecords, makeAuditEntry } from '@agentgov/core/testing';
 import fc from 'fast-check';
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { joinedLeaves } from '../src/audit-sql';
 import { MIGRATIONS, migrateToLatest } from '../src/index';
-import { collect, describeSqlBackends, type OpenStores, storesFor, type TestStores } from './helpers';
+import {
+  collect,
+  describeSqlBackends,
+  type OpenStores,
+  partialMigrations,
+  storesFor,
+  type TestStores,
+} from './helpers';
 
 const input = (tenantId: string, i: number): AuditEntryInput => ({
   tenantId,
@@ -106,14 +113,7 @@ function suite(name: string, open: OpenStores): void {
     }, async () => {
       const s = await open({ migrate: false });
       try {
-        await sql`CREATE SCHEMA ${sql.id(s.schema)}`.execute(s.db);
-        const upTo0009 = Object.fromEntries(Object.entries(MIGRATIONS).filter(([n]) => n < '0010'));
-        const migrator = new Migrator({
-          db: s.db,
-          migrationTableSchema: s.schema,
-          provider: { getMigrations: async () => upTo0009 },
-        });
-        expect((await migrator.migrateToLatest()).error).toBeUndefined();
+        await (await partialMigrations(s)).up('0010');
         const tenant = 't-upgrade';
         const records = await builtRecords(secrets, tenant, 6);
         expect((await call0009(s, tenant, 0, '0'.repeat(64), records)).rows[0]?.written).toBe(true);

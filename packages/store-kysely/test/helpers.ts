@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
-import type { Kysely } from 'kysely';
+import { type Kysely, Migrator, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import {
@@ -17,6 +17,7 @@ import {
   createPostgresKysely,
   createSqlStores,
   type Database,
+  MIGRATIONS,
   type PGliteLike,
   type SqlStores,
 } from '../src/index';
@@ -203,4 +204,32 @@ export async function describeSqlBackends(
     suite(`${title}: postgres`, (o) => postgresStores(url, o));
     postgresOnly?.(url);
   });
+}
+
+/**
+ * An upgrade test's migrations: creates the schema of `s` (opened with `migrate: false`) and
+ * returns `up(before)`, which runs the migrations named below `before` not yet run and answers
+ * their names (throwing on a failure), and `down(before)`, which reverts the last of them.
+ */
+export async function partialMigrations(s: { db: Kysely<Database>; schema: string }) {
+  await sql`CREATE SCHEMA ${sql.id(s.schema)}`.execute(s.db);
+  const migrator = (before: string) =>
+    new Migrator({
+      db: s.db,
+      migrationTableSchema: s.schema,
+      provider: {
+        getMigrations: async () => Object.fromEntries(Object.entries(MIGRATIONS).filter(([n]) => n < before)),
+      },
+    });
+  return {
+    async up(before: string): Promise<string[]> {
+      const r = await migrator(before).migrateToLatest();
+      if (r.error) throw r.error;
+      return (r.results ?? []).map((x) => x.migrationName);
+    },
+    async down(before: string): Promise<void> {
+      const r = await migrator(before).migrateDown();
+      if (r.error) throw r.error;
+    },
+  };
 }

@@ -5,10 +5,10 @@
  * the table. (The `bindSecretRefs` conformance cases run in conformance.pglite/postgres.test.ts.)
  */
 import { makeConnector } from '@agentgov/core/testing';
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { MIGRATIONS, migrateToLatest } from '../src/index';
-import { describeSqlBackends, type OpenStores } from './helpers';
+import { migrateToLatest } from '../src/index';
+import { describeSqlBackends, type OpenStores, partialMigrations } from './helpers';
 
 function upgrade(name: string, open: OpenStores): void {
   describe(name, () => {
@@ -17,17 +17,8 @@ function upgrade(name: string, open: OpenStores): void {
     }, async () => {
       const s = await open({ migrate: false });
       try {
-        await sql`CREATE SCHEMA ${sql.id(s.schema)}`.execute(s.db);
-        const migrator = (only: (name: string) => boolean) =>
-          new Migrator({
-            db: s.db,
-            migrationTableSchema: s.schema,
-            provider: {
-              getMigrations: async () =>
-                Object.fromEntries(Object.entries(MIGRATIONS).filter(([n]) => only(n))),
-            },
-          });
-        expect((await migrator((n) => n < '0012').migrateToLatest()).error).toBeUndefined();
+        const migrations = await partialMigrations(s);
+        await migrations.up('0012');
         // Before 0012 two tenants could name one reference; the older connector's tenant keeps it.
         await s.connectors.insert(
           makeConnector({
@@ -46,12 +37,7 @@ function upgrade(name: string, open: OpenStores): void {
             createdAt: '2026-01-02T00:00:00.000Z',
           }),
         );
-        const up = async () => {
-          const r = await migrator((n) => n < '0013').migrateToLatest();
-          if (r.error) throw r.error;
-          return (r.results ?? []).map((x) => x.migrationName);
-        };
-        expect(await up()).toEqual(['0012_secret_ref_owners']);
+        expect(await migrations.up('0013')).toEqual(['0012_secret_ref_owners']);
         const c = s.connectors;
         expect(
           await c.bindSecretRefs('globex', ['shared-token', 'acme-hook', 'Acme.Old.Hook', 'globex-hook']),
@@ -60,7 +46,7 @@ function upgrade(name: string, open: OpenStores): void {
         expect(await c.bindSecretRefs('acme', ['globex-hook'])).toEqual(['globex-hook']);
         expect(await c.bindSecretRefs('initech', ['initech-token'])).toEqual([]);
 
-        expect((await migrator((n) => n < '0013').migrateDown()).error).toBeUndefined();
+        await migrations.down('0013');
         const tables = async () =>
           (
             await sql<{ table_name: string }>`SELECT table_name FROM information_schema.tables

@@ -9,14 +9,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { createPostgresKysely, KyselyToolCallInbox, MIGRATIONS, openStore } from '../src/index';
+import { createPostgresKysely, KyselyToolCallInbox, openStore } from '../src/index';
 import {
   describePGlite,
   describePostgres,
   describeSqlBackends,
   type OpenStores,
+  partialMigrations,
   postgresStores,
 } from './helpers';
 
@@ -101,19 +102,8 @@ function upgrade(name: string, open: OpenStores): void {
     }, async () => {
       const s = await open({ migrate: false });
       try {
-        await sql`CREATE SCHEMA ${sql.id(s.schema)}`.execute(s.db);
-        const migrator = (only: (name: string) => boolean) =>
-          new Migrator({
-            db: s.db,
-            migrationTableSchema: s.schema,
-            provider: {
-              getMigrations: async () =>
-                Object.fromEntries(Object.entries(MIGRATIONS).filter(([n]) => only(n))),
-            },
-          });
-        expect((await migrator((n) => n < '0011').migrateToLatest()).error).toBeUndefined();
-        const up0011 = async () =>
-          ((await migrator((n) => n < '0012').migrateToLatest()).results ?? []).map((r) => r.migrationName);
+        const migrations = await partialMigrations(s);
+        await migrations.up('0011');
         const now = new Date('2026-03-02T09:00:00.000Z');
         // A pending approval as the inbox wrote it before 0011 (no arguments column yet).
         await sql`INSERT INTO tool_approvals (tenant_id, id, user_id, tool, policy_tool, upstream,
@@ -122,7 +112,7 @@ function upgrade(name: string, open: OpenStores): void {
             ${key.argumentsDigest}, 'needs a human', 'pending', ${now.toISOString()}::timestamptz,
             ${new Date(now.getTime() + 60_000).toISOString()}::timestamptz)`.execute(s.db);
 
-        expect(await up0011()).toEqual(['0011_tool_approval_arguments']);
+        expect(await migrations.up('0012')).toEqual(['0011_tool_approval_arguments']);
         const inbox = s.toolCalls;
         const old = await inbox.get('acme', 'before-0011', now);
         expect(old).toMatchObject({
@@ -149,14 +139,14 @@ function upgrade(name: string, open: OpenStores): void {
         ]);
 
         // down: the column goes (the rows stay); up again: it is back, empty.
-        expect((await migrator((n) => n < '0012').migrateDown()).error).toBeUndefined();
+        await migrations.down('0012');
         const columns = async () =>
           (
             await sql<{ column_name: string }>`SELECT column_name FROM information_schema.columns
               WHERE table_schema = ${s.schema} AND table_name = 'tool_approvals'`.execute(s.db)
           ).rows.map((r) => r.column_name);
         expect(await columns()).not.toContain('arguments');
-        expect(await up0011()).toEqual(['0011_tool_approval_arguments']);
+        expect(await migrations.up('0012')).toEqual(['0011_tool_approval_arguments']);
         expect(await columns()).toContain('arguments');
         expect((await inbox.get('acme', fresh.id, now))?.arguments).toBeUndefined();
       } finally {

@@ -111,6 +111,21 @@ const api = async (
   );
   return { status: res.status, body: (await res.json()) as any };
 };
+/** A tracker webhook signed with `secret` (an issue update, as of the clock). */
+const trackerHook = (secret: string, delivery: string, tenant?: string) => {
+  const body = JSON.stringify(jiraIssueUpdated('ENG-12', 'acc-alice', clock.now().getTime()));
+  return gov.handle(
+    new Request(`http://gw/api/v1/webhooks/tracker${tenant ? `?tenant=${tenant}` : ''}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-hub-signature': signBody(secret, body),
+        'x-atlassian-webhook-identifier': delivery,
+      },
+      body,
+    }),
+  );
+};
 const round = async (advanceMs: number) => {
   clock.advance(advanceMs);
   await plugin.scheduler?.tick();
@@ -195,21 +210,7 @@ describe('scheduled pulls behind the kernel', () => {
 
   it('PATCH rotates the webhook secret: old and new verify during the window, only the new one after it', async () => {
     let n = 0;
-    const send = async (secret: string) => {
-      const body = JSON.stringify(jiraIssueUpdated('ENG-12', 'acc-alice', clock.now().getTime()));
-      const res = await gov.handle(
-        new Request('http://gw/api/v1/webhooks/tracker', {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            'x-hub-signature': signBody(secret, body),
-            'x-atlassian-webhook-identifier': `rot-${++n}`,
-          },
-          body,
-        }),
-      );
-      return res.status;
-    };
+    const send = async (secret: string) => (await trackerHook(secret, `rot-${++n}`)).status;
     expect(await send('old-secret')).toBe(200);
     expect(await send('new-secret')).toBe(401);
     const rotated = await api(`/connectors/${id}`, {
@@ -273,18 +274,7 @@ describe('scheduled pulls behind the kernel', () => {
     const stolen = (await api('/connectors', { token: globexAdmin })).body.connectors[0];
     expect(stolen.lastSyncAt).toBeNull();
     expect(stolen.errorDetails ?? '').not.toContain('jira-token');
-    const body = JSON.stringify(jiraIssueUpdated('ENG-12', 'acc-alice', clock.now().getTime()));
-    const hook = await gov.handle(
-      new Request('http://gw/api/v1/webhooks/tracker?tenant=globex', {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'x-hub-signature': signBody('new-secret', body),
-          'x-atlassian-webhook-identifier': 'globex-1',
-        },
-        body,
-      }),
-    );
+    const hook = await trackerHook('new-secret', 'globex-1', 'globex');
     expect(hook.status).toBe(401);
     const st = await api('/status', { token: globexAdmin });
     expect(st.body.components.connectors.stolen).toMatchObject({
