@@ -111,6 +111,19 @@ const api = async (
   );
   return { status: res.status, body: (await res.json()) as any };
 };
+/** POST /connectors of a tracker connector pulled every minute, using acme's credentials reference. */
+const trackerConnector = (name: string, baseUrl: string, webhookSecretRef: string) => ({
+  type: 'tracker',
+  credentials_secret_ref: 'tracker-api',
+  config: {
+    name,
+    baseUrl,
+    projectKeys: ['ENG'],
+    users: { 'acc-alice': 'alice' },
+    webhookSecretRef,
+    syncIntervalSeconds: 60,
+  },
+});
 /** A tracker webhook signed with `secret` (an issue update, as of the clock). */
 const trackerHook = (secret: string, delivery: string, tenant?: string) => {
   const body = JSON.stringify(jiraIssueUpdated('ENG-12', 'acc-alice', clock.now().getTime()));
@@ -136,18 +149,7 @@ describe('scheduled pulls behind the kernel', () => {
   it('a registered tracker connector is pulled into tasks; lastSyncAt is set; /status healthy', async () => {
     const created = await api('/connectors', {
       method: 'POST',
-      body: {
-        type: 'tracker',
-        credentials_secret_ref: 'tracker-api',
-        config: {
-          name: 'jira',
-          baseUrl: tracker.url,
-          projectKeys: ['ENG'],
-          users: { 'acc-alice': 'alice' },
-          webhookSecretRef: 'wh-1',
-          syncIntervalSeconds: 60,
-        },
-      },
+      body: trackerConnector('jira', tracker.url, 'wh-1'),
     });
     expect(created.status).toBe(201);
     id = created.body.id;
@@ -253,18 +255,7 @@ describe('scheduled pulls behind the kernel', () => {
     const theirs = await api('/connectors', {
       method: 'POST',
       token: globexAdmin,
-      body: {
-        type: 'tracker',
-        credentials_secret_ref: 'tracker-api',
-        config: {
-          name: 'stolen',
-          baseUrl: attacker.url,
-          projectKeys: ['ENG'],
-          users: { 'acc-alice': 'alice' },
-          webhookSecretRef: 'wh-2',
-          syncIntervalSeconds: 60,
-        },
-      },
+      body: trackerConnector('stolen', attacker.url, 'wh-2'),
     });
     expect(theirs.status).toBe(201);
     await round(60_000);
