@@ -125,7 +125,7 @@ export const AuditQueryParams = z
       .enum(['asc', 'desc'])
       .optional()
       .describe('by position in the log: desc (default, newest first) or asc'),
-    snapshot: integer(1, Number.MAX_SAFE_INTEGER)
+    snapshot: integer(0, Number.MAX_SAFE_INTEGER)
       .optional()
       .describe(
         'the log as it was at this position (the X-Audit-Snapshot header of the first page): later pages neither repeat nor skip',

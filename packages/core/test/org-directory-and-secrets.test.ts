@@ -174,6 +174,10 @@ describe('tenantSecrets: what a tenant’s configuration may read of the shared 
     expect(await view.get('tracker-token')).toBe('T');
     expect(await view.get('my-audit-token')).toBe('M');
     expect(isReservedSecretRef('audit-signing-key')).toBe(true);
+    // A dotless ı upper-cases to I: the env store reads AUDIT_COMMITMENT_KEY (found in review).
+    expect(isReservedSecretRef('aud\u0131t-commitment-key')).toBe(true);
+    expect(await env.get('aud\u0131t-commitment-key')).toBeUndefined();
+    expect(isReservedSecretRef('agentgov\u0131-x')).toBe(false);
     expect(isReservedSecretRef('tracker-token')).toBe(false);
   });
 });

@@ -46,7 +46,8 @@ describe('/status connectors', () => {
       expect(body.components.connectors['jira-sandbox']).toEqual({
         status: 'unhealthy',
         lastFailure: {
-          reason: "its credentials secret reference 'missing-ref' does not resolve in the secret store",
+          reason:
+            "its credentials secret reference 'missing-ref' does not resolve for this tenant (not in the secret store, or another tenant's)",
           at: '2026-11-23T10:00:00.000Z',
         },
       });

@@ -154,7 +154,8 @@ export class KyselyConnectorStore implements ConnectorStore {
 
   async bindSecretRefs(tenantId: string, refs: readonly string[]): Promise<string[]> {
     if (refs.length === 0) return [];
-    const keys = [...new Set(refs.map(secretRefKey))];
+    // Sorted: two binders of the same keys lock them in one order (no deadlock between tenants).
+    const keys = [...new Set(refs.map(secretRefKey))].sort();
     await this.#db
       .insertInto('secret_ref_owners')
       .values(keys.map((ref_key) => ({ ref_key, tenant_id: tenantId })))

@@ -76,15 +76,50 @@ function compile(policy: EgressPolicy): (address: string) => boolean {
   if (policy.mode === 'any') return () => true;
   const allowed = blockListOf((policy.allow ?? []).map(parseNetwork));
   const refused = blockListOf(policy.mode === 'public' ? [...ALWAYS_REFUSED, ...NOT_PUBLIC] : ALWAYS_REFUSED);
-  return (raw) => {
-    // An IPv4-mapped IPv6 address is checked as the IPv4 address it is.
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(raw)?.[1];
-    const address = mapped ?? raw;
+  const one = (address: string): boolean => {
     const family: Family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
-    if (isIP(address) === 0) return false;
     if (allowed.check(address, family)) return true;
     return !refused.check(address, family);
   };
+  return (raw) => {
+    // An IPv4-mapped IPv6 address is checked as the IPv4 address it is.
+    const address = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(raw)?.[1] ?? raw;
+    if (isIP(address) === 0) return false;
+    // A NAT64 (64:ff9b::/96, 64:ff9b:1::/48) or 6to4 (2002::/16) address reaches the IPv4
+    // address inside it: both must be allowed.
+    const inner = embeddedIPv4(address);
+    return one(address) && (inner === undefined || one(inner));
+  };
+}
+
+/** The IPv4 address inside a NAT64 or 6to4 IPv6 address, if `address` is one. */
+function embeddedIPv4(address: string): string | undefined {
+  if (isIP(address) !== 6) return undefined;
+  const words = expandIPv6(address);
+  if (!words) return undefined;
+  const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+  if (words[0] === 0x64 && words[1] === 0xff9b && (words[2] === 0 || words[2] === 1))
+    return v4(words[6] as number, words[7] as number);
+  if (words[0] === 0x2002) return v4(words[1] as number, words[2] as number);
+  return undefined;
+}
+
+/** The eight 16-bit words of an IPv6 address (a trailing dotted IPv4 part included). */
+function expandIPv6(address: string): number[] | undefined {
+  let text = address.toLowerCase();
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail] = text.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const missing = 8 - left.length - right.length;
+  if (tail === undefined ? missing !== 0 : missing < 0) return undefined;
+  return [...left, ...Array<string>(tail === undefined ? 0 : missing).fill('0'), ...right].map((w) =>
+    Number.parseInt(w, 16),
+  );
 }
 
 const refusal = (host: string, address: string) =>

@@ -245,7 +245,7 @@ describe('ConnectorSync: failures, backoff, error status, recovery', () => {
     await connectors.update({ ...c, credentialsRef: 'missing-ref' });
     const [o] = await sync.tick();
     expect(o?.error).toBe(
-      "tracker pull failed: its credentials secret reference 'missing-ref' does not resolve in the secret store",
+      "tracker pull failed: its credentials secret reference 'missing-ref' does not resolve for this tenant (not in the secret store, or another tenant's)",
     );
     expect(tracker.requests).toEqual([]);
   });
@@ -343,5 +343,37 @@ describe('ConnectorSync: a slow tracker holds up no one, and no pull outlives it
     } finally {
       await other.close();
     }
+  });
+
+  it('a pull whose lease is nearly over when a worker is free is not started (the claim lapses, a later round takes it)', async () => {
+    const aborts: AbortController[] = [];
+    const timeoutSignal = () => {
+      const c = new AbortController();
+      aborts.push(c);
+      return c.signal;
+    };
+    const tasks = new TaskService({ store: taskStore, counters, clock });
+    const s = new ConnectorSync({
+      connectors,
+      secrets,
+      tasks,
+      clock,
+      timeoutSignal,
+      leaseMs: 100_000,
+      concurrency: 1,
+    });
+    tracker.faults.push({ hang: true });
+    const slow = await addTracker();
+    const late = await addCodehost();
+    tracker.onHang = () => {
+      clock.advance(89_500); // the first pull held its worker for most of the lease
+      for (const c of aborts) c.abort();
+    };
+    const out = await s.tick();
+    expect(out.map((o) => [o.connectorId, o.outcome])).toEqual([
+      [slow.id, 'failed'],
+      [late.id, 'skipped'],
+    ]);
+    expect(codehost.requests).toEqual([]);
   });
 });

@@ -69,6 +69,18 @@ describe('egressAllows: the rule on one address', () => {
     expect(egressAllows({ mode: 'public', allow: ['10.20.0.0/16'] }, '10.20.3.4')).toBe(true);
     expect(egressAllows({ mode: 'public', allow: ['10.20.0.0/16'] }, '10.21.3.4')).toBe(false);
     expect(egressAllows({ mode: 'any' }, '169.254.169.254')).toBe(true);
+    // NAT64 and 6to4 addresses reach the IPv4 address inside them (found in review).
+    for (const a of [
+      '64:ff9b::a9fe:a9fe',
+      '64:ff9b::169.254.169.254',
+      '64:ff9b:1::a9fe:a9fe',
+      '2002:a9fe:a9fe::1',
+    ])
+      expect(egressAllows(priv, a), a).toBe(false);
+    for (const a of ['64:ff9b::a00:1', '64:ff9b::7f00:1', '2002:c0a8:1::1'])
+      expect(egressAllows(pub, a), a).toBe(false);
+    expect(egressAllows(pub, '64:ff9b::808:808')).toBe(true);
+    expect(egressAllows(priv, '2002:a00:1::1')).toBe(true);
     expect(egressAllows(priv, 'not-an-address')).toBe(false);
   });
 

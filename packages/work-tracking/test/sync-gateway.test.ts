@@ -270,7 +270,7 @@ describe('scheduled pulls behind the kernel', () => {
     const st = await api('/status', { token: globexAdmin });
     expect(st.body.components.connectors.stolen).toMatchObject({
       status: 'unhealthy',
-      lastFailure: { reason: expect.stringContaining('held by another tenant') },
+      lastFailure: { reason: expect.stringContaining("or another tenant's") },
     });
   });
 

@@ -26,6 +26,7 @@ import {
 import { z } from 'zod';
 import { type AuditLog, createAuditLog } from '../log';
 import { AuditExportQueryParams, AuditQueryParams, toAuditExportQuery, toAuditQuery } from '../query';
+import { isAnonymizedPlaceholder } from '../records';
 import { type AuditService, type AuditVisibility, createAuditService } from '../service';
 
 export interface AuditRoutesOptions {
@@ -104,10 +105,9 @@ const Page = z.object({ entries: z.array(AuditEntryOut), total: z.number().int()
 function accessFilter(filter: object | undefined): Record<string, unknown> {
   if (!filter) return {};
   const { userId, ...rest } = filter as Record<string, unknown>;
-  return {
-    filter: rest,
-    ...(typeof userId === 'string' ? { subjectUserId: userId } : {}),
-  };
+  // An erased user's placeholder (`anon:…`) is no person's id, and no identifier path takes it.
+  if (typeof userId !== 'string' || isAnonymizedPlaceholder(userId)) return { filter };
+  return { filter: rest, subjectUserId: userId };
 }
 
 export function auditRoutes(options: AuditRoutesOptions): AuditPlugin {

@@ -23,16 +23,18 @@ export interface SecretRefHolders {
 
 /**
  * References of the server's own secrets — the audit log's keys (`audit-commitment-key`,
- * `audit-signing-key`) and anything else named `audit-…` or `agentgov-…`, whatever separates the
- * words (`EnvSecretStore` reads `audit_commitment_key` and `Audit.Commitment.Key` from the same
- * variable as `audit-commitment-key`) — which a tenant's
- * configuration (a connector's credentials, a webhook secret) may never name: the store is shared
- * by every tenant, and a connector sends its credentials to a URL its tenant's admin chose.
+ * `audit-signing-key`) and anything else named `audit-…` or `agentgov-…`, under every spelling a
+ * store reads as the same secret: the test is on `secretRefKey` (`audit_commitment_key`,
+ * `Audit.Commitment.Key` and `audıt-commitment-key` — a dotless ı upper-cases to I — are all
+ * AGENTGOV_SECRET_AUDIT_COMMITMENT_KEY to `EnvSecretStore`). A tenant's configuration (a
+ * connector's credentials, a webhook secret) may never name one: the store is shared by every
+ * tenant, and a connector sends its credentials to a URL its tenant's admin chose.
  */
-export const RESERVED_SECRET_REF = /^\s*(?:audit|agentgov)[^a-z0-9]/i;
+export const RESERVED_SECRET_KEY = /^(?:AUDIT|AGENTGOV)_/;
 
-/** Whether `ref` names one of the server's own secrets (see `RESERVED_SECRET_REF`). */
-export const isReservedSecretRef = (ref: string): boolean => RESERVED_SECRET_REF.test(ref.trim());
+/** Whether `ref` names one of the server's own secrets (see `RESERVED_SECRET_KEY`). */
+export const isReservedSecretRef = (ref: string): boolean =>
+  RESERVED_SECRET_KEY.test(secretRefKey(ref)) || RESERVED_SECRET_KEY.test(secretRefKey(ref.trim()));
 
 /**
  * `secrets` as a tenant's configuration may read it. A reserved reference (the server's own keys)

@@ -40,14 +40,12 @@ async function probe(ctx: KernelServices, c: Connector): Promise<string | undefi
   } finally {
     clearTimeout(timer);
   }
-  const held = await ctx.stores.connectors.bindSecretRefs(c.tenantId, [c.credentialsRef]).catch(() => []);
-  if (held.length > 0)
-    return `its credentials secret reference '${c.credentialsRef}' is held by another tenant: it never resolves for this one`;
   const secret = await tenantSecrets(ctx.secrets, ctx.stores.connectors)
     .get(c.credentialsRef, { tenantId: c.tenantId })
     .catch(() => undefined);
   return secret === undefined
-    ? `its credentials secret reference '${c.credentialsRef}' does not resolve in the secret store`
+    ? // One answer for "not in the store" and "another tenant's": no tenant learns which names others use.
+      `its credentials secret reference '${c.credentialsRef}' does not resolve for this tenant (not in the secret store, or another tenant's)`
     : 'the health probe answered unhealthy';
 }
 

@@ -94,7 +94,7 @@ export function connectorSecretCases(h: Harness): void {
         expect(theirs.status, theirs.text).toBe(201);
         const seen = (await status('otherTenantAdmin'))[`stolen-${i}`];
         expect(seen?.status).toBe('unhealthy');
-        expect(seen?.lastFailure?.reason).toContain('is held by another tenant');
+        expect(seen?.lastFailure?.reason).toContain("or another tenant's");
       }
       // A PATCH to it does not resolve either, nor once the holder's connector is disabled.
       const other = await h.call('/connectors', {

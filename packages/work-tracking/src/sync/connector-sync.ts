@@ -75,9 +75,11 @@ export interface ConnectorSyncOptions extends PullHttpOptions {
   /** Pulls run at once (default 4): one slow tracker does not hold up every other tenant's. */
   concurrency?: number;
   /**
-   * How long one pull may take in all, pages included (default 80% of `leaseMs`): it ends before
-   * its lease does, so no other process takes the connector while it runs. Past it, the pull is
-   * a failure ("took longer than …").
+   * How long one pull may take in all, pages included (default 80% of `leaseMs`), and never past
+   * 90% of its lease, which runs from the tick that claimed it (a pull that waited for a worker
+   * has less left): it ends before its lease does, so no other process takes the connector while
+   * it runs. Past it, the pull is a failure ("took longer than …"); one whose lease is nearly
+   * over when a worker is free is not started (its lease ends, a later round takes it).
    */
   pullDeadlineMs?: number;
 }
@@ -104,9 +106,12 @@ export class ConnectorSync {
   /** Pulls every connector due now; resolves with what happened to each. */
   async tick(signal?: AbortSignal): Promise<SyncOutcome[]> {
     const now = this.#clock.now();
+    const leaseMs = this.#o.leaseMs ?? 300_000;
+    // Pulls end this much before the lease, whenever they start.
+    const pullsEndBy = now.getTime() + Math.floor(leaseMs * 0.9);
     const claims = await this.#o.connectors.claimSync(
       now.toISOString(),
-      new Date(now.getTime() + (this.#o.leaseMs ?? 300_000)).toISOString(),
+      new Date(now.getTime() + leaseMs).toISOString(),
       this.#o.batchSize ?? 20,
       PULLED_CONNECTOR_TYPES,
     );
@@ -117,7 +122,7 @@ export class ConnectorSync {
       while (next < claims.length && !signal?.aborted) {
         const i = next++;
         const { connector, failures } = claims[i] as (typeof claims)[number];
-        out[i] = await this.#pull(connector, failures, signal);
+        out[i] = await this.#pull(connector, failures, pullsEndBy, signal);
       }
     };
     const workers = Math.max(1, Math.min(this.#o.concurrency ?? 4, claims.length));
@@ -125,8 +130,14 @@ export class ConnectorSync {
     return out.filter((o) => o !== undefined);
   }
 
-  async #pull(c: Connector, failures: number, signal?: AbortSignal): Promise<SyncOutcome> {
+  async #pull(c: Connector, failures: number, endBy: number, signal?: AbortSignal): Promise<SyncOutcome> {
     const base = { tenantId: c.tenantId, connectorId: c.id, type: c.type };
+    const deadlineMs = Math.min(
+      this.#o.pullDeadlineMs ?? Math.floor((this.#o.leaseMs ?? 300_000) * 0.8),
+      endBy - this.#clock.now().getTime(),
+    );
+    // Too little of the lease left to pull: the claim lapses, a later round takes it.
+    if (deadlineMs < 1000) return { ...base, outcome: 'skipped' };
     const intervalMs = intervalOf(c) * 1000;
     let source: TaskSource | undefined;
     try {
@@ -146,7 +157,6 @@ export class ConnectorSync {
       });
       return { ...base, outcome: 'skipped' };
     }
-    const deadlineMs = this.#o.pullDeadlineMs ?? Math.floor((this.#o.leaseMs ?? 300_000) * 0.8);
     const deadline = (this.#o.timeoutSignal ?? ((ms) => AbortSignal.timeout(ms)))(deadlineMs);
     try {
       const found = await this.#o.tasks.discoverFrom(
@@ -255,7 +265,7 @@ export class ConnectorSync {
     const token = await this.#o.secrets.get(c.credentialsRef, { tenantId: c.tenantId });
     if (!token)
       throw new Error(
-        `its credentials secret reference '${c.credentialsRef}' does not resolve in the secret store`,
+        `its credentials secret reference '${c.credentialsRef}' does not resolve for this tenant (not in the secret store, or another tenant's)`,
       );
     return token;
   }
