@@ -144,12 +144,14 @@ export class WebhookService {
         `The ${deliveryHeader} header is longer than ${MAX_DELIVERY_ID} characters`,
         [{ path: deliveryHeader, message: `at most ${MAX_DELIVERY_ID} characters (got ${sentId.length})` }],
       );
-    // The body's digest is the delivery's other id: the sender's id is not signed, so the same
-    // signed body under a new id (a captured delivery replayed) is the same delivery — recorded
-    // as a duplicate below, after the policy has answered it as it answers today (a denial is
-    // still 403), so a replay changes nothing.
     const bodyId = `sha256:${createHash('sha256').update(req.rawBody).digest('hex')}`;
     const deliveryId = sentId || bodyId;
+    // The digest of the event and the signed body is the delivery's other id: the sender's id is
+    // not signed, so the same event with the same body under a new id (a captured delivery
+    // replayed) is the same delivery — recorded as a duplicate below, after the policy has
+    // answered it as it answers today (a denial is still 403), so a replay changes nothing. The
+    // same body under another event is another delivery.
+    const replayId = `event-body:sha256:${createHash('sha256').update(`${event}\n`).update(req.rawBody).digest('hex')}`;
     if (await this.#o.store.hasDelivery(req.tenantId, source, deliveryId))
       return {
         status: 'duplicate',
@@ -175,7 +177,7 @@ export class WebhookService {
       delivery: { tenantId: req.tenantId, source, deliveryId, event, receivedAt: now },
       activities,
       writes,
-      ...(deliveryId !== bodyId ? { aliases: [bodyId] } : {}),
+      aliases: [replayId],
     });
     if (recorded === 'duplicate')
       return {

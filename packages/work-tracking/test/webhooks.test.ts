@@ -193,6 +193,8 @@ describe('WebhookService (real @octokit/webhooks-examples payloads)', () => {
     expect(await s.send('pull_request', mergedPullRequest(), { delivery: '' })).toMatchObject({
       status: 'duplicate',
     });
+    // The same body under another event is another delivery (here: an event not tracked).
+    expect((await s.send('deployment', mergedPullRequest(), { delivery: '' })).status).toBe('ignored');
     // A different body under a new id is a new delivery.
     expect((await s.send('push', branchPush(['ENG-12 fix']), { delivery: 'gh-3' })).status).toBe('processed');
   });

@@ -2124,6 +2124,7 @@ export interface operations {
         page_size?: string;
         pageSize?: string;
         order?: 'asc' | 'desc';
+        snapshot?: string;
       };
       header?: never;
       path?: never;
