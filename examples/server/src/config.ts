@@ -3,7 +3,7 @@
  * every variable of that table, parsed and checked in one place.
  */
 import path from 'node:path';
-import { DURATION_FORM, parseDurationSeconds, parseNetworks } from '@agentgov/core';
+import { DURATION_FORM, parseDurationSeconds, parseNetworks, parseSecretOwners } from '@agentgov/core';
 import { z } from 'zod';
 import { type TlsSettings, tlsSettings } from './tls-config';
 
@@ -61,6 +61,22 @@ const EnvSchema = z.object({
    * admin's to choose): `public`, `private` (default: all but link-local and cloud metadata), `any`.
    */
   AGENTGOV_CONNECTOR_EGRESS: z.enum(['public', 'private', 'any']).default('private'),
+  /**
+   * Not in DESIGN.md's table: secret references each tenant holds from the start
+   * (`acme=acme-jira,acme-hook;globex=globex-token`), bound at start-up before any connector
+   * names them, so no other tenant's connector ever resolves them.
+   */
+  AGENTGOV_SECRET_OWNERS: z
+    .string()
+    .refine((v) => {
+      try {
+        parseSecretOwners(v);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'expected tenant=ref,ref;tenant=ref')
+    .optional(),
   /** Not in DESIGN.md's table: networks connectors may reach whatever the rule (CIDR, comma-separated). */
   AGENTGOV_CONNECTOR_NETWORKS: z
     .string()
@@ -147,6 +163,8 @@ export interface ServerConfig {
   tls: TlsSettings;
   /** Where connectors' requests may go (the work-tracking plugin's `egress`). */
   connectorEgress: { mode: 'public' | 'private' | 'any'; allow: string[] };
+  /** Secret references each tenant holds from the start (bound at start-up). */
+  secretOwners: Record<string, string[]>;
 }
 
 /** Development values of the OIDC client, used with the in-process development issuer. */
@@ -221,6 +239,7 @@ export function loadConfig(
       mode: e.AGENTGOV_CONNECTOR_EGRESS,
       allow: e.AGENTGOV_CONNECTOR_NETWORKS ? parseNetworks(e.AGENTGOV_CONNECTOR_NETWORKS) : [],
     },
+    secretOwners: e.AGENTGOV_SECRET_OWNERS ? parseSecretOwners(e.AGENTGOV_SECRET_OWNERS) : {},
   };
 }
 

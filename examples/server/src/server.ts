@@ -54,7 +54,7 @@ import { connectorIntegrations } from '@agentgov/work-tracking';
 import { workTrackingRoutes } from '@agentgov/work-tracking/gateway';
 import { apiReference } from './api-reference';
 import { scheduleCheckpoints } from './checkpoints';
-import { browserHost, type ServerConfig } from './config';
+import { browserHost, ConfigError, type ServerConfig } from './config';
 import { lockDataDir } from './data-lock';
 import { DEV_ACCOUNTS, type DevIssuer, startDevIssuer } from './dev-issuer';
 import { serverSecrets } from './dev-secrets';
@@ -165,6 +165,15 @@ export async function startServer(
     // Everything lives in the database when there is one; `memory:` keeps it all in-process.
     // Audited writes (policies, connectors, erasure) commit with their entry: `unitOfWork`.
     let { stores, policyStore, auditStore, directory, unitOfWork } = serverStores(sqlStores);
+    // Secret references the operator gave each tenant (AGENTGOV_SECRET_OWNERS), held before any
+    // connector names one: no other tenant's connector ever resolves them.
+    for (const [tenant, refs] of Object.entries(config.secretOwners)) {
+      const held = await stores.connectors.bindSecretRefs(tenant, refs);
+      if (held.length > 0)
+        throw new ConfigError(
+          `AGENTGOV_SECRET_OWNERS: ${held.join(', ')} of ${tenant} already belong to another tenant (its connector named them first); give ${tenant} other references`,
+        );
+    }
 
     // --- Redis: shared rate limits, sessions and activity across processes
     let redis: RedisStores | undefined;

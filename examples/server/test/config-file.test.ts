@@ -62,6 +62,7 @@ spec:
   mcp: {config: mcp.yaml, resource: 'https://gov.example/api/v1/mcp'}
   webhooks: {tenant: acme}
   connectors: {egress: public, networks: [10.20.0.0/16, 'fd00:1::/64']}
+  secretOwners: {acme: [acme-jira, acme-hook], globex: [globex-token]}
 `;
 
 describe('agentgov.yaml (kind GovernanceServer)', () => {

@@ -50,6 +50,7 @@ describe('reference server configuration', () => {
       // No TLS variables: plain HTTP, no TLS to the services (tls.test.ts has them).
       tls: { listen: undefined, opa: undefined, database: undefined, redis: undefined },
       connectorEgress: { mode: 'public', allow: ['10.20.0.0/16', 'fd00:1::/64'] },
+      secretOwners: { acme: ['acme-jira', 'acme-hook'], globex: ['globex-token'] },
     });
   });
 

@@ -22,5 +22,6 @@ export const EVERY_VARIABLE: Record<string, string> = {
   AGENTGOV_FORWARDED_HEADER: 'forwarded',
   AGENTGOV_SECURE_COOKIES: '1',
   AGENTGOV_CONNECTOR_EGRESS: 'public',
+  AGENTGOV_SECRET_OWNERS: 'acme=acme-jira,acme-hook;globex=globex-token',
   AGENTGOV_CONNECTOR_NETWORKS: '10.20.0.0/16,fd00:1::/64',
 };

@@ -35,6 +35,42 @@ const DatabaseUrl = z
 const TrustProxy = z.union([z.boolean(), z.number().int().min(0), z.string().regex(/^[0-9A-Za-z.:/,\s]+$/)], {
   error: 'expected true, false, a hop count or addresses and CIDR ranges',
 });
+const SECRET_OWNERS_FORM = 'expected tenant=ref,ref;tenant=ref (a map of tenant to references in a file)';
+/**
+ * `acme=acme-jira,acme-hook;globex=globex-token` as {tenant: refs}; throws naming the bad part.
+ * A tenant named twice has both lists.
+ */
+export function parseSecretOwners(text: string): Record<string, string[]> {
+  const owners: Record<string, string[]> = {};
+  for (const part of text
+    .split(';')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
+    const at = part.indexOf('=');
+    const tenant = part.slice(0, at).trim();
+    const refs = part
+      .slice(at + 1)
+      .split(',')
+      .map((r) => r.trim())
+      .filter(Boolean);
+    if (at <= 0 || tenant === '' || refs.length === 0) throw new Error(`'${part}': ${SECRET_OWNERS_FORM}`);
+    owners[tenant] = [...(owners[tenant] ?? []), ...refs];
+  }
+  return owners;
+}
+const SecretOwners = z
+  .union([z.string(), z.record(z.string().min(1), z.array(z.string().min(1).max(255)).min(1))], {
+    error: SECRET_OWNERS_FORM,
+  })
+  .refine((v) => {
+    if (typeof v !== 'string') return true;
+    try {
+      parseSecretOwners(v);
+      return true;
+    } catch {
+      return false;
+    }
+  }, SECRET_OWNERS_FORM);
 const NETWORKS_FORM = 'expected networks in CIDR form, such as 10.0.0.0/8 or fd00::/8';
 const Networks = z.union([z.string(), z.array(z.string())], { error: NETWORKS_FORM }).refine((v) => {
   try {
@@ -120,6 +156,19 @@ export const GOVERNANCE_SERVER_SETTINGS = {
   secrets: setting('AGENTGOV_SECRETS', z.enum(['env']), 'Secret store: env reads AGENTGOV_SECRET_<REF>.', {
     default: 'env',
   }),
+  secretOwners: setting(
+    'AGENTGOV_SECRET_OWNERS',
+    SecretOwners,
+    "Secret references each tenant holds from the start, before any connector names them: no other tenant's connector ever resolves them (variable: tenant=ref,ref;tenant=ref).",
+    {
+      toEnv: (v: string | Record<string, string[]>) =>
+        typeof v === 'string'
+          ? v
+          : Object.entries(v)
+              .map(([tenant, refs]) => `${tenant}=${refs.join(',')}`)
+              .join(';'),
+    },
+  ),
   checkpointInterval: setting(
     'AGENTGOV_CHECKPOINT_INTERVAL',
     Duration,
