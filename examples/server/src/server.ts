@@ -54,7 +54,7 @@ import { connectorIntegrations } from '@agentgov/work-tracking';
 import { workTrackingRoutes } from '@agentgov/work-tracking/gateway';
 import { apiReference } from './api-reference';
 import { scheduleCheckpoints } from './checkpoints';
-import { browserHost, ConfigError, type ServerConfig } from './config';
+import { browserHost, type ServerConfig } from './config';
 import { lockDataDir } from './data-lock';
 import { DEV_ACCOUNTS, type DevIssuer, startDevIssuer } from './dev-issuer';
 import { serverSecrets } from './dev-secrets';
@@ -62,7 +62,7 @@ import { frameworkListener } from './http-front';
 import { mcpPluginFromEnv } from './mcp';
 import { PGLITE_TEMPLATE_DIR } from './pglite-template';
 import { createServerLogger, type StartupPhase, startupResponder } from './request-log';
-import { countActiveSessions, serverStores } from './stores';
+import { bindSecretOwners, countActiveSessions, serverStores } from './stores';
 
 export interface RunningServer {
   /** Base URL, e.g. http://127.0.0.1:8080 */
@@ -165,15 +165,7 @@ export async function startServer(
     // Everything lives in the database when there is one; `memory:` keeps it all in-process.
     // Audited writes (policies, connectors, erasure) commit with their entry: `unitOfWork`.
     let { stores, policyStore, auditStore, directory, unitOfWork } = serverStores(sqlStores);
-    // Secret references the operator gave each tenant (AGENTGOV_SECRET_OWNERS), held before any
-    // connector names one: no other tenant's connector ever resolves them.
-    for (const [tenant, refs] of Object.entries(config.secretOwners)) {
-      const held = await stores.connectors.bindSecretRefs(tenant, refs);
-      if (held.length > 0)
-        throw new ConfigError(
-          `AGENTGOV_SECRET_OWNERS: ${held.join(', ')} of ${tenant} already belong to another tenant (its connector named them first); give ${tenant} other references`,
-        );
-    }
+    await bindSecretOwners(stores.connectors, config.secretOwners);
 
     // --- Redis: shared rate limits, sessions and activity across processes
     let redis: RedisStores | undefined;

@@ -6,6 +6,7 @@
  */
 import {
   type AuditStore,
+  type ConnectorStore,
   InMemoryAuditStore,
   InMemoryConnectorStore,
   InMemoryInstanceRegistry,
@@ -20,6 +21,7 @@ import {
 } from '@agentgov/core';
 import type { KernelStores } from '@agentgov/gateway';
 import type { SqlStores } from '@agentgov/store-kysely';
+import { ConfigError } from './config';
 
 /** The stores the server assembles from: the database's when there is one, else in memory. */
 export function serverStores(sqlStores: SqlStores | undefined): {
@@ -63,4 +65,22 @@ export async function countActiveSessions(stores: SqlStores): Promise<number> {
     .where('expires_at', '>', new Date().toISOString())
     .executeTakeFirst();
   return Number(row?.n ?? 0);
+}
+
+/**
+ * Binds the secret references the operator gave each tenant (AGENTGOV_SECRET_OWNERS) before any
+ * connector names one: no other tenant's connector ever resolves them. A reference another tenant
+ * already holds (its connector named it first) stops the start, saying which.
+ */
+export async function bindSecretOwners(
+  connectors: Pick<ConnectorStore, 'bindSecretRefs'>,
+  owners: Readonly<Record<string, readonly string[]>>,
+): Promise<void> {
+  for (const [tenant, refs] of Object.entries(owners)) {
+    const held = await connectors.bindSecretRefs(tenant, refs);
+    if (held.length > 0)
+      throw new ConfigError(
+        `AGENTGOV_SECRET_OWNERS: ${held.join(', ')} of ${tenant} already belong to another tenant (its connector named them first); give ${tenant} other references`,
+      );
+  }
 }
