@@ -3,7 +3,13 @@
  * every variable of that table, parsed and checked in one place.
  */
 import path from 'node:path';
-import { DURATION_FORM, parseDurationSeconds, parseNetworks, parseSecretOwners } from '@agentgov/core';
+import {
+  DURATION_FORM,
+  parseDurationSeconds,
+  parseNetworks,
+  parseSecretOwners,
+  parsesWith,
+} from '@agentgov/core';
 import { z } from 'zod';
 import { type TlsSettings, tlsSettings } from './tls-config';
 
@@ -68,26 +74,15 @@ const EnvSchema = z.object({
    */
   AGENTGOV_SECRET_OWNERS: z
     .string()
-    .refine((v) => {
-      try {
-        parseSecretOwners(v);
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'expected tenant=ref,ref;tenant=ref')
+    .refine(parsesWith(parseSecretOwners), 'expected tenant=ref,ref;tenant=ref')
     .optional(),
   /** Not in DESIGN.md's table: networks connectors may reach whatever the rule (CIDR, comma-separated). */
   AGENTGOV_CONNECTOR_NETWORKS: z
     .string()
-    .refine((v) => {
-      try {
-        parseNetworks(v);
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'expected networks in CIDR form, comma-separated, such as 10.0.0.0/8,fd00::/8')
+    .refine(
+      parsesWith(parseNetworks),
+      'expected networks in CIDR form, comma-separated, such as 10.0.0.0/8,fd00::/8',
+    )
     .optional(),
   // --- TLS (not in DESIGN.md's table; spec: "internal service-to-service traffic uses mutual TLS,
   // external protocol is HTTPS"). Each *_CERT, *_KEY and *_CA is a PEM file, read and checked at

@@ -306,7 +306,27 @@ describe('ConnectorSync: a slow tracker holds up no one, and no pull outlives it
         return c.signal;
       };
       const tasks = new TaskService({ store: taskStore, counters, clock });
-      const s = new ConnectorSync({ connectors, secrets, tasks, clock, timeoutSignal, leaseMs: 100_000 });
+      // The quick pull's end, as the store sees it: an event, not a count of polls (CI may be slow).
+      let quickFinished: () => void = () => {};
+      const quickDone = new Promise<void>((resolve) => {
+        quickFinished = resolve;
+      });
+      const watched = {
+        claimSync: connectors.claimSync.bind(connectors),
+        finishSync: async (...args: Parameters<InMemoryConnectorStore['finishSync']>) => {
+          const done = await connectors.finishSync(...args);
+          if (args[1] === quick.id) quickFinished();
+          return done;
+        },
+      };
+      const s = new ConnectorSync({
+        connectors: watched,
+        secrets,
+        tasks,
+        clock,
+        timeoutSignal,
+        leaseMs: 100_000,
+      });
       tracker.faults.push({ hang: true });
       const slow = await addTracker();
       const quick = makeConnector({
@@ -318,18 +338,14 @@ describe('ConnectorSync: a slow tracker holds up no one, and no pull outlives it
       });
       await connectors.insert(quick);
       let quickDoneWhileSlowHung = false;
+      // Pulled one after the other, the quick pull would wait behind the hanging one forever (the
+      // test then times out): it must end while the slow one hangs.
       tracker.onHang = () => {
-        void (async () => {
-          for (let i = 0; i < 10_000; i++) {
-            if ((await taskStore.list('globex', { userId: 'bob' })).length > 0) {
-              quickDoneWhileSlowHung = true;
-              break;
-            }
-            await new Promise((r) => setImmediate(r));
-          }
+        void quickDone.then(async () => {
+          quickDoneWhileSlowHung = (await taskStore.list('globex', { userId: 'bob' })).length > 0;
           // The pulls' deadlines (80% of the 100 s lease) pass: only the slow one is still running.
           for (const c of signals.get(80_000) ?? []) c.abort();
-        })();
+        });
       };
       const out = await s.tick();
       expect(quickDoneWhileSlowHung).toBe(true);

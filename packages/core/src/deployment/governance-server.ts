@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { parseNetworks } from '../networks';
-import { type SettingsTree, setting, settingsSchema, settingsTable } from './settings';
+import { parsesWith, type SettingsTree, setting, settingsSchema, settingsTable } from './settings';
 
 export const GOVERNANCE_SERVER_KIND = 'GovernanceServer';
 
@@ -62,24 +62,11 @@ const SecretOwners = z
   .union([z.string(), z.record(z.string().min(1), z.array(z.string().min(1).max(255)).min(1))], {
     error: SECRET_OWNERS_FORM,
   })
-  .refine((v) => {
-    if (typeof v !== 'string') return true;
-    try {
-      parseSecretOwners(v);
-      return true;
-    } catch {
-      return false;
-    }
-  }, SECRET_OWNERS_FORM);
+  .refine((v) => typeof v !== 'string' || parsesWith(parseSecretOwners)(v), SECRET_OWNERS_FORM);
 const NETWORKS_FORM = 'expected networks in CIDR form, such as 10.0.0.0/8 or fd00::/8';
-const Networks = z.union([z.string(), z.array(z.string())], { error: NETWORKS_FORM }).refine((v) => {
-  try {
-    parseNetworks(v);
-    return true;
-  } catch {
-    return false;
-  }
-}, NETWORKS_FORM);
+const Networks = z
+  .union([z.string(), z.array(z.string())], { error: NETWORKS_FORM })
+  .refine(parsesWith(parseNetworks), NETWORKS_FORM);
 /** TLS to a backing service: `<SERVICE>_TLS_CA`, `_CERT`, `_KEY` (PEM files) and `_SERVERNAME`. */
 const outgoingTls = (service: string, what: string) => ({
   ca: setting(`${service}_TLS_CA`, Text, `PEM file of the CA that signs ${what}'s certificate.`, {

@@ -93,6 +93,18 @@ export function settingsTable(tree: SettingsTree, prefix: string[] = []): Settin
   );
 }
 
+/** A zod `refine` test from a parser that throws: true when `parse(value)` does not throw. */
+export const parsesWith =
+  <T>(parse: (value: T) => unknown) =>
+  (value: T): boolean => {
+    try {
+      parse(value);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
 export const specPath = (entry: SettingEntry): string => ['spec', ...entry.key].join('.');
 
 /** The values a (validated) spec sets, by entry. */
