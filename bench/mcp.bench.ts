@@ -4,18 +4,19 @@
  * this process) and over stdio (a real child process, as desktop assistants run servers). The
  * split the issue asks for: through the proxy with a constant decision and a no-op audit (the
  * proxy itself: its MCP hop, namespacing, canonical-argument digest), + the built-in engine's
- * decision, + the hash-chained audit append; the same in-process (`governTools`, no MCP hop in
- * front); the decision and the append alone; and the direct call followed by that append (the
- * same work without the proxy: the append then runs after an MCP call, as in the proxy, not in a
+ * decision, + the hash-chained audit appends (a forwarded call's write-ahead entry and its
+ * outcome); the same in-process (`governTools`, no MCP hop in front); the decision and the two
+ * appends alone; and the direct call between those appends (the same work without the proxy: the
+ * appends then run around an MCP call, as in the proxy, not in a
  * tight loop where its code and data stay in the caches). Every case runs in each of
  * `BENCH_MCP_ROUNDS` (default 101) interleaved rounds of `BENCH_MCP_CALLS` (default 50)
  * sequential calls after a warm-up of 1,000 calls, so load that moves during the run weighs on
  * all alike; a row is the case's fastest round (load only ever adds to a round; short rounds make
  * a round free of GC and of other processes likelier; the median round is in the note, p50 is
  * that median). Notes: each governed row's µs over direct; for the full rows what is left beyond
- * the decision and the direct call + append, as a % of direct; the proxy's own work with raw
+ * the decision and the direct call + appends, as a % of direct; the proxy's own work with raw
  * JSON-RPC in front and a canned upstream behind (in memory only) as a % of direct (the issue's "≤ 10% plus the
- * decision and the append"), and beyond the decision and the append alone (the older, tighter
+ * decision and the append"), and beyond the decision and the appends alone (the older, tighter
  * split); in brackets the same from this process's CPU time per call (all its threads: V8's GC
  * helper threads included, so CPU can exceed wall time; over stdio it leaves out the upstream
  * child's CPU). Over stdio also a realistic tool next to the trivial one (the example's `read_file`
@@ -87,7 +88,7 @@ function rowsOf(rounds: Map<string, Rounds>): BenchRow[] {
   const over = (name: string, of: keyof Rounds = 'wall') => at(name, of) - at(DIRECT, of);
   const beyond = (name: string, of: keyof Rounds = 'wall') =>
     over(name, of) - at(DECIDE, of) - at(APPEND, of);
-  /** What is left beyond the decision and the direct call followed by the append. */
+  /** What is left beyond the decision and the direct call between the two appends. */
   const beyondWork = (name: string, of: keyof Rounds = 'wall') =>
     at(name, of) - at(DIRECT_APPEND, of) - at(DECIDE, of);
   const both = (f: (of: keyof Rounds) => number, ofDirect: boolean) =>
@@ -95,23 +96,23 @@ function rowsOf(rounds: Map<string, Rounds>): BenchRow[] {
   const notes: Record<string, string> = {
     [PROXIED_NOOP]: `over direct ${both((of) => over(PROXIED_NOOP, of), true)}`,
     [PROXIED_DECISION]: `over the proxy itself ${both((of) => at(PROXIED_DECISION, of) - at(PROXIED_NOOP, of), false)}`,
-    [PROXIED_FULL]: `over direct ${both((of) => over(PROXIED_FULL, of), true)}; beyond decide + (direct + append) ${both((of) => beyondWork(PROXIED_FULL, of), true)}; beyond decide + append alone ${both((of) => beyond(PROXIED_FULL, of), true)}`,
+    [PROXIED_FULL]: `over direct ${both((of) => over(PROXIED_FULL, of), true)}; beyond decide + (direct + appends) ${both((of) => beyondWork(PROXIED_FULL, of), true)}; beyond decide + appends alone ${both((of) => beyond(PROXIED_FULL, of), true)}`,
     [INPROCESS_NOOP]: `over direct ${both((of) => over(INPROCESS_NOOP, of), true)}`,
-    [INPROCESS_FULL]: `over direct ${both((of) => over(INPROCESS_FULL, of), true)}; beyond decide + (direct + append) ${both((of) => beyondWork(INPROCESS_FULL, of), true)}; beyond decide + append alone ${both((of) => beyond(INPROCESS_FULL, of), true)}`,
+    [INPROCESS_FULL]: `over direct ${both((of) => over(INPROCESS_FULL, of), true)}; beyond decide + (direct + appends) ${both((of) => beyondWork(INPROCESS_FULL, of), true)}; beyond decide + appends alone ${both((of) => beyond(INPROCESS_FULL, of), true)}`,
     [PROXY_WORK]: `= ${pct(at(PROXY_WORK), at(DIRECT))} of direct, the floor of "the proxy itself" (no SDK at either end)`,
-    [DIRECT_APPEND]: `over direct ${both((of) => over(DIRECT_APPEND, of), false)} (the append after an MCP call; alone ${us(at(APPEND))})`,
+    [DIRECT_APPEND]: `over direct ${both((of) => over(DIRECT_APPEND, of), false)} (the two appends around an MCP call; alone ${us(at(APPEND))})`,
   };
   const meets = (n: number, of: number) => (n <= 0.1 * of ? 'meets' : 'misses');
   for (const [direct, noop, full] of REAL_CASES) {
     if (!rounds.has(direct)) continue;
     const d = at(direct);
     const itself = at(noop) - d;
-    // The append alone (its tight-loop figure, the smaller one: what is left is not understated).
+    // The appends alone (their tight-loop figure, the smaller one: what is left is not understated).
     const left = at(full) - d - at(DECIDE) - at(APPEND);
     notes[noop] =
       `over its direct call ${signed(itself)} = ${pct(itself, d)} [CPU ${signed(at(noop, 'cpu') - at(direct, 'cpu'))}]: ${meets(itself, d)} the issue's ≤ 10 %`;
     notes[full] =
-      `over its direct call ${signed(at(full) - d)}; beyond decide + append alone ${signed(left)} = ${pct(left, d)} of its direct call: ${meets(left, d)} the issue's ≤ 10 %`;
+      `over its direct call ${signed(at(full) - d)}; beyond decide + appends alone ${signed(left)} = ${pct(left, d)} of its direct call: ${meets(left, d)} the issue's ≤ 10 %`;
   }
   const trivial = over(PROXIED_NOOP);
   if (rounds.has(PROXIED_NOOP))

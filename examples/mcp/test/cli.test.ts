@@ -65,11 +65,16 @@ describe('agentgov mcp proxy (stdio)', { timeout: 120_000 }, () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
-    expect(records.map((r) => [r.seq, r.entry.actionDetail.tool, r.entry.outcome])).toEqual([
-      [1, 'notes__search_notes', 'success'],
-      [2, 'notes__delete_file', 'denied'],
-      [3, 'notes__send_message', 'pending_approval'],
+    expect(
+      records.map((r) => [r.seq, r.entry.actionType, r.entry.actionDetail.tool, r.entry.outcome]),
+    ).toEqual([
+      // the write-ahead entry of the call that went upstream, then its outcome
+      [1, 'policy_decision', 'notes__search_notes', 'success'],
+      [2, 'tool_invocation', 'notes__search_notes', 'success'],
+      [3, 'tool_invocation', 'notes__delete_file', 'denied'],
+      [4, 'tool_invocation', 'notes__send_message', 'pending_approval'],
     ]);
+    expect(records[0].entry.requestId).toBe(records[1].entry.requestId);
     expect(records[1].prevHash).toBe(records[0].hash);
   });
 });
@@ -114,7 +119,7 @@ describe('agentgov mcp proxy --database (stdio)', () => {
     const report = JSON.parse(stdout);
     expect(report.ok).toBe(true);
     expect(report.tenants).toEqual([
-      expect.objectContaining({ tenantId: 'acme', ok: true, checked: 4, identifiers: 'checked' }),
+      expect.objectContaining({ tenantId: 'acme', ok: true, checked: 6, identifiers: 'checked' }),
     ]);
     // Without --audit-file, nothing but the database receives the records.
     await expect(readFile(join(database, '..', 'audit.jsonl'), 'utf8')).rejects.toThrow();

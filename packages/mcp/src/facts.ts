@@ -1,7 +1,10 @@
 /**
- * What one call's audit entry (`tool_invocation`) records, gathered as the call goes: the tool, its
- * upstream, the digest of the canonical arguments (never the raw arguments unless configured), the
- * decision, the approver, the outcome and the duration.
+ * What one call's audit entries record, gathered as the call goes: the tool, its upstream, the
+ * digest of the canonical arguments (never the raw arguments unless configured), the decision, the
+ * approver, the outcome and the duration. A call that goes upstream has two entries with one
+ * request id: the write-ahead `policy_decision` (`forwardingEntryOf`), appended before the call is
+ * forwarded, and the `tool_invocation` with its outcome (`auditEntryOf`); a refused call has the
+ * `tool_invocation` alone.
  */
 import { createHash } from 'node:crypto';
 import type { ActionAutonomy, AuditEntryInput } from '@agentgov/core';
@@ -29,6 +32,8 @@ export interface CallFacts {
   started: number;
   audited?: boolean;
   requestId: string | number | undefined;
+  /** The entries' request id, made once (`requestIdOf`): the same on both entries of a call. */
+  auditRequestId: string | undefined;
 }
 
 export interface AuditEntryOptions {
@@ -71,14 +76,15 @@ const PLAIN_ID = /^[\x20-\x7e]{1,160}$/;
  * into another call's id.
  */
 function requestIdOf(f: CallFacts, now: number): string {
+  if (f.auditRequestId !== undefined) return f.auditRequestId;
   const own = String(f.requestId ?? now);
   const id = PLAIN_ID.test(own) ? own : `#${createHash('sha256').update(own).digest('hex')}`;
-  return auditText(`mcp:${f.session.sessionId ?? f.session.via}:${id}`, 255);
+  f.auditRequestId = auditText(`mcp:${f.session.sessionId ?? f.session.via}:${id}`, 255);
+  return f.auditRequestId;
 }
 
-/** The audit entry of a call, `now` being the clock's milliseconds at its end. */
-export function auditEntryOf(f: CallFacts, options: AuditEntryOptions, now: number): AuditEntryInput {
-  const { identity } = f.session;
+/** What both entries of a call say of it: the tool, its upstream, the arguments, the decision, the approval. */
+function callDetail(f: CallFacts, options: AuditEntryOptions): Record<string, unknown> {
   const entry = f.entry;
   const detail: Record<string, unknown> = { tool: f.name };
   if (entry) {
@@ -96,6 +102,50 @@ export function auditEntryOf(f: CallFacts, options: AuditEntryOptions, now: numb
   if (f.approver) detail.approverUserId = f.approver;
   if (f.approvalId) detail.approvalId = f.approvalId;
   if (f.approvalVia) detail.approvalVia = f.approvalVia;
+  return detail;
+}
+
+/** An entry of the call (one object literal: no spread, one shape for every entry). */
+function entryOf(
+  f: CallFacts,
+  options: AuditEntryOptions,
+  now: number,
+  actionType: 'policy_decision' | 'tool_invocation',
+  detail: Record<string, unknown>,
+): AuditEntryInput {
+  return {
+    tenantId: f.session.identity.tenantId,
+    userId: f.session.identity.userId,
+    actionType,
+    actionDetail: detail,
+    dataClassification: f.entry?.classification ?? 'public',
+    modelUsed: options.model ? `${options.model.provider}/${options.model.model}` : null,
+    policyApplied: f.policyIds?.length ? auditText(f.policyIds.join(','), 255) : 'actions',
+    policyResult: actionType === 'policy_decision' ? 'allow' : f.result,
+    policyReason: auditText(f.reason, 2000),
+    outcome: actionType === 'policy_decision' ? 'success' : f.outcome,
+    requestId: requestIdOf(f, now),
+  };
+}
+
+/**
+ * The write-ahead entry of a call about to go upstream (`policy_decision`, outcome `success`: the
+ * actions policy let this user make this call, with these arguments, approved by whom): appended
+ * before the call is forwarded, so that no call reaches an upstream unrecorded — with the log
+ * down, nothing is forwarded. `now`: the clock's milliseconds.
+ */
+export function forwardingEntryOf(f: CallFacts, options: AuditEntryOptions, now: number): AuditEntryInput {
+  const detail = callDetail(f, options);
+  detail.domain = 'actions';
+  detail.stage = 'forwarding';
+  detail.via = f.session.via;
+  if (f.session.sessionId) detail.sessionId = f.session.sessionId;
+  return entryOf(f, options, now, 'policy_decision', detail);
+}
+
+/** The `tool_invocation` entry of a call, `now` being the clock's milliseconds at its end. */
+export function auditEntryOf(f: CallFacts, options: AuditEntryOptions, now: number): AuditEntryInput {
+  const detail = callDetail(f, options);
   detail.outcome = f.outcome;
   detail.durationMs = Math.max(0, now - f.started);
   if (f.error) detail.error = auditText(f.error, 500);
@@ -103,17 +153,5 @@ export function auditEntryOf(f: CallFacts, options: AuditEntryOptions, now: numb
   if (f.noticeUnrecorded) detail.noticeUnrecorded = auditText(f.noticeUnrecorded, 500);
   detail.via = f.session.via;
   if (f.session.sessionId) detail.sessionId = f.session.sessionId;
-  return {
-    tenantId: identity.tenantId,
-    userId: identity.userId,
-    actionType: 'tool_invocation',
-    actionDetail: detail,
-    dataClassification: entry?.classification ?? 'public',
-    modelUsed: options.model ? `${options.model.provider}/${options.model.model}` : null,
-    policyApplied: f.policyIds?.length ? auditText(f.policyIds.join(','), 255) : 'actions',
-    policyResult: f.result,
-    policyReason: auditText(f.reason, 2000),
-    outcome: f.outcome,
-    requestId: requestIdOf(f, now),
-  };
+  return entryOf(f, options, now, 'tool_invocation', detail);
 }

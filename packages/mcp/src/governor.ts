@@ -12,7 +12,7 @@ import { LimitsSchema, type McpLimits } from './config';
 import { actionsQuery, auditUnavailable, autonomyOf, type Decided } from './decision';
 import { canonicalArguments, digestOfCanonical } from './digest';
 import { ToolCallRefused } from './errors';
-import { auditEntryOf, auditText, type CallFacts } from './facts';
+import { auditEntryOf, auditText, type CallFacts, forwardingEntryOf } from './facts';
 import { forwardOptionsOf } from './forward';
 import { listSessionTools } from './listing';
 import { filterResult, notifyCall } from './results';
@@ -144,6 +144,7 @@ export class ToolGovernor {
       started: nowMs(this.#clock),
       audited: false,
       requestId: ctx.requestId,
+      auditRequestId: undefined,
     };
     try {
       if (this.#o.rateLimiter) {
@@ -189,8 +190,8 @@ export class ToolGovernor {
           }),
         );
       }
-      // The digest is only read by the approval and the audit entry: made for the approval when
-      // one is needed, else while the upstream works on the call (`digestOf` for refusals).
+      // The digest is only read by the approval and the audit entries: made for the approval
+      // when one is needed, else for the write-ahead entry (`digestOf`).
       facts.canonical = canonical;
       // Arguments kept in the audit entry must be text the log takes (see `auditText`): refused
       // here, before they go upstream, rather than left unaudited after.
@@ -266,20 +267,27 @@ export class ToolGovernor {
         args === undefined || (ctx.argumentsOwned && d.autonomy !== 'approve')
           ? (args as Record<string, unknown> | undefined)
           : (JSON.parse(canonical) as Record<string, unknown>);
+      // Write-ahead: the call is on the log before it goes upstream. With the log down nothing
+      // is forwarded (fail closed); a log that fails during the call still holds that the call
+      // went, with these arguments, on whose approval (its outcome entry then missing, the result
+      // withheld). Appended in this frame (no async function around it), as #audit does.
+      let ahead: boolean;
+      try {
+        ahead = (await this.#o.audit.append(forwardingEntryOf(facts, this.#o, nowMs(this.#clock)))).isOk();
+      } catch {
+        ahead = false;
+      }
+      if (!ahead) return await this.#notForwarded(facts);
       // Forwarded in this frame (no async function around the upstream call): the upstream's
       // failures are turned into refusals by #upstreamFailed, an oversized result refused here.
       let result: CallToolResult;
       try {
-        const answered = entry.upstream.callTool(
+        result = await entry.upstream.callTool(
           forwarded === undefined
             ? { name: entry.upstreamTool }
             : { name: entry.upstreamTool, arguments: forwarded },
           forwardOptionsOf(ctx, this.limits.callTimeoutMs),
         );
-        // Sent: the digest is made while the upstream works (off the call's path when the
-        // upstream is another process).
-        facts.digest ??= digestOfCanonical(canonical);
-        result = await answered;
       } catch (error) {
         return await this.#upstreamFailed(entry, error, ctx, facts);
       }
@@ -321,6 +329,23 @@ export class ToolGovernor {
       // (a store's address, a stack): the request id names the entry.
       throw new McpError(-32603, 'internal error of the governing proxy (recorded in its audit log)');
     }
+  }
+
+  /**
+   * The write-ahead entry could not be appended: the call is not forwarded. Its refusal (the
+   * policy's `allow`, outcome `error`) is appended if the log takes it now (it seldom will); the
+   * assistant is told either way.
+   */
+  async #notForwarded(facts: CallFacts): Promise<never> {
+    facts.outcome = 'error';
+    facts.error = 'audit_unavailable';
+    facts.reason = 'the audit log could not record this call before it went upstream';
+    await this.#audit(facts).catch(() => {});
+    throw new ToolCallRefused(
+      'audit_unavailable',
+      'the audit log cannot record this call: it was not forwarded',
+      { tool: facts.name },
+    );
   }
 
   /** Audits a refused call, then throws the refusal. */

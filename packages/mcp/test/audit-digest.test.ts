@@ -45,8 +45,8 @@ const args = fc.option(fc.dictionary(fc.string(), json, { maxKeys: 6 }), { nil: 
 const autonomies = fc.constantFrom<Autonomy>('autonomous', 'notify', 'approve', 'block', 'deny');
 const tools = fc.constantFrom('notes__search_notes', 'notes__read_file');
 
-describe('the audit entry records the digest of the canonical arguments on every path', () => {
-  it('forwarded, refused by policy, awaiting approval, too large, refused upstream', async () => {
+describe('the audit entries record the digest of the canonical arguments on every path', () => {
+  it('forwarded (write-ahead + outcome), refused by policy, awaiting approval, too large, refused upstream', async () => {
     autonomy = 'autonomous';
     await governed.listTools();
     await fc.assert(
@@ -54,8 +54,17 @@ describe('the audit entry records the digest of the canonical arguments on every
         autonomy = level;
         entries.length = 0;
         await governed.callTool(tool, a).catch(() => undefined);
-        expect(entries).toHaveLength(1);
-        expect(entries[0]?.actionDetail?.argumentsDigest).toBe(argumentsDigest(a));
+        // One `tool_invocation` per call; a call that went upstream has its write-ahead
+        // `policy_decision` before it, with the same request id.
+        const invocations = entries.filter((e) => e.actionType === 'tool_invocation');
+        expect(invocations).toHaveLength(1);
+        const forwarded = invocations[0]?.actionDetail?.outcome !== 'denied' && entries.length === 2;
+        expect(entries).toHaveLength(forwarded ? 2 : 1);
+        if (forwarded) {
+          expect(entries[0]).toMatchObject({ actionType: 'policy_decision', requestId: invocations[0]?.requestId });
+          expect(entries[0]?.actionDetail).toMatchObject({ stage: 'forwarding', tool });
+        }
+        for (const e of entries) expect(e.actionDetail?.argumentsDigest).toBe(argumentsDigest(a));
       }),
       { numRuns: 300 },
     );

@@ -3,9 +3,10 @@
  * Client on the upstream), through the governing proxy (an SDK Client on the proxy, linked in
  * memory, the proxy forwarding to the upstream) and in-process (`governTools`, no MCP hop in
  * front), with the governance split in three: a constant decision and a no-op audit (the proxy
- * itself), the built-in engine's decision, then also the hash-chained audit append — plus the
- * decision and the append (of the entry a proxied call writes) alone, and the direct call followed
- * by that append (the baseline the full cases compare with: the same work without the proxy);
+ * itself), the built-in engine's decision, then also the hash-chained audit appends (a call that
+ * goes upstream makes two: its write-ahead entry before, its outcome after) — plus the decision
+ * and the two appends (of the entries a proxied call writes) alone, and the direct call between
+ * those appends (the baseline the full cases compare with: the same work without the proxy);
  * in memory also the proxy's own work with no SDK at either end (`bench-canned.ts`). Upstreams over stdio run
  * `examples/mcp/src/upstream.ts` as children (one per case: a stdio server has one client); in
  * memory, the harness's notes server. Over stdio also a realistic tool next to the trivial one:
@@ -25,23 +26,24 @@ import { NOTE_BYTES, NOTES, writeNotes } from './bench-upstream';
 import { linked, makeProxyWorld, newNotesState, notesServer } from './harness';
 
 export const DIRECT = 'direct tools/call (SDK client → upstream)';
-export const DIRECT_APPEND = 'direct tools/call, then AuditLog.append of the entry (no proxy)';
+export const DIRECT_APPEND =
+  'direct tools/call between the AuditLog.append of its two entries (write-ahead, outcome; no proxy)';
 export const PROXIED_NOOP = 'proxied: constant decision, no-op audit (the proxy itself)';
 export const PROXIED_DECISION = 'proxied: + built-in decision';
-export const PROXIED_FULL = 'proxied: + built-in decision + hash-chained audit append';
+export const PROXIED_FULL = 'proxied: + built-in decision + hash-chained audit appends';
 export const INPROCESS_NOOP = 'governTools in-process: constant decision, no-op audit';
-export const INPROCESS_FULL = 'governTools in-process: + built-in decision + audit append';
+export const INPROCESS_FULL = 'governTools in-process: + built-in decision + audit appends';
 export const DECIDE = 'actions decide() alone (built-in engine)';
 export const PROXY_WORK =
   "the proxy's own work: raw JSON-RPC in, canned upstream (constant decision, no-op audit)";
-export const APPEND = 'AuditLog.append alone (hash chain, in memory)';
+export const APPEND = "AuditLog.append of a call's two entries alone (hash chain, in memory)";
 /** Over stdio only: a realistic tool, the example's tools over real files (`bench-upstream.ts`). */
 const REAL_READ_DIRECT = `direct read_file of a ${NOTE_BYTES}-byte note on disk`;
 const REAL_READ_NOOP = 'proxied read_file: constant decision, no-op audit (the proxy itself)';
-const REAL_READ_FULL = 'proxied read_file: + built-in decision + audit append';
+const REAL_READ_FULL = 'proxied read_file: + built-in decision + audit appends';
 const REAL_SEARCH_DIRECT = `direct search_notes over ${NOTES} notes on disk`;
 const REAL_SEARCH_NOOP = 'proxied search_notes: constant decision, no-op audit (the proxy itself)';
-const REAL_SEARCH_FULL = 'proxied search_notes: + built-in decision + audit append';
+const REAL_SEARCH_FULL = 'proxied search_notes: + built-in decision + audit appends';
 /** The realistic cases: [direct, the proxy itself, full] of each tool. */
 export const REAL_CASES = [
   [REAL_READ_DIRECT, REAL_READ_NOOP, REAL_READ_FULL],
@@ -66,8 +68,8 @@ export interface BenchWorld {
   engine: DecisionEngine;
   constant: DecisionEngine;
   noop: AuditSink;
-  /** The entry the first full proxied call appended. */
-  entry: AuditEntryInput;
+  /** The entries the first full proxied call appended: its write-ahead entry and its outcome. */
+  entries: readonly [AuditEntryInput, AuditEntryInput];
   close(): Promise<void>;
 }
 
@@ -136,22 +138,26 @@ export async function benchWorld(kind: 'memory' | 'stdio', log: AuditSink): Prom
     return () => governed.callTool(name, CALL.arguments);
   };
 
-  // The append alone writes the very entry a proxied call writes (the first one, captured).
-  let entry: AuditEntryInput | undefined;
+  // The appends alone write the very entries a proxied call writes (the first call's, captured).
+  const captured: AuditEntryInput[] = [];
   const capturing: AuditSink = {
     append: (input) => {
-      entry ??= input;
+      if (captured.length < 2) captured.push(input);
       return log.append(input);
     },
   };
   const full = await proxied(world.engine, capturing);
   await full();
-  const captured = entry as AuditEntryInput;
+  const [ahead, outcome] = captured as [AuditEntryInput, AuditEntryInput];
   const cases: Record<string, () => Promise<unknown>> = {
     [DIRECT]: () => direct.callTool(CALL),
-    // The append measured where the proxy makes it: after an MCP call, its code and data no
-    // longer in the caches (alone, in a tight loop, it is 1–2 µs faster).
-    [DIRECT_APPEND]: () => direct.callTool(CALL).then(() => log.append(captured)),
+    // The appends measured where the proxy makes them: around an MCP call, their code and data
+    // no longer in the caches (alone, in a tight loop, an append is 1–2 µs faster).
+    [DIRECT_APPEND]: () =>
+      log
+        .append(ahead)
+        .then(() => direct.callTool(CALL))
+        .then(() => log.append(outcome)),
     [PROXIED_NOOP]: await proxied(constant, noop),
     [PROXIED_DECISION]: await proxied(world.engine, noop),
     [PROXIED_FULL]: full,
@@ -163,7 +169,7 @@ export async function benchWorld(kind: 'memory' | 'stdio', log: AuditSink): Prom
         ...IDENTITY,
         input: { tool: 'notes__search_notes', classification_level: 'internal' },
       }),
-    [APPEND]: () => log.append(captured),
+    [APPEND]: () => log.append(ahead).then(() => log.append(outcome)),
   };
   if (kind === 'memory') {
     const canned = await cannedProxy(constant, noop);
@@ -195,7 +201,7 @@ export async function benchWorld(kind: 'memory' | 'stdio', log: AuditSink): Prom
     engine: world.engine,
     constant,
     noop,
-    entry: captured,
+    entries: [ahead, outcome],
     async close() {
       await Promise.all(closers.map((c) => c().catch(() => {})));
       await world.close();

@@ -369,6 +369,81 @@ describe('governTools (in-process) and the audit port', () => {
   });
 });
 
+describe('write-ahead: no call reaches an upstream unrecorded', () => {
+  /** governTools over `state` with an audit sink that refuses the appends `refuse` names (1-based). */
+  const governedWith = async (state: ReturnType<typeof newNotesState>, refuse: (n: number) => boolean) => {
+    const base = await makeProxyWorld();
+    world = base;
+    let n = 0;
+    const audit = {
+      append: async (input: Parameters<typeof base.audit.append>[0]) =>
+        refuse(++n) ? err(new PolicyEngineUnreachableError()) : base.audit.append(input),
+    };
+    const governed = governTools(notesServer(state), {
+      namespace: 'local',
+      identity: { tenantId: 'acme', userId: 'alice' },
+      engine: base.engine,
+      audit,
+    });
+    await governed.listTools();
+    return { base, governed };
+  };
+
+  it('with the audit log down nothing is forwarded: the upstream never sees the call', async () => {
+    const state = newNotesState({ a: 'secret a' });
+    const { governed } = await governedWith(state, () => true);
+    try {
+      const r = await refusal(governed.callTool('local__read_file', { path: 'a' }));
+      expect(r.refusal?.refusal).toBe('audit_unavailable');
+      expect(r.refusal?.reason).toMatch(/not forwarded/);
+      expect(state.calls).toEqual([]);
+    } finally {
+      await governed.close();
+    }
+  });
+
+  it('a log that fails during the call keeps the write-ahead entry; the result is withheld', async () => {
+    const state = newNotesState({ a: 'secret a' });
+    // the first append (the write-ahead entry) is taken, the second (the outcome) refused
+    const { base, governed } = await governedWith(state, (n) => n === 2);
+    try {
+      const r = await refusal(governed.callTool('local__read_file', { path: 'a' }));
+      expect(r.refusal?.refusal).toBe('audit_unavailable');
+      expect(JSON.stringify(r.error)).not.toContain('secret a');
+      expect(state.calls).toEqual(['read_file a']);
+      expect(base.audit.entries).toHaveLength(1);
+      expect(base.audit.entries[0]).toMatchObject({
+        actionType: 'policy_decision',
+        userId: 'alice',
+        policyResult: 'allow',
+        outcome: 'success',
+        actionDetail: { stage: 'forwarding', tool: 'local__read_file', upstream: 'local', domain: 'actions' },
+      });
+      expect(base.audit.entries[0]?.actionDetail?.argumentsDigest).toBe(argumentsDigest({ path: 'a' }));
+    } finally {
+      await governed.close();
+    }
+  });
+
+  it('the write-ahead entry comes before the call, the outcome after, under one request id', async () => {
+    const state = newNotesState({ a: 'secret a' });
+    const seen: string[] = [];
+    const { base, governed } = await governedWith(state, (n) => {
+      seen.push(`append ${n} after ${state.calls.length} calls`);
+      return false;
+    });
+    try {
+      await governed.callTool('local__read_file', { path: 'a' });
+      expect(seen).toEqual(['append 1 after 0 calls', 'append 2 after 1 calls']);
+      const [ahead, outcome] = base.audit.entries;
+      expect([ahead?.actionType, outcome?.actionType]).toEqual(['policy_decision', 'tool_invocation']);
+      expect(ahead?.requestId).toBe(outcome?.requestId);
+    } finally {
+      await governed.close();
+    }
+  });
+});
+
 describe('conformance: the SDK client sees through the proxy what it sees on the upstream', () => {
   it('same results and tool errors for every allowed tool; same input schemas', async () => {
     world = await makeProxyWorld();

@@ -146,7 +146,8 @@ describe('per-user call limits', () => {
       await call(alice);
       expect(refusalOf(await call(alice))?.refusal).toBe('rate_limit_exceeded');
       expect(await call(bob)).toMatchObject({ content: [{ type: 'text', text: 'alpha plan' }] });
-      expect(world.audit.entries.at(-2)).toMatchObject({
+      const calls = world.audit.entries.filter((e) => e.actionType === 'tool_invocation');
+      expect(calls.at(-2)).toMatchObject({
         userId: 'alice',
         actionDetail: { error: 'rate_limit_exceeded' },
       });

@@ -51,7 +51,11 @@ describe('the proxy’s own request ids and progress tokens', () => {
     ]);
     expect(results.map((r) => r.content)).toEqual(ns.map((n) => [{ type: 'text', text: `echo ${n}` }]));
     for (const l of lists) expect(l.tools.map((t) => t.name)).toContain('notes__echo');
-    expect(world.audit.entries.filter((e) => e.outcome === 'success')).toHaveLength(25);
+    const done = world.audit.entries.filter((e) => e.actionType === 'tool_invocation' && e.outcome === 'success');
+    expect(done).toHaveLength(25);
+    // Each went upstream after its write-ahead entry, under its own request id.
+    const ahead = world.audit.entries.filter((e) => e.actionType === 'policy_decision');
+    expect(new Set(ahead.map((e) => e.requestId))).toEqual(new Set(done.map((e) => e.requestId)));
   });
 
   it('progress of concurrent calls reaches each caller’s own token', async () => {
