@@ -51,7 +51,9 @@ describe('the proxy’s own request ids and progress tokens', () => {
     ]);
     expect(results.map((r) => r.content)).toEqual(ns.map((n) => [{ type: 'text', text: `echo ${n}` }]));
     for (const l of lists) expect(l.tools.map((t) => t.name)).toContain('notes__echo');
-    const done = world.audit.entries.filter((e) => e.actionType === 'tool_invocation' && e.outcome === 'success');
+    const done = world.audit.entries.filter(
+      (e) => e.actionType === 'tool_invocation' && e.outcome === 'success',
+    );
     expect(done).toHaveLength(25);
     // Each went upstream after its write-ahead entry, under its own request id.
     const ahead = world.audit.entries.filter((e) => e.actionType === 'policy_decision');
