@@ -200,4 +200,27 @@ describe('tenantSecrets with the holders of references: each tenant reads only i
     const withKey = tenantSecrets(new InMemorySecretStore({ 'audit-commitment-key': 'MASTER' }), connectors);
     expect(await withKey.get('audit-commitment-key', { tenantId: 'acme' })).toBeUndefined();
   });
+
+  it('asks the holders once per tenant and reference (any spelling), not at every read; the answers stand', async () => {
+    // EnvSecretStore reads every spelling of a reference as one variable
+    const store = new EnvSecretStore({ AGENTGOV_SECRET_MAIL_TOKEN: 'M', AGENTGOV_SECRET_OTHER_TOKEN: 'O' });
+    const connectors = new InMemoryConnectorStore();
+    const asked: string[] = [];
+    const view = tenantSecrets(store, {
+      bindSecretRefs: (tenantId, refs) => {
+        asked.push(`${tenantId} ${refs.join(',')}`);
+        return connectors.bindSecretRefs(tenantId, refs);
+      },
+    });
+    for (let i = 0; i < 3; i++) {
+      expect(await view.get('mail-token', { tenantId: 'acme' })).toBe('M');
+      expect(await view.get('MAIL_TOKEN', { tenantId: 'globex' })).toBeUndefined();
+      expect(await view.get('Mail.Token', { tenantId: 'acme' })).toBe('M');
+    }
+    expect(asked).toEqual(['acme mail-token', 'globex MAIL_TOKEN']);
+    // A reference another tenant bound meanwhile, read first now: asked, and refused.
+    await connectors.bindSecretRefs('globex', ['other-token']);
+    expect(await view.get('other-token', { tenantId: 'acme' })).toBeUndefined();
+    expect(asked).toHaveLength(3);
+  });
 });

@@ -203,10 +203,12 @@ export function createGovernance(config: GovernanceConfig): Governance {
   });
   const learner = createLearner({ tenants: stores.tenants, directory, activity, clock, logger });
 
+  const connectorSecrets = tenantSecrets(config.secrets, config.stores.connectors);
   const services: KernelServices = {
     stores,
     directory,
     secrets: config.secrets,
+    tenantSecrets: connectorSecrets,
     audit: config.audit,
     ...(config.transaction ? { transaction: config.transaction } : {}),
     ...(oidc ? { oidc } : {}),
@@ -234,7 +236,7 @@ export function createGovernance(config: GovernanceConfig): Governance {
         c.status !== 'error' &&
         (await within(
           () =>
-            tenantSecrets(config.secrets, config.stores.connectors).get(c.credentialsRef, {
+            connectorSecrets.get(c.credentialsRef, {
               tenantId: c.tenantId,
             }),
           undefined,

@@ -33,6 +33,11 @@ export interface KernelServices {
   stores: KernelStores;
   directory: OrgDirectory;
   secrets: SecretStore;
+  /**
+   * `secrets` as a tenant's configuration reads it: `tenantSecrets` over the connectors (one per
+   * kernel, so each reference's holder is asked once per process).
+   */
+  tenantSecrets: SecretStore;
   /** Where the kernel's own audited writes go (connectors). */
   audit: AuditSink;
   /** When given, each audited kernel write and its entry commit in one transaction. */

@@ -45,17 +45,31 @@ export const isReservedSecretRef = (ref: string): boolean =>
  * tenant naming another's reference reads nothing. Read without a tenant, it resolves nothing.
  */
 export function tenantSecrets(secrets: SecretStore, holders?: SecretRefHolders): SecretStore {
+  // What the holders answered, by tenant and reference key: a binding is for good (a reference is
+  // never unbound), so each (tenant, reference) is asked once per process, not at every read
+  // (a write to the ConnectorStore). Bounded: cleared past MEMO_LIMIT pairs.
+  const memo = new Map<string, boolean>();
   return {
     async get(ref, context) {
       if (isReservedSecretRef(ref)) return undefined;
       if (holders) {
         if (context === undefined) return undefined;
-        if ((await holders.bindSecretRefs(context.tenantId, [ref])).length > 0) return undefined;
+        const pair = `${context.tenantId}\u0000${secretRefKey(ref)}`;
+        let held = memo.get(pair);
+        if (held === undefined) {
+          held = (await holders.bindSecretRefs(context.tenantId, [ref])).length === 0;
+          if (memo.size >= MEMO_LIMIT) memo.clear();
+          memo.set(pair, held);
+        }
+        if (!held) return undefined;
       }
       return secrets.get(ref, context);
     },
   };
 }
+
+/** How many (tenant, reference) answers `tenantSecrets` keeps. */
+const MEMO_LIMIT = 10_000;
 
 /**
  * The key under which two references name the same secret in any store agentgov ships: upper-cased,

@@ -5,7 +5,7 @@
  * plus — once a probe of it has failed — `lastFailure: {reason, at}`: why, in words, and when it
  * was seen (kept by this process since it started).
  */
-import { type Connector, tenantSecrets } from '@agentgov/core';
+import type { Connector } from '@agentgov/core';
 import type { KernelServices } from '../services';
 
 export interface ConnectorHealth {
@@ -40,7 +40,7 @@ async function probe(ctx: KernelServices, c: Connector): Promise<string | undefi
   } finally {
     clearTimeout(timer);
   }
-  const secret = await tenantSecrets(ctx.secrets, ctx.stores.connectors)
+  const secret = await ctx.tenantSecrets
     .get(c.credentialsRef, { tenantId: c.tenantId })
     .catch(() => undefined);
   return secret === undefined
