@@ -1,6 +1,9 @@
 /**
  * The audit log: filter and page (newest first), one entry's detail, and its verification in the
- * browser (inclusion proof + signed checkpoint, checked with WebCrypto). Export for the
+ * browser (inclusion proof + signed checkpoint, checked with WebCrypto). Pages after the first are
+ * read at the first page's snapshot (`X-Audit-Snapshot`, passed back as `snapshot` in the page's
+ * address): entries appended meanwhile — the console's own reads among them — neither shift nor
+ * repeat rows between pages; "Show newest" leaves the snapshot. Export for the
  * enterprise_admin (the API's JSON or CSV). This file holds the list; the entry's page is in
  * `audit-entry.tsx`, the checkpoints in `audit-checkpoints.tsx`.
  */
@@ -47,16 +50,22 @@ function ListPage() {
   const { query } = useLocation();
   const page = Math.max(1, Number(query.get('page') ?? '1') || 1);
   const filter = Object.fromEntries(FILTERS.map((k) => [k, query.get(k) ?? ''])) as Filter;
+  const snapshot = /^\d+$/.test(query.get('snapshot') ?? '') ? (query.get('snapshot') as string) : '';
   const key = query.toString();
-  const [loaded] = useLoad(
-    () =>
-      ok(
-        api.GET('/api/v1/audit', {
-          params: { query: { ...filterQuery(filter), page: String(page), pageSize: String(PAGE_SIZE) } },
-        }),
-      ),
-    [key],
-  );
+  const [loaded] = useLoad(async () => {
+    const answer = api.GET('/api/v1/audit', {
+      params: {
+        query: {
+          ...filterQuery(filter),
+          page: String(page),
+          pageSize: String(PAGE_SIZE),
+          ...(snapshot ? { snapshot } : {}),
+        },
+      },
+    });
+    const body = await ok(answer);
+    return { ...body, snapshot: (await answer).response.headers.get('x-audit-snapshot') ?? snapshot };
+  }, [key]);
   const go = (next: Record<string, string | number>) => {
     const q = new URLSearchParams();
     for (const [k, v] of Object.entries({ ...filter, page, ...next }))
@@ -128,6 +137,7 @@ function ListPage() {
             <>
               <p class="muted" aria-live="polite">
                 {result.total} entries · page {page} of {pages}
+                {snapshot ? ` · as of entry ${snapshot}` : ''}
               </p>
               <div class="table">
                 <table>
@@ -172,7 +182,7 @@ function ListPage() {
                   type="button"
                   class="outline"
                   disabled={page <= 1}
-                  onClick={() => go({ page: page - 1 })}
+                  onClick={() => go({ page: page - 1, snapshot: result.snapshot })}
                 >
                   Previous
                 </button>
@@ -180,10 +190,15 @@ function ListPage() {
                   type="button"
                   class="outline"
                   disabled={page >= pages}
-                  onClick={() => go({ page: page + 1 })}
+                  onClick={() => go({ page: page + 1, snapshot: result.snapshot })}
                 >
                   Next
                 </button>
+                {snapshot ? (
+                  <button type="button" class="outline" onClick={() => go({ page: 1, snapshot: '' })}>
+                    Show newest
+                  </button>
+                ) : null}
               </nav>
             </>
           );
