@@ -7,6 +7,7 @@ import {
   OrgDirectoryDefinitionSchema,
   type ScopeRef,
   tenantSecrets,
+  UndoJournal,
 } from '@agentgov/core';
 import { describe, expect, it } from 'vitest';
 
@@ -199,6 +200,24 @@ describe('tenantSecrets with the holders of references: each tenant reads only i
     expect(await connectors.bindSecretRefs('acme', ['audit-commitment-key'])).toEqual([]);
     const withKey = tenantSecrets(new InMemorySecretStore({ 'audit-commitment-key': 'MASTER' }), connectors);
     expect(await withKey.get('audit-commitment-key', { tenantId: 'acme' })).toBeUndefined();
+  });
+
+  it('a binding seen inside an in-memory transaction stands after its rollback: what a reader kept stays true', async () => {
+    const connectors = new InMemoryConnectorStore();
+    const view = tenantSecrets(new InMemorySecretStore({ 'mail-token': 'SECRET' }), connectors);
+    const journal = new UndoJournal();
+    // acme's connector write binds the reference; a read meanwhile sees (and keeps) that acme holds it
+    expect(await connectors.journaled(journal).bindSecretRefs('acme', ['mail-token'])).toEqual([]);
+    expect(await view.get('mail-token', { tenantId: 'acme' })).toBe('SECRET');
+    journal.rollback();
+    // globex may not take it now: acme's readers were told acme holds it
+    expect(await connectors.bindSecretRefs('globex', ['mail-token'])).toEqual(['mail-token']);
+    expect(await view.get('mail-token', { tenantId: 'globex' })).toBeUndefined();
+    expect(
+      await tenantSecrets(new InMemorySecretStore({ 'mail-token': 'SECRET' }), connectors).get('mail-token', {
+        tenantId: 'acme',
+      }),
+    ).toBe('SECRET');
   });
 
   it('asks the holders once per tenant and reference (any spelling), not at every read; the answers stand', async () => {

@@ -95,17 +95,12 @@ export class InMemoryConnectorStore implements ConnectorStore {
     return true;
   }
   async bindSecretRefs(tenantId: string, refs: readonly string[]): Promise<string[]> {
-    return this.#bind(tenantId, refs, () => {});
-  }
-  #bind(tenantId: string, refs: readonly string[], bound: (key: string) => void): string[] {
     const held: string[] = [];
     for (const ref of refs) {
       const key = secretRefKey(ref);
       const owner = this.#refOwners.get(key);
-      if (owner === undefined) {
-        this.#refOwners.set(key, tenantId);
-        bound(key);
-      } else if (owner !== tenantId) held.push(ref);
+      if (owner === undefined) this.#refOwners.set(key, tenantId);
+      else if (owner !== tenantId) held.push(ref);
     }
     return held;
   }
@@ -134,8 +129,10 @@ export class InMemoryConnectorStore implements ConnectorStore {
         if (done && before) journal.record(() => this.#sync.set(tenantId, id, before));
         return done;
       },
-      bindSecretRefs: async (tenantId, refs) =>
-        this.#bind(tenantId, refs, (key) => journal.record(() => this.#refOwners.delete(key))),
+      // Not undone by a rollback: in memory, a transaction's writes are seen before it commits,
+      // and a reader (`tenantSecrets`) keeps what it was told — a binding stands for good once
+      // anyone could see it (on PostgreSQL a reader waits for the transaction instead).
+      bindSecretRefs: (tenantId, refs) => this.bindSecretRefs(tenantId, refs),
       get: (tenantId, id) => this.get(tenantId, id),
       list: (tenantId, filter) => this.list(tenantId, filter),
     };
