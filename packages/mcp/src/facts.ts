@@ -7,7 +7,7 @@
  * `tool_invocation` alone.
  */
 import { createHash } from 'node:crypto';
-import type { ActionAutonomy, AuditEntryInput } from '@agentgov/core';
+import { type ActionAutonomy, type AuditEntryInput, newId } from '@agentgov/core';
 import { digestOfCanonical } from './digest';
 import type { ToolEntry, ToolSession } from './session';
 
@@ -75,9 +75,10 @@ const PLAIN_ID = /^[\x20-\x7e]{1,160}$/;
  * ASCII is named by its SHA-256 instead (`#<hex>`), so that it neither breaks the entry nor is cut
  * into another call's id.
  */
-function requestIdOf(f: CallFacts, now: number): string {
+function requestIdOf(f: CallFacts): string {
   if (f.auditRequestId !== undefined) return f.auditRequestId;
-  const own = String(f.requestId ?? now);
+  // A call without a client id (in-process) gets a ULID: concurrent calls never share one.
+  const own = f.requestId === undefined ? newId() : String(f.requestId);
   const id = PLAIN_ID.test(own) ? own : `#${createHash('sha256').update(own).digest('hex')}`;
   f.auditRequestId = auditText(`mcp:${f.session.sessionId ?? f.session.via}:${id}`, 255);
   return f.auditRequestId;
@@ -109,7 +110,6 @@ function callDetail(f: CallFacts, options: AuditEntryOptions): Record<string, un
 function entryOf(
   f: CallFacts,
   options: AuditEntryOptions,
-  now: number,
   actionType: 'policy_decision' | 'tool_invocation',
   detail: Record<string, unknown>,
 ): AuditEntryInput {
@@ -124,7 +124,7 @@ function entryOf(
     policyResult: actionType === 'policy_decision' ? 'allow' : f.result,
     policyReason: auditText(f.reason, 2000),
     outcome: actionType === 'policy_decision' ? 'success' : f.outcome,
-    requestId: requestIdOf(f, now),
+    requestId: requestIdOf(f),
   };
 }
 
@@ -132,15 +132,15 @@ function entryOf(
  * The write-ahead entry of a call about to go upstream (`policy_decision`, outcome `success`: the
  * actions policy let this user make this call, with these arguments, approved by whom): appended
  * before the call is forwarded, so that no call reaches an upstream unrecorded — with the log
- * down, nothing is forwarded. `now`: the clock's milliseconds.
+ * down, nothing is forwarded.
  */
-export function forwardingEntryOf(f: CallFacts, options: AuditEntryOptions, now: number): AuditEntryInput {
+export function forwardingEntryOf(f: CallFacts, options: AuditEntryOptions): AuditEntryInput {
   const detail = callDetail(f, options);
   detail.domain = 'actions';
   detail.stage = 'forwarding';
   detail.via = f.session.via;
   if (f.session.sessionId) detail.sessionId = f.session.sessionId;
-  return entryOf(f, options, now, 'policy_decision', detail);
+  return entryOf(f, options, 'policy_decision', detail);
 }
 
 /** The `tool_invocation` entry of a call, `now` being the clock's milliseconds at its end. */
@@ -153,5 +153,5 @@ export function auditEntryOf(f: CallFacts, options: AuditEntryOptions, now: numb
   if (f.noticeUnrecorded) detail.noticeUnrecorded = auditText(f.noticeUnrecorded, 500);
   detail.via = f.session.via;
   if (f.session.sessionId) detail.sessionId = f.session.sessionId;
-  return entryOf(f, options, now, 'tool_invocation', detail);
+  return entryOf(f, options, 'tool_invocation', detail);
 }

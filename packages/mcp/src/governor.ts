@@ -273,7 +273,7 @@ export class ToolGovernor {
       // withheld). Appended in this frame (no async function around it), as #audit does.
       let ahead: boolean;
       try {
-        ahead = (await this.#o.audit.append(forwardingEntryOf(facts, this.#o, nowMs(this.#clock)))).isOk();
+        ahead = (await this.#o.audit.append(forwardingEntryOf(facts, this.#o))).isOk();
       } catch {
         ahead = false;
       }

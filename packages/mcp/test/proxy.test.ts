@@ -425,6 +425,26 @@ describe('write-ahead: no call reaches an upstream unrecorded', () => {
     }
   });
 
+  it('concurrent in-process calls (no client id) each pair their two entries under a request id of their own', async () => {
+    const state = newNotesState({ a: 'A', b: 'B' });
+    const { base, governed } = await governedWith(state, () => false);
+    try {
+      await Promise.all([
+        governed.callTool('local__read_file', { path: 'a' }),
+        governed.callTool('local__read_file', { path: 'b' }),
+      ]);
+      const ids = base.audit.entries.map((e) => e.requestId);
+      expect(new Set(ids).size).toBe(2);
+      for (const id of new Set(ids)) {
+        const pair = base.audit.entries.filter((e) => e.requestId === id);
+        expect(pair.map((e) => e.actionType).sort()).toEqual(['policy_decision', 'tool_invocation']);
+        expect(pair[0]?.actionDetail?.argumentsDigest).toBe(pair[1]?.actionDetail?.argumentsDigest);
+      }
+    } finally {
+      await governed.close();
+    }
+  });
+
   it('the write-ahead entry comes before the call, the outcome after, under one request id', async () => {
     const state = newNotesState({ a: 'secret a' });
     const seen: string[] = [];
