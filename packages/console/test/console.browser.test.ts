@@ -604,6 +604,10 @@ if (!available && required) {
         const newest = await hrefs();
         expect(first).not.toContain(newest[0]);
         expect(newest).toContain(first[0]);
+        // A snapshot the API would refuse (past 16 digits) is no snapshot: the newest page, no error.
+        await page.goto(`${server.url}/console/audit?snapshot=12345678901234567`);
+        await status.filter({ hasText: /page 1 of \d+$/ }).waitFor(WAIT);
+        expect(await page.getByRole('button', { name: 'Show newest' }).count()).toBe(0);
         await context.close();
       });
 

@@ -50,7 +50,8 @@ function ListPage() {
   const { query } = useLocation();
   const page = Math.max(1, Number(query.get('page') ?? '1') || 1);
   const filter = Object.fromEntries(FILTERS.map((k) => [k, query.get(k) ?? ''])) as Filter;
-  const snapshot = /^\d+$/.test(query.get('snapshot') ?? '') ? (query.get('snapshot') as string) : '';
+  // A position the API takes (at most 16 digits); anything else is the newest.
+  const snapshot = /^\d{1,16}$/.test(query.get('snapshot') ?? '') ? (query.get('snapshot') as string) : '';
   const key = query.toString();
   const [loaded] = useLoad(async () => {
     const answer = api.GET('/api/v1/audit', {
@@ -64,7 +65,14 @@ function ListPage() {
       },
     });
     const body = await ok(answer);
-    return { ...body, snapshot: (await answer).response.headers.get('x-audit-snapshot') ?? snapshot };
+    // What this answer is of (the page and the snapshot asked), rendered from it: until the
+    // next address's answer arrives, the page shows the last one as it was, never relabelled.
+    return {
+      ...body,
+      page,
+      pinned: snapshot,
+      snapshot: (await answer).response.headers.get('x-audit-snapshot') ?? snapshot,
+    };
   }, [key]);
   const go = (next: Record<string, string | number>) => {
     const q = new URLSearchParams();
@@ -130,14 +138,21 @@ function ListPage() {
         </p>
       ) : null}
       {isEnterpriseAdmin(me) ? <Checkpoints tenantId={me.tenantId} /> : null}
+      {snapshot ? (
+        <p>
+          <button type="button" class="outline" onClick={() => go({ page: 1, snapshot: '' })}>
+            Show newest
+          </button>
+        </p>
+      ) : null}
       <Show loaded={loaded} what="the audit log">
         {(result) => {
           const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
           return (
             <>
               <p class="muted" aria-live="polite">
-                {result.total} entries · page {page} of {pages}
-                {snapshot ? ` · as of entry ${snapshot}` : ''}
+                {result.total} entries · page {result.page} of {pages}
+                {result.pinned ? ` · as of entry ${result.pinned}` : ''}
               </p>
               <div class="table">
                 <table>
@@ -181,24 +196,19 @@ function ListPage() {
                 <button
                   type="button"
                   class="outline"
-                  disabled={page <= 1}
-                  onClick={() => go({ page: page - 1, snapshot: result.snapshot })}
+                  disabled={result.page <= 1}
+                  onClick={() => go({ page: result.page - 1, snapshot: result.snapshot })}
                 >
                   Previous
                 </button>
                 <button
                   type="button"
                   class="outline"
-                  disabled={page >= pages}
-                  onClick={() => go({ page: page + 1, snapshot: result.snapshot })}
+                  disabled={result.page >= pages}
+                  onClick={() => go({ page: result.page + 1, snapshot: result.snapshot })}
                 >
                   Next
                 </button>
-                {snapshot ? (
-                  <button type="button" class="outline" onClick={() => go({ page: 1, snapshot: '' })}>
-                    Show newest
-                  </button>
-                ) : null}
               </nav>
             </>
           );
