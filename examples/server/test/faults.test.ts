@@ -11,6 +11,7 @@
  * `policy_change` entry (no unaudited write), and every tenant's audit chain verifies.
  */
 import { randomBytes } from 'node:crypto';
+import { startTcpProxy, type TcpProxy } from '@agentgov/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   adminAccount,
@@ -24,7 +25,6 @@ import {
   sleep,
   startProcess,
 } from './processes';
-import { startTcpProxy, type TcpProxy } from './tcp-proxy';
 
 const missing = missingServices();
 

@@ -10,11 +10,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startTcpProxy, type TcpProxy } from '@agentgov/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
 import { type RunningServer, startServer } from '../src/server';
 import { adminAccount, missingServices, type ProcessFixture, processFixture, sleep } from './processes';
-import { startTcpProxy, type TcpProxy } from './tcp-proxy';
 
 const missing = missingServices();
 

@@ -33,3 +33,4 @@ export * from '../unit-of-work/suite';
 export * from './conformance';
 export * from './fixtures';
 export * from './services';
+export * from './tcp-proxy';
