@@ -1,11 +1,13 @@
 /**
- * The pieces of a governed call the governor uses in more than one place, kept out of its async
- * frames: the actions domain's question, the autonomy of its answer, the audit-unavailable refusal.
+ * The pieces of a governed call the governor decides outside its async frames: the actions
+ * domain's question, the autonomy of its answer, the audit-unavailable refusals, what a failed
+ * upstream call is.
  */
 import type { ActionAutonomy, ClassificationLevel, DecisionEngine } from '@agentgov/core';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ToolCallRefused } from './errors';
 import type { CallFacts } from './facts';
-import type { SessionIdentity } from './session';
+import type { CallContext, SessionIdentity, ToolEntry } from './session';
 
 export type Decided = Awaited<ReturnType<DecisionEngine['decide']>> | undefined;
 
@@ -46,5 +48,62 @@ export function auditUnavailable(f: CallFacts): ToolCallRefused {
     'audit_unavailable',
     'the audit entry of this call could not be written; its result is not delivered',
     { tool: f.name },
+  );
+}
+
+/**
+ * The write-ahead entry could not be appended: the refusal of a call that was not forwarded (the
+ * facts say so for its refusal entry: the policy's `allow`, outcome `error`).
+ */
+export function notForwarded(f: CallFacts): ToolCallRefused {
+  f.outcome = 'error';
+  f.error = 'audit_unavailable';
+  f.reason = 'the audit log could not record this call before it went upstream';
+  return new ToolCallRefused(
+    'audit_unavailable',
+    'the audit log cannot record this call: it was not forwarded',
+    {
+      tool: f.name,
+    },
+  );
+}
+
+/**
+ * What a failed upstream call is (the facts filled in for its entry): a timeout or an unreachable
+ * upstream is a refusal (returned); the upstream's own protocol error and a call the client
+ * cancelled pass through as they are (undefined: audited, then rethrown).
+ */
+export function upstreamFailure(
+  entry: ToolEntry,
+  error: unknown,
+  ctx: CallContext,
+  f: CallFacts,
+): ToolCallRefused | undefined {
+  f.outcome = 'error';
+  const code = (error as { code?: unknown })?.code;
+  if (code === -32001)
+    return new ToolCallRefused('upstream_timeout', `${entry.upstream.namespace} did not answer in time`, {
+      tool: entry.exposed,
+    });
+  if (error instanceof McpError && code !== -32000) {
+    // The upstream's own answer (invalid params, a tool error): passed through as it is.
+    f.error = `upstream ${String(code)}`;
+    f.reason = error.message.slice(0, 500);
+    return undefined;
+  }
+  if (ctx.signal?.aborted) {
+    f.reason = 'cancelled by the client';
+    f.error = 'cancelled';
+    return undefined;
+  }
+  // The transport's own words (an address, a command line) go to the audit entry, not to the
+  // assistant.
+  f.reason = `${entry.upstream.namespace}: ${(error as Error)?.message ?? String(error)}`;
+  return new ToolCallRefused(
+    'upstream_unavailable',
+    `the upstream ${entry.upstream.namespace} is unavailable`,
+    {
+      tool: entry.exposed,
+    },
   );
 }

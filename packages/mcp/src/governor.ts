@@ -9,7 +9,14 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { approvalOf } from './approval';
 import { LimitsSchema, type McpLimits } from './config';
-import { actionsQuery, auditUnavailable, autonomyOf, type Decided } from './decision';
+import {
+  actionsQuery,
+  auditUnavailable,
+  autonomyOf,
+  type Decided,
+  notForwarded,
+  upstreamFailure,
+} from './decision';
 import { canonicalArguments, digestOfCanonical } from './digest';
 import { ToolCallRefused } from './errors';
 import { auditEntryOf, auditText, type CallFacts, forwardingEntryOf } from './facts';
@@ -332,20 +339,13 @@ export class ToolGovernor {
   }
 
   /**
-   * The write-ahead entry could not be appended: the call is not forwarded. Its refusal (the
-   * policy's `allow`, outcome `error`) is appended if the log takes it now (it seldom will); the
-   * assistant is told either way.
+   * The write-ahead entry could not be appended: the call is not forwarded. Its refusal is
+   * appended if the log takes it now (it seldom will); the assistant is told either way.
    */
   async #notForwarded(facts: CallFacts): Promise<never> {
-    facts.outcome = 'error';
-    facts.error = 'audit_unavailable';
-    facts.reason = 'the audit log could not record this call before it went upstream';
+    const refusal = notForwarded(facts);
     await this.#audit(facts).catch(() => {});
-    throw new ToolCallRefused(
-      'audit_unavailable',
-      'the audit log cannot record this call: it was not forwarded',
-      { tool: facts.name },
-    );
+    throw refusal;
   }
 
   /** Audits a refused call, then throws the refusal. */
@@ -363,37 +363,10 @@ export class ToolGovernor {
     ctx: CallContext,
     facts: CallFacts,
   ): Promise<never> {
-    facts.outcome = 'error';
-    const code = (error as { code?: unknown })?.code;
-    if (code === -32001)
-      return this.#refuse(
-        facts,
-        new ToolCallRefused('upstream_timeout', `${entry.upstream.namespace} did not answer in time`, {
-          tool: entry.exposed,
-        }),
-      );
-    if (error instanceof McpError && code !== -32000) {
-      // The upstream's own answer (invalid params, a tool error): passed through as it is.
-      facts.error = `upstream ${String(code)}`;
-      facts.reason = error.message.slice(0, 500);
-      await this.#audit(facts);
-      throw error;
-    }
-    if (ctx.signal?.aborted) {
-      facts.reason = 'cancelled by the client';
-      facts.error = 'cancelled';
-      await this.#audit(facts);
-      throw error;
-    }
-    // The transport's own words (an address, a command line) go to the audit entry, not to the
-    // assistant.
-    facts.reason = `${entry.upstream.namespace}: ${(error as Error)?.message ?? String(error)}`;
-    return this.#refuse(
-      facts,
-      new ToolCallRefused('upstream_unavailable', `the upstream ${entry.upstream.namespace} is unavailable`, {
-        tool: entry.exposed,
-      }),
-    );
+    const refusal = upstreamFailure(entry, error, ctx, facts);
+    if (refusal) return this.#refuse(facts, refusal);
+    await this.#audit(facts);
+    throw error;
   }
 
   async #audit(f: CallFacts): Promise<void> {
