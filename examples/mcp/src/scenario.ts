@@ -147,6 +147,19 @@ export async function runScenario(log: (line: string) => void = console.log): Pr
       ...(r.entry.actionDetail.approverUserId ? { approver: r.entry.actionDetail.approverUserId } : {}),
     }));
     for (const e of entries) log(`audit: ${JSON.stringify(e)}`);
+    // Each call that went upstream was on the log before it went: its write-ahead entry.
+    const ahead = (
+      await auditStore.query('acme', { actionType: 'policy_decision' }, { offset: 0, limit: 100 })
+    ).records.filter((r) => r.entry.actionDetail.stage === 'forwarding');
+    const aheadIds = new Set(ahead.map((r) => r.entry.requestId));
+    const ran = records.filter((r) => r.entry.outcome === 'success');
+    const writeAhead = {
+      entries: ahead.length,
+      everyRunPaired: ran.every((r) => aheadIds.has(r.entry.requestId)),
+    };
+    log(
+      `write-ahead: ${writeAhead.entries} calls recorded before they went upstream; each that ran has one: ${writeAhead.everyRunPaired}`,
+    );
     await audit.checkpoint('acme');
     const last = records.at(-1);
     const proof = unwrapOrThrow(await audit.proveInclusion('acme', last?.entry.id as string));
@@ -174,6 +187,7 @@ export async function runScenario(log: (line: string) => void = console.log): Pr
       },
       notice: { message: messages[0], recorded: notices.length },
       audit: entries,
+      writeAhead,
       proofVerified,
     };
   } finally {

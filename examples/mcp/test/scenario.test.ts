@@ -25,6 +25,8 @@ describe('examples/mcp', () => {
       ['notes__read_file', 'success'],
     ]);
     expect(r.audit[3]).toMatchObject({ approver: 'alice' });
+    // the three calls that ran were each recorded before they went upstream
+    expect(r.writeAhead).toEqual({ entries: 3, everyRunPaired: true });
     expect(r.proofVerified).toBe(true);
     expect(lines.length).toBeGreaterThan(5);
   });
