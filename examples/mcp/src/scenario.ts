@@ -37,6 +37,8 @@ export interface ScenarioReport {
   };
   notice: { message: unknown; recorded: number };
   audit: { tool: unknown; decision: unknown; outcome: string; approver?: unknown }[];
+  /** The write-ahead entries (one per call that went upstream), and whether each call that ran has one. */
+  writeAhead: { entries: number; everyRunPaired: boolean };
   proofVerified: boolean;
 }
 
