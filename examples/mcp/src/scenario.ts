@@ -37,7 +37,7 @@ export interface ScenarioReport {
   };
   notice: { message: unknown; recorded: number };
   audit: { tool: unknown; decision: unknown; outcome: string; approver?: unknown }[];
-  /** The write-ahead entries (one per call that went upstream), and whether each call that ran has one. */
+  /** The write-ahead entries (one per call that went upstream), and whether each call that succeeded has one. */
   writeAhead: { entries: number; everyRunPaired: boolean };
   proofVerified: boolean;
 }
@@ -154,13 +154,13 @@ export async function runScenario(log: (line: string) => void = console.log): Pr
       await auditStore.query('acme', { actionType: 'policy_decision' }, { offset: 0, limit: 100 })
     ).records.filter((r) => r.entry.actionDetail.stage === 'forwarding');
     const aheadIds = new Set(ahead.map((r) => r.entry.requestId));
-    const ran = records.filter((r) => r.entry.outcome === 'success');
+    const succeeded = records.filter((r) => r.entry.outcome === 'success');
     const writeAhead = {
       entries: ahead.length,
-      everyRunPaired: ran.every((r) => aheadIds.has(r.entry.requestId)),
+      everyRunPaired: succeeded.every((r) => aheadIds.has(r.entry.requestId)),
     };
     log(
-      `write-ahead: ${writeAhead.entries} calls recorded before they went upstream; each that ran has one: ${writeAhead.everyRunPaired}`,
+      `write-ahead: ${writeAhead.entries} calls recorded before they went upstream; each that succeeded has one: ${writeAhead.everyRunPaired}`,
     );
     await audit.checkpoint('acme');
     const last = records.at(-1);

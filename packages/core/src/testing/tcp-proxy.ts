@@ -1,7 +1,7 @@
 /**
  * A TCP proxy a test controls, to take a backing service (PostgreSQL, Redis) away from a server
- * without touching the shared service itself: `cut()` drops every open connection and refuses new
- * ones, `restore()` lets connections through again. Started with `{ hold: true }`, it accepts new
+ * without touching the shared service itself: `cut()` drops every open (or held) connection and
+ * closes new ones as soon as they are accepted, `restore()` lets connections through again. Started with `{ hold: true }`, it accepts new
  * connections but holds them back (no byte reaches the target) until `restore()`.
  */
 import net from 'node:net';
@@ -52,7 +52,7 @@ export async function startTcpProxy(
     port,
     cut() {
       mode = 'cut';
-      for (const s of sockets) s.destroy();
+      for (const s of [...sockets, ...held.splice(0)]) s.destroy();
       sockets.clear();
     },
     restore() {
