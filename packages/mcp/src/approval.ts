@@ -6,7 +6,7 @@
  * governance service. Either way the human is shown the canonical arguments themselves (the
  * pending approval keeps them), never only the assistant's account of the call.
  */
-import type { Clock, ToolCallInbox } from '@agentgov/core';
+import type { Clock, ToolApproval, ToolApprovalKey, ToolCallInbox } from '@agentgov/core';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { ToolCallRefused } from './errors';
 import { type CallFacts, digestOf } from './facts';
@@ -41,11 +41,14 @@ export async function approvalOf(
     policyTool: entry.policyTool,
     argumentsDigest: digestOf(facts) as string,
   };
-  const granted = await deps.inbox.consume(key, deps.clock.now());
+  // A granted approval is found here and taken (`consume`, single use) only once the call is on
+  // the log (the governor, after its write-ahead entry): a call the log refuses does not spend it.
+  const granted = await grantedOf(deps.inbox, key, deps.clock.now());
   if (granted) {
     facts.approver = granted.decidedBy ?? identity.userId;
     facts.approvalId = granted.id;
     facts.approvalVia = 'inbox';
+    facts.approvalKey = key;
     facts.result = 'allow';
     return true;
   }
@@ -75,6 +78,41 @@ export async function approvalOf(
     'approval_required',
     `a human must approve this call (approval ${pending.id}, until ${pending.expiresAt}); call again with the same arguments once it is approved`,
     { tool: entry.exposed, approvalId: pending.id, expiresAt: pending.expiresAt },
+  );
+}
+
+/** An approved, unexpired, unused approval of exactly this key (not taken). */
+async function grantedOf(
+  inbox: ToolCallInbox,
+  key: ToolApprovalKey,
+  now: Date,
+): Promise<ToolApproval | undefined> {
+  const approved = await inbox.list(key.tenantId, now, { userIds: [key.userId], status: 'approved' });
+  return approved.find((a) => a.policyTool === key.policyTool && a.argumentsDigest === key.argumentsDigest);
+}
+
+/**
+ * Takes the granted approval the call was found to have (`approvalOf`), now that the call is on the
+ * log: true when taken (the facts name the one taken), else the refusal — another call with the
+ * same arguments took it meanwhile (single use), or it lapsed.
+ */
+export async function takeApproval(
+  inbox: ToolCallInbox,
+  facts: CallFacts,
+  now: Date,
+): Promise<true | ToolCallRefused> {
+  const key = facts.approvalKey as ToolApprovalKey;
+  const taken = await inbox.consume(key, now);
+  if (taken) {
+    facts.approvalId = taken.id;
+    facts.approver = taken.decidedBy ?? key.userId;
+    return true;
+  }
+  facts.result = 'require_approval';
+  return new ToolCallRefused(
+    'policy_denied',
+    'the approval of this call was used by another call with the same arguments meanwhile, or lapsed (an approval is used once): call again to ask for a new one',
+    { tool: facts.name },
   );
 }
 

@@ -7,7 +7,7 @@
  * `tool_invocation` alone.
  */
 import { createHash } from 'node:crypto';
-import { type ActionAutonomy, type AuditEntryInput, newId } from '@agentgov/core';
+import { type ActionAutonomy, type AuditEntryInput, newId, type ToolApprovalKey } from '@agentgov/core';
 import { digestOfCanonical } from './digest';
 import type { ToolEntry, ToolSession } from './session';
 
@@ -25,6 +25,8 @@ export interface CallFacts {
   approver?: string;
   approvalId?: string;
   approvalVia?: 'elicitation' | 'inbox';
+  /** The granted inbox approval found for the call, taken once the call is on the log. */
+  approvalKey?: ToolApprovalKey;
   error?: string;
   withheld?: string;
   /** A `notify` call whose notice the inbox could not record: why. */

@@ -7,7 +7,7 @@
 import { type ClassificationLevel, type Clock, nowMs, systemClock, type ToolCallInbox } from '@agentgov/core';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { approvalOf } from './approval';
+import { approvalOf, takeApproval } from './approval';
 import { LimitsSchema, type McpLimits } from './config';
 import {
   actionsQuery,
@@ -146,6 +146,7 @@ export class ToolGovernor {
       approver: undefined,
       approvalId: undefined,
       approvalVia: undefined,
+      approvalKey: undefined,
       error: undefined,
       withheld: undefined,
       started: nowMs(this.#clock),
@@ -274,10 +275,8 @@ export class ToolGovernor {
         args === undefined || (ctx.argumentsOwned && d.autonomy !== 'approve')
           ? (args as Record<string, unknown> | undefined)
           : (JSON.parse(canonical) as Record<string, unknown>);
-      // Write-ahead: the call is on the log before it goes upstream. With the log down nothing
-      // is forwarded (fail closed); a log that fails during the call still holds that the call
-      // went, with these arguments, on whose approval (its outcome entry then missing, the result
-      // withheld). Appended in this frame (no async function around it), as #audit does.
+      // Write-ahead: the call is on the log before it goes upstream (with the log down nothing
+      // is forwarded; a granted approval is taken only then). Awaited in this frame, as #audit.
       let ahead: boolean;
       try {
         ahead = (await this.#o.audit.append(forwardingEntryOf(facts, this.#o))).isOk();
@@ -285,6 +284,10 @@ export class ToolGovernor {
         ahead = false;
       }
       if (!ahead) return await this.#notForwarded(facts);
+      if (facts.approvalKey) {
+        const taken = await takeApproval(this.inbox, facts, this.#clock.now());
+        if (taken !== true) return await this.#refuse(facts, taken);
+      }
       // Forwarded in this frame (no async function around the upstream call): the upstream's
       // failures are turned into refusals by #upstreamFailed, an oversized result refused here.
       let result: CallToolResult;

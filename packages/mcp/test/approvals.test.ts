@@ -1,4 +1,13 @@
-import { InMemorySecretStore, type Principal, type ToolApproval } from '@agentgov/core';
+import {
+  type AuditEntryInput,
+  type AuditSink,
+  err,
+  InMemorySecretStore,
+  ok,
+  PolicyEngineUnreachableError,
+  type Principal,
+  type ToolApproval,
+} from '@agentgov/core';
 import { createGovernance, createMemoryStores } from '@agentgov/gateway';
 import { OFFLINE_ISSUER, testOidcConfig } from '@agentgov/gateway/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -198,6 +207,62 @@ async function inboxRoutes(w: ProxyWorld) {
   };
   return { gov, call };
 }
+
+describe('a granted approval is taken only once the call is on the log', () => {
+  it('a call the audit log refuses does not spend its approval; the call again uses it, once', async () => {
+    let down = false;
+    const entries: AuditEntryInput[] = [];
+    const sink: AuditSink = {
+      append: async (input) => {
+        if (down) return err(new PolicyEngineUnreachableError());
+        entries.push(input);
+        return ok({ id: '0'.repeat(26), timestamp: '', ...input }) as never;
+      },
+    };
+    world = await makeProxyWorld({ sink });
+    const client = await world.client();
+    await client.listTools();
+    const approvalId = (await refused(client.callTool(DELETE))).approvalId as string;
+    await world.decide(approvalId, { approved: true, by: 'olga' });
+    const status = async () => (await world?.inbox.get('acme', approvalId, world.clock.now()))?.status;
+
+    down = true;
+    expect((await refused(client.callTool(DELETE))).refusal).toBe('audit_unavailable');
+    expect(world.state.deleted).toEqual([]);
+    expect(await status()).toBe('approved');
+
+    down = false;
+    expect((await client.callTool(DELETE)).content).toEqual([{ type: 'text', text: 'deleted /notes/a.md' }]);
+    expect(world.state.deleted).toEqual(['/notes/a.md']);
+    expect(await status()).toBe('consumed');
+    const [ahead, outcome] = entries.slice(-2);
+    expect(ahead).toMatchObject({
+      actionType: 'policy_decision',
+      actionDetail: { approvalId, approverUserId: 'olga' },
+    });
+    expect(outcome).toMatchObject({
+      actionType: 'tool_invocation',
+      outcome: 'success',
+      actionDetail: { approvalId },
+    });
+    expect((await refused(client.callTool(DELETE))).refusal).toBe('approval_required');
+  });
+
+  it('two calls at once on one approval: one goes upstream, the other is refused', async () => {
+    world = await makeProxyWorld();
+    const client = await world.client();
+    await client.listTools();
+    const approvalId = (await refused(client.callTool(DELETE))).approvalId as string;
+    await world.decide(approvalId, { approved: true, by: 'olga' });
+    const results = await Promise.allSettled([client.callTool(DELETE), client.callTool(DELETE)]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const lost = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    expect(['policy_denied', 'approval_required']).toContain(
+      (await refused(Promise.reject(lost.reason))).refusal,
+    );
+    expect(world.state.deleted).toEqual(['/notes/a.md']);
+  });
+});
 
 describe('the human deciding a pending approval sees the arguments themselves', () => {
   it('the pending approval of a call holds exactly its canonical arguments; GET /mcp/approvals and the decision answer them', async () => {
