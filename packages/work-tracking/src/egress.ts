@@ -12,6 +12,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 import { type IpFamily, parseNetwork } from '@agentgov/core';
+import ipaddr from 'ipaddr.js';
 import { Agent, fetch as undiciFetch } from 'undici';
 
 /**
@@ -95,31 +96,12 @@ function compile(policy: EgressPolicy): (address: string) => boolean {
 /** The IPv4 address inside a NAT64 or 6to4 IPv6 address, if `address` is one. */
 function embeddedIPv4(address: string): string | undefined {
   if (isIP(address) !== 6) return undefined;
-  const words = expandIPv6(address);
-  if (!words) return undefined;
+  const w = ipaddr.IPv6.parse(address).parts;
   const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  if (words[0] === 0x64 && words[1] === 0xff9b && (words[2] === 0 || words[2] === 1))
-    return v4(words[6] as number, words[7] as number);
-  if (words[0] === 0x2002) return v4(words[1] as number, words[2] as number);
+  if (w[0] === 0x64 && w[1] === 0xff9b && (w[2] === 0 || w[2] === 1))
+    return v4(w[6] as number, w[7] as number);
+  if (w[0] === 0x2002) return v4(w[1] as number, w[2] as number);
   return undefined;
-}
-
-/** The eight 16-bit words of an IPv6 address (a trailing dotted IPv4 part included). */
-function expandIPv6(address: string): number[] | undefined {
-  let text = address.toLowerCase();
-  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
-    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head = '', tail] = text.split('::');
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const missing = 8 - left.length - right.length;
-  if (tail === undefined ? missing !== 0 : missing < 0) return undefined;
-  return [...left, ...Array<string>(tail === undefined ? 0 : missing).fill('0'), ...right].map((w) =>
-    Number.parseInt(w, 16),
-  );
 }
 
 const refusal = (host: string, address: string) =>

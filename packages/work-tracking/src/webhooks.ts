@@ -144,8 +144,8 @@ export class WebhookService {
         `The ${deliveryHeader} header is longer than ${MAX_DELIVERY_ID} characters`,
         [{ path: deliveryHeader, message: `at most ${MAX_DELIVERY_ID} characters (got ${sentId.length})` }],
       );
-    const bodyId = `sha256:${createHash('sha256').update(req.rawBody).digest('hex')}`;
-    const deliveryId = sentId || bodyId;
+    // Without the sender's id, the body's digest names the delivery (hashed only then).
+    const deliveryId = sentId || `sha256:${createHash('sha256').update(req.rawBody).digest('hex')}`;
     // The digest of the event and the signed body is the delivery's other id: the sender's id is
     // not signed, so the same event with the same body under a new id (a captured delivery
     // replayed) is the same delivery — recorded as a duplicate below, after the policy has

@@ -98,15 +98,19 @@ export interface SyncOutcome {
 export class ConnectorSync {
   readonly #o: ConnectorSyncOptions;
   readonly #clock: Clock;
+  readonly #leaseMs: number;
+  readonly #pullDeadlineMs: number;
   constructor(options: ConnectorSyncOptions) {
     this.#o = options;
     this.#clock = options.clock ?? systemClock;
+    this.#leaseMs = options.leaseMs ?? 300_000;
+    this.#pullDeadlineMs = options.pullDeadlineMs ?? Math.floor(this.#leaseMs * 0.8);
   }
 
   /** Pulls every connector due now; resolves with what happened to each. */
   async tick(signal?: AbortSignal): Promise<SyncOutcome[]> {
     const now = this.#clock.now();
-    const leaseMs = this.#o.leaseMs ?? 300_000;
+    const leaseMs = this.#leaseMs;
     // Pulls end this much before the lease, whenever they start.
     const pullsEndBy = now.getTime() + Math.floor(leaseMs * 0.9);
     const claims = await this.#o.connectors.claimSync(
@@ -132,10 +136,7 @@ export class ConnectorSync {
 
   async #pull(c: Connector, failures: number, endBy: number, signal?: AbortSignal): Promise<SyncOutcome> {
     const base = { tenantId: c.tenantId, connectorId: c.id, type: c.type };
-    const deadlineMs = Math.min(
-      this.#o.pullDeadlineMs ?? Math.floor((this.#o.leaseMs ?? 300_000) * 0.8),
-      endBy - this.#clock.now().getTime(),
-    );
+    const deadlineMs = Math.min(this.#pullDeadlineMs, endBy - this.#clock.now().getTime());
     // Too little of the lease left to pull: the claim lapses, a later round takes it.
     if (deadlineMs < 1000) return { ...base, outcome: 'skipped' };
     const intervalMs = intervalOf(c) * 1000;
