@@ -81,14 +81,17 @@ export async function approvalOf(
   );
 }
 
-/** An approved, unexpired, unused approval of exactly this key (not taken). */
+/**
+ * The approved, unexpired, unused approval of exactly this key that `consume` would take (not
+ * taken): the oldest requested, the last of them in the list (newest first).
+ */
 async function grantedOf(
   inbox: ToolCallInbox,
   key: ToolApprovalKey,
   now: Date,
 ): Promise<ToolApproval | undefined> {
   const approved = await inbox.list(key.tenantId, now, { userIds: [key.userId], status: 'approved' });
-  return approved.find((a) => a.policyTool === key.policyTool && a.argumentsDigest === key.argumentsDigest);
+  return approved.findLast((a) => a.policyTool === key.policyTool && a.argumentsDigest === key.argumentsDigest);
 }
 
 /**

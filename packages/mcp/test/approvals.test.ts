@@ -248,6 +248,36 @@ describe('a granted approval is taken only once the call is on the log', () => {
     expect((await refused(client.callTool(DELETE))).refusal).toBe('approval_required');
   });
 
+  it('of two granted approvals of the same call, both entries name the one taken (the oldest)', async () => {
+    const entries: AuditEntryInput[] = [];
+    const sink: AuditSink = {
+      append: async (input) => {
+        entries.push(input);
+        return ok({ id: '0'.repeat(26), timestamp: '', ...input }) as never;
+      },
+    };
+    world = await makeProxyWorld({ sink });
+    const client = await world.client();
+    await client.listTools();
+    const older = (await refused(client.callTool(DELETE))).approvalId as string;
+    await world.decide(older, { approved: true, by: 'olga' });
+    // A second approval of the very same call (another process's request, say), granted too.
+    const first = (await world.inbox.get('acme', older, world.clock.now())) as ToolApproval;
+    const newer = await world.inbox.request({ ...first, ttlMs: 60_000 }, world.clock.now());
+    expect(newer.id).not.toBe(older);
+    await world.decide(newer.id, { approved: true, by: 'pia' });
+
+    await client.callTool(DELETE);
+    const [ahead, outcome] = entries.slice(-2);
+    expect(ahead).toMatchObject({
+      actionType: 'policy_decision',
+      actionDetail: { approvalId: older, approverUserId: 'olga' },
+    });
+    expect(outcome).toMatchObject({ actionType: 'tool_invocation', actionDetail: { approvalId: older } });
+    expect((await world.inbox.get('acme', older, world.clock.now()))?.status).toBe('consumed');
+    expect((await world.inbox.get('acme', newer.id, world.clock.now()))?.status).toBe('approved');
+  });
+
   it('two calls at once on one approval: one goes upstream, the other is refused', async () => {
     world = await makeProxyWorld();
     const client = await world.client();

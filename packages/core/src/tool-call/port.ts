@@ -46,8 +46,9 @@ export interface ToolCallInbox {
     now: Date,
   ): Promise<ToolApproval | undefined>;
   /**
-   * Takes an approved, unexpired, unused approval of exactly this key and marks it `consumed`,
-   * atomically: of concurrent consumers (in any process) exactly one gets it. Undefined when none.
+   * Takes an approved, unexpired, unused approval of exactly this key — the oldest requested of
+   * them, the last of them in `list` — and marks it `consumed`, atomically: of concurrent
+   * consumers (in any process) exactly one gets it. Undefined when none.
    */
   consume(key: ToolApprovalKey, now: Date): Promise<ToolApproval | undefined>;
   /** Records that a `notify` tool was called (at `now`). */

@@ -159,6 +159,20 @@ const cases = {
     // A consumed approval never reads as expired.
     expect((await inbox.get(A, a.id, at(600)))?.status).toBe('consumed');
   },
+  'consume: of several approved approvals of one key, the oldest requested first (the last of them in list)':
+    async (inbox: ToolCallInbox) => {
+      // A pending request of a key is asked again as it is: each is approved before the next is asked.
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const a = await inbox.request(req(), at(i));
+        await inbox.decide(A, a.id, { approved: true, by: 'root' }, at(i));
+        ids.push(a.id);
+      }
+      const listed = await inbox.list(A, at(6), { userIds: ['alice'], status: 'approved' });
+      expect(listed.map((a) => a.id)).toEqual([...ids].reverse());
+      for (const id of ids) expect((await inbox.consume(key(), at(6)))?.id).toBe(id);
+      expect(await inbox.consume(key(), at(6))).toBeUndefined();
+    },
   'consume: a rejected approval, or an approved one past its expiry, is never consumed': async (
     inbox: ToolCallInbox,
   ) => {
