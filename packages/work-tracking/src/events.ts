@@ -91,7 +91,8 @@ const REVIEW_EVENTS = new Set([
 ]);
 
 export interface CodehostContext {
-  projectKeys: readonly string[];
+  /** The tracker's project keys (`undefined`: any key; empty: no tracker, no tickets). */
+  projectKeys: readonly string[] | undefined;
   trackerName: string;
   users: Record<string, string>;
   now: Date;
@@ -238,7 +239,9 @@ export function parseTrackerEvent(payload: unknown, tracker: TrackerIntegration,
   if (extractTickets(tracker.projectKeys, key)[0] !== key)
     return {
       kind: 'ignored',
-      reason: `ticket ${key} is not in a configured project (${tracker.projectKeys.join(', ')})`,
+      reason: tracker.projectKeys
+        ? `ticket ${key} is not in a configured project (${tracker.projectKeys.join(', ')})`
+        : `${key} is not a ticket reference ({PROJECT}-{NUMBER})`,
     };
   const u = e.user ?? {};
   const userId = userOf(tracker.users, u.accountId, u.name, u.emailAddress, u.displayName);

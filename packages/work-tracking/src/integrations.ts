@@ -24,8 +24,14 @@ export type CodehostIntegration = z.infer<typeof CodehostIntegrationSchema>;
 export const TrackerIntegrationSchema = z.object({
   /** The tracker's name, also the word of PR description lines `<name>: <URL>`. */
   name: z.string().min(1).max(64).default('Jira'),
-  /** Project keys whose `{KEY}-{NUMBER}` references count as tickets. */
-  projectKeys: z.array(z.string().refine(isProjectKey, 'must be an upper-case project key')).min(1),
+  /**
+   * Project keys whose `{KEY}-{NUMBER}` references count as tickets; left out, any key of two or
+   * more characters counts (see `tickets.ts`).
+   */
+  projectKeys: z
+    .array(z.string().refine(isProjectKey, 'must be an upper-case project key'))
+    .min(1)
+    .optional(),
   /** Transition applied to each linked ticket when a pull request is merged; none when absent. */
   defaultMergeTransition: z.string().min(1).max(255).optional(),
   /** Base URL of the tracker's REST API (Jira-compatible); needed for writes. */

@@ -1,7 +1,10 @@
 /**
  * Ticket references `{PROJECT}-{NUMBER}`: extracted from branch names, titles, commit messages
- * and the description line `<TrackerName>: <URL>`. A reference counts only when its project key is
- * one of the tracker's configured keys (so `UTF-8` or `SHA-256` never are tickets) and when it
+ * and the description line `<TrackerName>: <URL>`. When the tracker names its project keys, a
+ * reference counts only when its key is one of them (so `UTF-8` or `SHA-256` never are tickets);
+ * when it names none (`projectKeys` left out: the spec's tracker configuration has only
+ * `defaultMergeTransition`), any key of two or more characters counts (`[A-Z][A-Z0-9_]+`, as
+ * trackers make them; `SHA-256` then does too). Either way a reference counts only when it
  * stands alone: not preceded by a letter, digit or `-`, not followed by a letter or digit or by
  * `-<digit>`; `_`, `/`, `.`, spaces and punctuation are boundaries (`feature/ENG-12-fix`,
  * `ENG-12_fix`, `fix_ENG-12`). Keys are matched exactly (case-sensitive, as trackers print them),
@@ -19,15 +22,22 @@ function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** A reusable extractor for a tracker's project keys. */
-export function ticketMatcher(projectKeys: readonly string[]): (text: string) => string[] {
-  const keys = [...new Set(projectKeys.filter(isProjectKey))].sort((a, b) => b.length - a.length);
-  if (keys.length === 0) return () => [];
-  // Longest keys first, so that of two configured keys `MY_ENG` and `ENG`, `MY_ENG-1` is MY_ENG's.
-  const re = new RegExp(
-    `(?<![A-Za-z0-9-])(${keys.map(escapeRe).join('|')})-([0-9]+)(?![0-9A-Za-z]|-[0-9])`,
-    'g',
-  );
+/** Any project key (no keys configured): two or more characters. */
+const ANY_KEY = '[A-Z][A-Z0-9_]+';
+
+/**
+ * A reusable extractor for a tracker's project keys; `undefined`: the tracker names none, any key
+ * counts; an empty list: none does (no tracker).
+ */
+export function ticketMatcher(projectKeys: readonly string[] | undefined): (text: string) => string[] {
+  let alternatives = ANY_KEY;
+  if (projectKeys !== undefined) {
+    const keys = [...new Set(projectKeys.filter(isProjectKey))].sort((a, b) => b.length - a.length);
+    if (keys.length === 0) return () => [];
+    // Longest keys first, so that of two configured keys `MY_ENG` and `ENG`, `MY_ENG-1` is MY_ENG's.
+    alternatives = keys.map(escapeRe).join('|');
+  }
+  const re = new RegExp(`(?<![A-Za-z0-9-])(${alternatives})-([0-9]+)(?![0-9A-Za-z]|-[0-9])`, 'g');
   return (text: string) => {
     const out: string[] = [];
     const seen = new Set<string>();
@@ -44,7 +54,7 @@ export function ticketMatcher(projectKeys: readonly string[]): (text: string) =>
 
 /** Ticket references in `texts`, in order of first appearance, deduplicated. */
 export function extractTickets(
-  projectKeys: readonly string[],
+  projectKeys: readonly string[] | undefined,
   ...texts: readonly (string | null | undefined)[]
 ): string[] {
   const match = ticketMatcher(projectKeys);

@@ -205,7 +205,8 @@ export class WebhookService {
         return parseTrackerEvent(payload, integ.tracker, this.#o.clock.now());
       }
       return parseCodehostEvent(event, payload, {
-        projectKeys: integ.tracker?.projectKeys ?? [],
+        // No tracker: no tickets; a tracker naming no project keys: any key.
+        projectKeys: integ.tracker ? integ.tracker.projectKeys : [],
         trackerName: integ.tracker?.name ?? 'Jira',
         users: integ.codehost?.users ?? {},
         now: this.#o.clock.now(),

@@ -56,7 +56,8 @@ export class Rule7Engine implements DecisionEngine {
 export const TENANT = 'acme';
 export const SECRET = 'codehost-secret-1';
 
-export function setup(opts: { transition?: string | undefined } = {}) {
+/** `projectKeys`: the tracker's (default ENG and OPS; `null`: none named, any key counts). */
+export function setup(opts: { transition?: string | undefined; projectKeys?: string[] | null } = {}) {
   const clock = new ManualClock('2019-05-15T16:00:00Z');
   const store = new InMemoryWorkTrackingStore();
   const audit = new InMemoryAuditSink(clock);
@@ -77,7 +78,7 @@ export function setup(opts: { transition?: string | undefined } = {}) {
       },
       tracker: {
         name: 'Jira',
-        projectKeys: ['ENG', 'OPS'],
+        ...(opts.projectKeys === null ? {} : { projectKeys: opts.projectKeys ?? ['ENG', 'OPS'] }),
         webhookSecretRef: 'tracker-webhook',
         users: { 'acc-alice': 'alice' },
         ...('transition' in opts

@@ -30,6 +30,17 @@ describe('ticket references', () => {
     expect(isProjectKey('1AB')).toBe(false);
   });
 
+  it.each([
+    ['feature/PROJ-123-fix', ['PROJ-123']],
+    ['PROJ-123: Fix ENG-4 and MY_PROJ-5', ['PROJ-123', 'ENG-4', 'MY_PROJ-5']],
+    ['X-1 x-1 XENG-12a PROJ-12-3 eng-12 1AB-2', []],
+    // No keys named: what looks like a key is one (name the keys to leave these out).
+    ['UTF-8 and SHA-256', ['UTF-8', 'SHA-256']],
+  ])('no project keys configured (any key): %s → %j', (text, expected) => {
+    expect(ticketMatcher(undefined)(text)).toEqual(expected);
+    expect(extractTickets(undefined, text)).toEqual(expected);
+  });
+
   it('deduplicates across sources in order of first appearance', () => {
     expect(
       extractTickets(KEYS, 'feature/OPS-3', 'ENG-1: OPS-3', null, undefined, 'Fix ENG-1 again', 'ENG-2'),
@@ -77,6 +88,26 @@ describe('ticket references', () => {
             const m = /^([A-Z][A-Z0-9_]*)-(\d+)$/.exec(r);
             expect(m).not.toBeNull();
             expect(keys).toContain(m?.[1]);
+            expect(text).toContain(r);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('property: with no keys configured, every configured key of two or more characters is found too, and nothing that is not a key', () => {
+    fc.assert(
+      fc.property(
+        fc.array(key, { minLength: 1, maxLength: 3 }),
+        fc.string({ maxLength: 80 }),
+        fc.array(fc.tuple(key, num, sep), { maxLength: 4 }),
+        (keys, noise, refs) => {
+          const text = [noise, ...refs.map(([k, n, s]) => `${s}${k}-${n}${s}`)].join(' ');
+          const any = ticketMatcher(undefined)(text);
+          for (const r of ticketMatcher(keys.filter((k) => k.length >= 2))(text)) expect(any).toContain(r);
+          for (const r of any) {
+            expect(r).toMatch(/^[A-Z][A-Z0-9_]+-\d+$/);
             expect(text).toContain(r);
           }
         },

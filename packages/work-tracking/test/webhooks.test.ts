@@ -159,6 +159,27 @@ describe('WebhookService (real @octokit/webhooks-examples payloads)', () => {
     expect(s.engine.requests.at(-1)?.userId).toBe('Codertocat');
   });
 
+  it('a tracker that names no project keys (the spec’s configuration): any {PROJECT}-{NUMBER} is a ticket', async () => {
+    const s = setup({ projectKeys: null });
+    s.tracker.addTicket('PROJ-123');
+    const answer = await s.send(
+      'pull_request',
+      mergedPullRequest({ branch: 'feature/PROJ-123-readme', title: 'Fix the README (PROJ-123)' }),
+    );
+    expect(answer.tickets).toEqual(['PROJ-123']);
+    expect(answer.writes?.map((w) => [w.tool, w.ticketId])).toEqual([
+      ['tracker_update', 'PROJ-123'],
+      ['tracker_transition', 'PROJ-123'],
+    ]);
+    // Named keys still narrow it: the same event under ENG and OPS names no ticket.
+    const named = setup();
+    const none = await named.send(
+      'pull_request',
+      mergedPullRequest({ branch: 'feature/PROJ-123-readme', title: 'Fix the README (PROJ-123)' }),
+    );
+    expect(none.tickets).toEqual([]);
+  });
+
   it('without defaultMergeTransition only comments are written', async () => {
     const s = setup({ transition: undefined });
     const answer = await s.send('pull_request', mergedPullRequest());
