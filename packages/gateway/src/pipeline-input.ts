@@ -116,8 +116,9 @@ export class HandlerInput implements RouteInput {
 
 /**
  * Reads the input of a route matched with `routeParams` and the target's `search`: params, query
- * and (for a route with a body schema) the body, up to `bodyLimit` bytes, in that order. Answered
- * at once (no promise, no microtask) for a route without a body.
+ * and (for a route with a body schema) the body, up to `bodyLimit` bytes, in that order — its
+ * bytes checked by the route's `beforeParse`, if any, before they are parsed. Answered at once (no
+ * promise, no microtask) for a route without a body.
  */
 export function createInputReader(
   bodyLimit: number,
@@ -142,7 +143,7 @@ export function createInputReader(
     const query = validate(route.query, rawQuery);
     const bodySchema = route.body;
     if (!bodySchema) return new HandlerInput(incoming, params, query, undefined, undefined);
-    return incoming.readBody(bodyLimit).then((rawBody) => {
+    const parse = (rawBody: Uint8Array): HandlerInput => {
       const raw = parseJsonBody(rawBody);
       checkInputBounds(raw, '(body)');
       if (raw !== undefined && (raw === null || typeof raw !== 'object' || Array.isArray(raw))) {
@@ -152,6 +153,13 @@ export function createInputReader(
       const exact = raw === undefined ? undefined : route.exactBody?.(raw);
       const body = exact !== undefined ? exact : validate(bodySchema, raw ?? undefined);
       return new HandlerInput(incoming, params, query, body, rawBody);
+    };
+    const before = route.beforeParse;
+    if (!before) return incoming.readBody(bodyLimit).then(parse);
+    // The route's checks of the bytes first (a signature, the content type): only then parsed.
+    return incoming.readBody(bodyLimit).then(async (rawBody) => {
+      await before(rawBody, { request: incoming.fetchRequest(), query });
+      return parse(rawBody);
     });
   };
 }

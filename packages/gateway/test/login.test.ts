@@ -93,6 +93,25 @@ describe('POST /auth/callback', () => {
     expect(res.headers.getSetCookie().some((c) => c.startsWith('session='))).toBe(false);
   });
 
+  it('refuses a form or text body that is not JSON with 415 as well: the type is checked before the body is parsed', async () => {
+    const gov = createTestGovernance(idp);
+    for (const [type, body] of [
+      ['application/x-www-form-urlencoded', 'code=abc&state=xyz'],
+      ['text/plain', '{not json'],
+      ['', ''],
+    ] as const) {
+      const res = await gov.handle(
+        new Request('http://gw/api/v1/auth/callback', {
+          method: 'POST',
+          headers: type ? { 'content-type': type } : {},
+          body,
+        }),
+      );
+      expect(res.status).toBe(415);
+      expect(((await res.json()) as { error: string }).error).toBe('unsupported_media_type');
+    }
+  });
+
   it('is throttled per client address', async () => {
     const gov = createTestGovernance(idp, {
       limits: { rateLimits: { auth_login: { points: 3, durationSeconds: 60 } } },

@@ -101,8 +101,19 @@ export class WebhookService {
     this.#o = { ...options, clock: options.clock ?? systemClock, logger: options.logger ?? silentLogger };
   }
 
-  /** Handles one webhook; throws the GovernanceError of the answer for every failure. */
-  async receive(source: WebhookSource, req: WebhookRequest): Promise<WebhookAnswer> {
+  /**
+   * The checks of a webhook's bytes before they are parsed: the sender's signature over them (401
+   * `invalid_webhook_secret`), then the content type (415). `receive` makes them again (an HMAC
+   * over at most the body limit: cheap, and no caller can hand it bytes it did not check).
+   */
+  async verify(source: WebhookSource, req: Omit<WebhookRequest, 'payload' | 'requestId'>): Promise<void> {
+    await this.#verify(source, req);
+  }
+
+  async #verify(
+    source: WebhookSource,
+    req: Omit<WebhookRequest, 'payload' | 'requestId'>,
+  ): Promise<TenantIntegrations | undefined> {
     const integ = await this.#o.integrations.resolve(req.tenantId);
     const refs = source === 'codehost' ? integ?.codehost : integ?.tracker;
     const secrets = await webhookSecrets(this.#o.secrets, refs, this.#o.clock.now(), {
@@ -116,6 +127,12 @@ export class WebhookService {
     const type = req.headers.get('content-type') ?? '';
     if (!/^application\/(?:[\w.+-]*\+)?json\b/i.test(type))
       throw errorOf('unsupported_media_type', 'Webhooks must be sent as application/json');
+    return integ;
+  }
+
+  /** Handles one webhook; throws the GovernanceError of the answer for every failure. */
+  async receive(source: WebhookSource, req: WebhookRequest): Promise<WebhookAnswer> {
+    const integ = await this.#verify(source, req);
 
     const claimed = (req.payload as { webhookEvent?: unknown } | null)?.webhookEvent;
     if (source === 'tracker' && claimed !== undefined && claimed !== null && typeof claimed !== 'string')

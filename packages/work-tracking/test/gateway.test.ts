@@ -226,6 +226,29 @@ describe('work-tracking plugin over HTTP', () => {
         'payload_too_large',
       ],
       ['non-JSON', hook('pull_request', 'payload=%7B%7D'), 400, 'invalid_type'],
+      // The bytes are checked before they are parsed: unsigned or mislabelled input is never parsed.
+      [
+        'non-JSON, unsigned',
+        fetch(`${base}/webhooks/codehost`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-github-event': 'pull_request' },
+          body: '{bad',
+        }),
+        401,
+        'invalid_webhook_secret',
+      ],
+      [
+        'non-JSON, wrongly signed',
+        hook('pull_request', '{bad', { 'x-hub-signature-256': signBody('nope', '{bad') }),
+        401,
+        'invalid_webhook_secret',
+      ],
+      [
+        'non-JSON, signed, form-encoded',
+        hook('pull_request', 'payload=%7B%7D', { 'content-type': 'application/x-www-form-urlencoded' }),
+        415,
+        'unsupported_media_type',
+      ],
       ['a JSON array', hook('pull_request', '[1,2]'), 400, 'invalid_type'],
       ['empty body', hook('pull_request', ''), 400, 'missing_type'],
       [

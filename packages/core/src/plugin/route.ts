@@ -54,6 +54,13 @@ export interface RouteDefinition<P = unknown, Q = unknown, B = unknown, A extend
   /** JSON body schema; the kernel reads the body once (bounded), parses and validates it. */
   body?: z.ZodType<B>;
   /**
+   * Checks of the body's bytes made before the kernel parses them (a route with a `body` only):
+   * the signature a webhook's sender made over them, the content type. A throw is the answer (a
+   * GovernanceError: its status and body); the bytes are then never parsed, so unsigned or
+   * mislabelled input costs no JSON parse and gets the check's answer, not a parse error.
+   */
+  beforeParse?: (rawBody: Uint8Array, input: { request: Request; query: Q }) => void | Promise<void>;
+  /**
    * A fast path of `body` for a hot route: given the parsed JSON (within the input bounds), the
    * value itself when `body` would accept it and hand it back unchanged, else `undefined` — then
    * the kernel runs `body` (which gives the value or the error). It may refuse more than `body`,

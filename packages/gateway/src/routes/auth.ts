@@ -177,6 +177,12 @@ function oidcRoutes(ctx: OidcServices): AnyRoute[] {
       auth: 'none',
       rateLimit: 'auth_login',
       body: CallbackBodySchema,
+      // Only JSON, checked before the body is parsed: a cross-site form can post text/plain (or
+      // urlencoded) without a preflight, which would log the victim in as the attacker (login CSRF).
+      beforeParse(_raw, { request }) {
+        const type = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
+        if (type !== 'application/json') throw errorOf('unsupported_media_type');
+      },
       responses: {
         200: { description: 'Authenticated; Set-Cookie carries the session', schema: CallbackOut },
         400: err('missing_type / invalid_type'),
@@ -184,10 +190,6 @@ function oidcRoutes(ctx: OidcServices): AnyRoute[] {
         502: err('token_exchange_failed'),
       },
       async handler({ request, body }, { signal, remoteAddress }) {
-        // Only JSON: a cross-site form can post text/plain (or urlencoded) without a preflight,
-        // which would log the victim in as the attacker (login CSRF).
-        const type = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
-        if (type !== 'application/json') throw errorOf('unsupported_media_type');
         const headers = new Headers();
         const binding = body.state === undefined ? {} : loginBinding(ctx, request, body.state, headers);
         const p = await completeLogin(ctx, { request, remoteAddress }, body.code, binding, signal, headers);

@@ -45,6 +45,14 @@ export interface WebhookRouteOptions {
 }
 
 export function webhookRoutes(o: WebhookRouteOptions): AnyRoute[] {
+  const tenantOf = (query: { tenant?: string | undefined }): string => {
+    const tenantId = query.tenant ?? o.defaultTenant;
+    if (!tenantId)
+      throw errorOf('missing_type', 'The tenant query parameter is required', [
+        { path: 'tenant', message: 'required' },
+      ]);
+    return tenantId;
+  };
   const route = (source: WebhookSource, summary: string) =>
     defineRoute({
       method: 'POST',
@@ -55,6 +63,17 @@ export function webhookRoutes(o: WebhookRouteOptions): AnyRoute[] {
       rateLimit: 'webhooks',
       query: WebhookQuery,
       body: Payload,
+      // Before the body is parsed: its size, the tenant, the signature over the bytes, the content
+      // type (unsigned or mislabelled input is never parsed, and gets 401 / 415, not a parse error).
+      async beforeParse(bytes, { request, query }) {
+        if (bytes.byteLength > o.bodyLimit)
+          throw errorOf('payload_too_large', `The webhook body exceeds ${o.bodyLimit} bytes`);
+        await o.webhooks.verify(source, {
+          tenantId: tenantOf(query),
+          headers: request.headers,
+          rawBody: bytes,
+        });
+      },
       responses: {
         200: {
           description: 'Processed, duplicate (nothing changed), ignored (with the reason) or pong',
@@ -69,18 +88,10 @@ export function webhookRoutes(o: WebhookRouteOptions): AnyRoute[] {
         503: err('POLICY_ENGINE_UNREACHABLE or service_unavailable'),
       },
       async handler({ query, body, rawBody, request }, rc) {
-        const bytes = rawBody ?? new Uint8Array(0);
-        if (bytes.byteLength > o.bodyLimit)
-          throw errorOf('payload_too_large', `The webhook body exceeds ${o.bodyLimit} bytes`);
-        const tenantId = query.tenant ?? o.defaultTenant;
-        if (!tenantId)
-          throw errorOf('missing_type', 'The tenant query parameter is required', [
-            { path: 'tenant', message: 'required' },
-          ]);
         const answer = await o.webhooks.receive(source, {
-          tenantId,
+          tenantId: tenantOf(query),
           headers: request.headers,
-          rawBody: bytes,
+          rawBody: rawBody ?? new Uint8Array(0),
           payload: body,
           requestId: rc.requestId,
         });
