@@ -7,8 +7,14 @@
  */
 import type http from 'node:http';
 import type { consoleRoutes } from '@agentgov/console/gateway';
-import { type Governance, sendFetchResponse, toFetchRequest } from '@agentgov/gateway';
+import { type Governance, requestIdFrom, sendFetchResponse, toFetchRequest } from '@agentgov/gateway';
 import type { ServerConfig } from './config';
+
+/** Every answer carries an `X-Request-Id`, the console's and `/`'s too (the gateway's has one). */
+function withRequestId(response: Response, request: Request): Response {
+  response.headers.set('x-request-id', requestIdFrom(request));
+  return response;
+}
 
 /**
  * The request listener of the server: `framework` with the gateway, then the console and `/`.
@@ -47,7 +53,11 @@ export async function frameworkListener(
     consolePlugin
       .serve(request)
       .then((page) => page ?? rootIndex(request))
-      .then((page) => page ?? governance.handle(request, remoteAddress ? { remoteAddress } : {}))
+      .then((page) =>
+        page
+          ? withRequestId(page, request)
+          : governance.handle(request, remoteAddress ? { remoteAddress } : {}),
+      )
       .then((response) => sendFetchResponse(res, response))
       .catch(() => {
         if (!res.headersSent) res.writeHead(500);

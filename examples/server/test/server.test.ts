@@ -66,12 +66,25 @@ describe.each(['express', 'koa'] as const)('reference server on %s', (framework)
   });
 
   it('answers unknown paths, inside and outside /api/v1, with the spec error body', async () => {
-    for (const path of ['/api/v1/nope', '/nope']) {
+    for (const path of ['/api/v1/nope', '/nope', '/console/nope.js', '/console/assets/gone-1.css']) {
       const res = await fetch(`${server.url}${path}`);
-      expect(res.status).toBe(404);
-      expect(res.headers.get('x-request-id')).toBeTruthy();
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('x-request-id'), path).toBeTruthy();
       expect(await res.json()).toMatchObject({ error: 'NOT_FOUND' });
     }
+  });
+
+  it('gives every answer outside /api/v1 an X-Request-Id too (the index, the console), echoing a valid one sent', async () => {
+    for (const [path, accept] of [
+      ['/', 'application/json'],
+      ['/', 'text/html'],
+      ['/console/', 'text/html'],
+    ] as const) {
+      const res = await fetch(`${server.url}${path}`, { headers: { accept }, redirect: 'manual' });
+      expect(res.headers.get('x-request-id'), `${path} ${accept}`).toMatch(/^[\w.:-]{8,}$/);
+    }
+    const echoed = await fetch(`${server.url}/`, { headers: { 'x-request-id': 'trace-12345678' } });
+    expect(echoed.headers.get('x-request-id')).toBe('trace-12345678');
   });
 
   it('answers `/` for an API client with where the console, the API and its reference are', async () => {

@@ -75,7 +75,9 @@ describe('consoleRoutes', () => {
 
   it('a missing asset is 404 (never the page); writes are 405; other paths are not the console’s', async () => {
     expect((await fetch(`${base}/console/assets/gone-123.js`)).status).toBe(404);
-    expect((await fetch(`${base}/console/missing.css`)).status).toBe(404);
+    const missing = await fetch(`${base}/console/missing.css`);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ error: 'NOT_FOUND', message: 'No console asset missing.css' });
     const post = await fetch(`${base}/console/`, { method: 'POST', body: '{}' });
     expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
     expect((await fetch(`${base}/consoles`)).status).toBe(418);

@@ -9,7 +9,7 @@
  * every request outside it (see examples/server): an answer for `/console…` and, for a browser,
  * a redirect from `/` to the console; `undefined` for anything else.
  */
-import type { GatewayPlugin } from '@agentgov/core';
+import { type GatewayPlugin, json } from '@agentgov/core';
 import {
   defaultAppDir,
   fileResponse,
@@ -104,10 +104,8 @@ export function consoleRoutes(options: ConsoleOptions = {}): ConsolePlugin {
       if (file && name !== 'index.html') return fileResponse(file, request);
       // A missing asset is a 404 (never the page: a stale page must not get HTML for a script).
       if (name.startsWith('assets/') || /\.[a-z0-9]+$/i.test(name)) {
-        return new Response('Not found', {
-          status: 404,
-          headers: { 'content-type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS },
-        });
+        // The spec's error body, as every other unknown path gets from the gateway.
+        return json(404, { error: 'NOT_FOUND', message: `No console asset ${name}` }, SECURITY_HEADERS);
       }
       // Every other path is a page of the app (client-side routes): the app's index.html.
       return fileResponse(index, request);
