@@ -144,7 +144,11 @@ export function writeOutcome(
   const { body } = outcome;
   if (body === null || typeof body === 'string' || body instanceof Uint8Array) {
     const length = body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
-    if (!(outcome.status === 204 || outcome.status === 304) || length > 0) headers['content-length'] = length;
+    // A HEAD answer keeps the GET's Content-Length the pipeline gave it (or none): never 0.
+    if (req?.method === 'HEAD') {
+      if (body !== null) headers['content-length'] = length;
+    } else if (!(outcome.status === 204 || outcome.status === 304) || length > 0)
+      headers['content-length'] = length;
     res.writeHead(outcome.status, headers);
     if (!pending) {
       res.end(body ?? undefined);

@@ -251,6 +251,18 @@ export function createPipeline(o: PipelineOptions): Pipeline {
     if (!outcome.headers.has('x-content-type-options'))
       outcome.headers.set('x-content-type-options', 'nosniff');
     outcome.via = seen.principal?.via;
+    // HEAD (a GET route answered it): the headers of the GET — its Content-Length when it is
+    // known, none for a stream (RFC 9110 8.6) — and no body.
+    if (incoming.method === 'HEAD' && outcome.body !== null) {
+      const { body } = outcome;
+      if (body instanceof ReadableStream) void body.cancel().catch(() => {});
+      else
+        outcome.headers.set(
+          'content-length',
+          String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength),
+        );
+      outcome.body = null;
+    }
     if (end) reportOutcome(end, incoming.method, requestId, outcome.status, seen);
     return outcome;
   };

@@ -2,7 +2,8 @@
  * Matching of method + path against the route table, compiled once at start-up: static paths are
  * one map lookup; parameterised paths are tried in order, static segments first
  * (`/audit/export` before `/audit/{id}`) — only those that can match the path's first segment
- * (the patterns starting with that segment, and those starting with a parameter).
+ * (the patterns starting with that segment, and those starting with a parameter). A path with
+ * a GET route answers HEAD with it (the pipeline sends no body).
  */
 import type { AnyRoute, HttpMethod } from '@agentgov/core';
 
@@ -69,6 +70,11 @@ export class Router {
       }
       if (byMethod.has(method)) throw new Error(`duplicate route ${method} ${path}`);
       byMethod.set(method, mounted);
+    }
+    // HEAD wherever GET is (RFC 9110 9.3.2): the GET route answers, the pipeline drops the body.
+    for (const byMethod of [...this.#static.values(), ...[...patterns.values()].map((p) => p.byMethod)]) {
+      const get = byMethod.get('GET');
+      if (get && !byMethod.has('HEAD')) byMethod.set('HEAD', get);
     }
     const ordered = [...patterns.values()].sort((a, b) => a.names.length - b.names.length);
     this.#anyFirst = ordered.filter((p) => p.first === '');

@@ -54,8 +54,12 @@ describe('Router', () => {
   it('answers the allowed methods of every pattern the path matches, or not found', () => {
     expect(router.match('PUT', '/audit/x')).toEqual({
       kind: 'method_not_allowed',
-      allow: ['GET', 'DELETE', 'POST'],
+      allow: ['GET', 'DELETE', 'HEAD', 'POST'],
     });
+    // HEAD is answered by the GET route of the path.
+    const get = router.match('GET', '/audit/x');
+    expect(get.kind).toBe('found');
+    expect(router.match('HEAD', '/audit/x')).toEqual(get);
     expect(router.match('GET', '/nothing/here/at/all')).toEqual({ kind: 'not_found' });
     // Segments match case-sensitively: `/Audit/export` is only the parameter-first POST route's.
     expect(router.match('GET', '/Audit/export')).toEqual({ kind: 'method_not_allowed', allow: ['POST'] });

@@ -59,6 +59,25 @@ export function kernelCases(h: Harness): void {
       h.expectError(r, 405, 'method_not_allowed');
       expect(r.headers.get('allow')).toContain('GET');
     });
+    it('answers HEAD wherever GET is: the GET headers, no body (RFC 9110); Allow names HEAD', async () => {
+      for (const [path, as] of [
+        ['/status', undefined],
+        ['/policies', 'enterpriseAdmin'],
+        ['/nope-head', undefined],
+      ] as const) {
+        const get = await h.call(path, as ? { as } : {});
+        const head = await h.call(path, { method: 'HEAD', ...(as ? { as } : {}) });
+        expect([path, head.status]).toEqual([path, get.status]);
+        expect(head.text).toBe('');
+        expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+        expect(head.headers.get('x-request-id')).toBeTruthy();
+        // Never a length the GET would not have (RFC 9110 8.6; the 404's message names the method).
+        const length = head.headers.get('content-length');
+        if (length !== null && get.status === 200) expect(Number(length)).toBe(Buffer.byteLength(get.text));
+      }
+      const put = await h.call('/status', { method: 'PUT', body: {} });
+      expect(put.headers.get('allow')?.split(', ').sort()).toEqual(['GET', 'HEAD']);
+    });
     it('rejects bodies over 1 MiB with 413, with and without Content-Length', async () => {
       const big = 'x'.repeat(1024 * 1024 + 1);
       h.expectError(
