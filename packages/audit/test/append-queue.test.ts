@@ -123,31 +123,6 @@ describe('group commit of appends', () => {
     expect(await chain(memory, 't1')).toEqual(['warm', 'c1', 'c2', 'c3', 'c4']);
   });
 
-  it('on a busy log (the last turn had several appends) groups the next turn whole, its first append too', async () => {
-    const { store, memory, calls } = countingStore();
-    const log = logOn(store);
-    (await log.append(entryInput({ requestId: 'warm' })))._unsafeUnwrap();
-    await new Promise((r) => setImmediate(r));
-    calls.length = 0;
-    /** Appends each id from its own callback of one check phase (requests read in one turn). */
-    const turn = (ids: string[]) =>
-      new Promise<Promise<unknown>[]>((resolve) => {
-        const out: Promise<unknown>[] = [];
-        for (const id of ids)
-          setImmediate(() => {
-            out.push(log.append(entryInput({ requestId: id })));
-            if (out.length === ids.length) resolve(out);
-          });
-      });
-    await Promise.all(await turn(['a1', 'a2', 'a3']));
-    await Promise.all(await turn(['b1', 'b2']));
-    // The turn of b1 and b2 was busy as well; this one has a single append: quiet from the next on.
-    await Promise.all(await turn(['c1']));
-    await Promise.all(await turn(['d1', 'd2']));
-    expect(calls).toEqual([['a1'], ['a2', 'a3'], ['b1', 'b2'], ['c1'], ['d1'], ['d2']]);
-    expect(await chain(memory, 't1')).toEqual(['warm', 'a1', 'a2', 'a3', 'b1', 'b2', 'c1', 'd1', 'd2']);
-  });
-
   it('writes a lone append within its turn: it does not wait for the end of the turn', async () => {
     const { store, memory, calls } = countingStore();
     const log = logOn(store);
