@@ -1,15 +1,13 @@
 /**
- * Group commit of a log's appends, per tenant. The first append of a turn of the event loop is
- * written at once (at the microtask checkpoint, with whatever the same synchronous run appends:
- * `Promise.all` over appends): a lone call — a quiet server, a tool call waiting for its
- * write-ahead entry — does not wait for the loop. The appends made later in that turn (the other
- * requests read in it), and those made while the tenant's previous write is still in flight (a
- * database round trip), are built and written together: one `build(head)` and one `store.append`
- * call, at the end of the turn (`setImmediate`) or when the write in flight returns. That wait
- * matters: a store that answers at once (in memory, embedded PGlite on this thread) is never in
- * flight, and without it each request of a busy server would be a write of its own (POST
- * /decisions on embedded PGlite: 2.2k → 5.9k requests/s). Writes of a tenant run one at a time,
- * in call order; different tenants never wait for each other.
+ * Group commit of a log's appends, per tenant: the entries of every `append` / `appendBatch` of a
+ * tenant made in the same turn of the event loop (`Promise.all` over appends, the requests read in
+ * one turn), or while that tenant's previous write is still in flight (a database round trip),
+ * are built and written together: one `build(head)` and one `store.append` call. The first write
+ * waits for the end of its turn (`setImmediate`), not just for the microtask checkpoint: a store
+ * that answers at once (in memory, embedded PGlite on this thread) is never in flight, and
+ * without that wait each request of a busy server would be a write of its own (POST /decisions on
+ * embedded PGlite: 2.2k → 5.9k requests/s). Writes of a tenant run one at a time, in call order;
+ * different tenants never wait for each other.
  *
  * Each caller's entries were validated and prepared before they were queued (an invalid input
  * fails its own call and never reaches a group), and each caller is settled with its own entries
@@ -46,11 +44,6 @@ const MAX_GROUP_ENTRIES = 1000;
 export class AppendQueue {
   readonly #ctx: LogContext;
   readonly #tenants = new Map<string, TenantQueue>();
-  /** A write was scheduled in this turn of the event loop (cleared at its end). */
-  #turnTaken = false;
-  readonly #endTurn = (): void => {
-    this.#turnTaken = false;
-  };
 
   constructor(ctx: LogContext) {
     this.#ctx = ctx;
@@ -75,16 +68,9 @@ export class AppendQueue {
     if (queue.busy) return;
     queue.busy = true;
     const scheduled = queue;
-    if (this.#turnTaken) {
-      // Not the turn's first: at its end, with everything else the turn brings (the other
-      // requests read in it), also when the store answers at once and is never in flight.
-      setImmediate(() => this.#write(tenantId, scheduled));
-      return;
-    }
-    // The turn's first: at once (with whatever this synchronous run still appends).
-    this.#turnTaken = true;
-    setImmediate(this.#endTurn);
-    queueMicrotask(() => this.#write(tenantId, scheduled));
+    // At the end of this turn of the event loop: everything the turn brings (the other requests
+    // read in it) joins the group, also when the store answers at once and is never in flight.
+    setImmediate(() => this.#write(tenantId, scheduled));
   }
 
   /** Writes the next group of the tenant's waiting callers; the following group when it returns. */
