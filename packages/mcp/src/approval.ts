@@ -91,7 +91,9 @@ async function grantedOf(
   now: Date,
 ): Promise<ToolApproval | undefined> {
   const approved = await inbox.list(key.tenantId, now, { userIds: [key.userId], status: 'approved' });
-  return approved.findLast((a) => a.policyTool === key.policyTool && a.argumentsDigest === key.argumentsDigest);
+  return approved.findLast(
+    (a) => a.policyTool === key.policyTool && a.argumentsDigest === key.argumentsDigest,
+  );
 }
 
 /**
