@@ -60,7 +60,7 @@ export async function frameworkListener(
       )
       .then((response) => sendFetchResponse(res, response))
       .catch(() => {
-        if (!res.headersSent) res.writeHead(500);
+        if (!res.headersSent) res.writeHead(500, { 'x-request-id': requestIdFrom(request) });
         res.end();
       });
   };

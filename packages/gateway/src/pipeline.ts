@@ -149,10 +149,12 @@ export function createPipeline(o: PipelineOptions): Pipeline {
     const { pathname: path, search } = incoming.target();
     if (path !== basePath && !path.startsWith(basePrefix)) throw errorOf('NOT_FOUND', `No route for ${path}`);
     const match = o.router.match(method, path.slice(basePath.length) || '/');
-    if (match.kind === 'not_found') throw errorOf('NOT_FOUND', `No route for ${method} ${path}`);
+    // A HEAD is answered as its GET would be, messages too (same Content-Length).
+    const shown = method === 'HEAD' ? 'GET' : method;
+    if (match.kind === 'not_found') throw errorOf('NOT_FOUND', `No route for ${shown} ${path}`);
     if (match.kind === 'method_not_allowed') {
       extraOf(seen).set('allow', match.allow.join(', '));
-      throw errorOf('method_not_allowed', `${method} is not allowed on ${path}`);
+      throw errorOf('method_not_allowed', `${shown} is not allowed on ${path}`);
     }
     const route = match.mounted.route;
     seen.route = route.path;

@@ -25,8 +25,8 @@ export const TrackerIntegrationSchema = z.object({
   /** The tracker's name, also the word of PR description lines `<name>: <URL>`. */
   name: z.string().min(1).max(64).default('Jira'),
   /**
-   * Project keys whose `{KEY}-{NUMBER}` references count as tickets; left out, any key of two or
-   * more characters counts (see `tickets.ts`).
+   * Project keys whose `{KEY}-{NUMBER}` references count as tickets; left out, any key of 2 to
+   * 32 characters counts (see `tickets.ts`).
    */
   projectKeys: z
     .array(z.string().refine(isProjectKey, 'must be an upper-case project key'))

@@ -3,7 +3,7 @@
  * and the description line `<TrackerName>: <URL>`. When the tracker names its project keys, a
  * reference counts only when its key is one of them (so `UTF-8` or `SHA-256` never are tickets);
  * when it names none (`projectKeys` left out: the spec's tracker configuration has only
- * `defaultMergeTransition`), any key of two or more characters counts (`[A-Z][A-Z0-9_]+`, as
+ * `defaultMergeTransition`), any key of 2 to 32 characters counts (`[A-Z][A-Z0-9_]{1,31}`, as
  * trackers make them; `SHA-256` then does too). Either way a reference counts only when it
  * stands alone: not preceded by a letter, digit or `-`, not followed by a letter or digit or by
  * `-<digit>`; `_`, `/`, `.`, spaces and punctuation are boundaries (`feature/ENG-12-fix`,
@@ -22,8 +22,12 @@ function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Any project key (no keys configured): two or more characters. */
-const ANY_KEY = '[A-Z][A-Z0-9_]+';
+/**
+ * Any project key (no keys configured): 2 to 32 characters. Bounded: in `A_A_A_…` every letter
+ * may start a key, and an unbounded key would make each start scan to the end of the run
+ * (quadratic: a 64 KiB commit message held the event loop for ~1 s).
+ */
+const ANY_KEY = '[A-Z][A-Z0-9_]{1,31}';
 
 /**
  * A reusable extractor for a tracker's project keys; `undefined`: the tracker names none, any key

@@ -6,10 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import {
-  type AuditEntryInput,
   type AuditSink,
   type Clock,
-  type Decision,
   type DecisionEngine,
   type DecisionRequest,
   errorOf,
@@ -28,6 +26,7 @@ import {
 import { type ParsedEvent, PayloadError, parseCodehostEvent, parseTrackerEvent } from './events';
 import { type IntegrationResolver, type TenantIntegrations, webhookSecrets } from './integrations';
 import { verifySignature } from './signature';
+import { decisionAuditEntry } from './webhook-decisions';
 
 /** Event headers, first present wins (Gitea and Forgejo also send `X-GitHub-Event`). */
 export const EVENT_HEADERS = ['x-github-event', 'x-gitea-event', 'x-forgejo-event', 'x-gogs-event'] as const;
@@ -62,6 +61,14 @@ export interface WebhookAnswer {
   tickets?: string[];
   activities?: number;
   writes?: { id: string; tool: TrackerTool; ticketId: string; state: TrackerWrite['state'] }[];
+}
+
+/** What `WebhookService.verify` answers: these bytes passed the checks for this source and tenant. */
+export interface WebhookVerification {
+  readonly source: WebhookSource;
+  readonly tenantId: string;
+  readonly rawBody: Uint8Array;
+  readonly integrations: TenantIntegrations | undefined;
 }
 
 export interface WebhookServiceOptions {
@@ -103,12 +110,28 @@ export class WebhookService {
 
   /**
    * The checks of a webhook's bytes before they are parsed: the sender's signature over them (401
-   * `invalid_webhook_secret`), then the content type (415). `receive` makes them again (an HMAC
-   * over at most the body limit: cheap, and no caller can hand it bytes it did not check).
+   * `invalid_webhook_secret`), then the content type (415). What it answers, handed to `receive`
+   * with these very bytes, spares `receive` the same checks (one secret read and one HMAC per
+   * delivery, and no second answer if a rotation window ends in between); `receive` without it,
+   * or with one this service did not give for these bytes, source and tenant, checks them itself.
    */
-  async verify(source: WebhookSource, req: Omit<WebhookRequest, 'payload' | 'requestId'>): Promise<void> {
-    await this.#verify(source, req);
+  async verify(
+    source: WebhookSource,
+    req: Omit<WebhookRequest, 'payload' | 'requestId'>,
+  ): Promise<WebhookVerification> {
+    const integrations = await this.#verify(source, req);
+    const verification: WebhookVerification = Object.freeze({
+      source,
+      tenantId: req.tenantId,
+      rawBody: req.rawBody,
+      integrations,
+    });
+    this.#issued.add(verification);
+    return verification;
   }
+
+  /** The verifications this service gave (a caller cannot make one of its own). */
+  readonly #issued = new WeakSet<WebhookVerification>();
 
   async #verify(
     source: WebhookSource,
@@ -130,9 +153,23 @@ export class WebhookService {
     return integ;
   }
 
-  /** Handles one webhook; throws the GovernanceError of the answer for every failure. */
-  async receive(source: WebhookSource, req: WebhookRequest): Promise<WebhookAnswer> {
-    const integ = await this.#verify(source, req);
+  /**
+   * Handles one webhook; throws the GovernanceError of the answer for every failure. `verified`:
+   * what `verify` answered for these bytes (see there).
+   */
+  async receive(
+    source: WebhookSource,
+    req: WebhookRequest,
+    verified?: WebhookVerification,
+  ): Promise<WebhookAnswer> {
+    const integ =
+      verified &&
+      this.#issued.has(verified) &&
+      verified.rawBody === req.rawBody &&
+      verified.source === source &&
+      verified.tenantId === req.tenantId
+        ? verified.integrations
+        : await this.#verify(source, req);
 
     const claimed = (req.payload as { webhookEvent?: unknown } | null)?.webhookEvent;
     if (source === 'tracker' && claimed !== undefined && claimed !== null && typeof claimed !== 'string')
@@ -339,50 +376,4 @@ export class WebhookService {
       policyReason: d.decision.reason,
     }));
   }
-}
-
-/**
- * The `policy_decision` audit entry of one decision the webhook asked for (or of a failed one:
- * `undefined`), shaped as `@agentgov/policy`'s `decisionAuditEntry` (the `POST /decisions` route's),
- * plus the delivery id.
- */
-function decisionAuditEntry(
-  request: DecisionRequest,
-  decision: Decision | undefined,
-  context: { engine: string; userId: string; requestId: string; deliveryId: string },
-): AuditEntryInput {
-  const fallback = `${context.engine}:${request.domain}`;
-  const base = {
-    tenantId: request.tenantId,
-    userId: context.userId,
-    actionType: 'policy_decision' as const,
-    actionDetail: {
-      domain: request.domain,
-      input: request.input,
-      engine: context.engine,
-      deliveryId: context.deliveryId,
-    },
-    requestId: context.requestId,
-  };
-  if (!decision)
-    return {
-      ...base,
-      policyApplied: fallback,
-      policyResult: 'deny',
-      policyReason: 'POLICY_ENGINE_UNREACHABLE',
-      outcome: 'error',
-    };
-  const ids = decision.policyIds ?? [];
-  const joined = ids.join(',');
-  const applied =
-    ids.length === 0 ? fallback : joined.length <= 255 ? joined : `${fallback}:${ids.length} policies`;
-  const allowed = decision.allow && !decision.deny;
-  const approval = allowed && decision.constraints.autonomy === 'approve';
-  return {
-    ...base,
-    policyApplied: applied.slice(0, 255),
-    policyResult: !allowed ? 'deny' : approval ? 'require_approval' : 'allow',
-    policyReason: decision.reason.slice(0, 1024),
-    outcome: !allowed ? 'denied' : approval ? 'pending_approval' : 'success',
-  };
 }

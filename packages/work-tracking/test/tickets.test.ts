@@ -34,6 +34,8 @@ describe('ticket references', () => {
     ['feature/PROJ-123-fix', ['PROJ-123']],
     ['PROJ-123: Fix ENG-4 and MY_PROJ-5', ['PROJ-123', 'ENG-4', 'MY_PROJ-5']],
     ['X-1 x-1 XENG-12a PROJ-12-3 eng-12 1AB-2', []],
+    // Keys of 2 to 32 characters (a longer run of capitals is not a key, nor any tail of it).
+    [`${'K'.repeat(32)}-1 ${'L'.repeat(33)}-2`, [`${'K'.repeat(32)}-1`]],
     // No keys named: what looks like a key is one (name the keys to leave these out).
     ['UTF-8 and SHA-256', ['UTF-8', 'SHA-256']],
   ])('no project keys configured (any key): %s → %j', (text, expected) => {
@@ -96,7 +98,7 @@ describe('ticket references', () => {
     );
   });
 
-  it('property: with no keys configured, every configured key of two or more characters is found too, and nothing that is not a key', () => {
+  it('property: with no keys configured, every configured key of 2 to 32 characters is found too, and nothing that is not a key', () => {
     fc.assert(
       fc.property(
         fc.array(key, { minLength: 1, maxLength: 3 }),

@@ -180,6 +180,48 @@ describe('WebhookService (real @octokit/webhooks-examples payloads)', () => {
     expect(none.tickets).toEqual([]);
   });
 
+  it('receive takes the checks verify made for these very bytes (once per delivery); anything else is checked again', async () => {
+    const s = setup();
+    let reads = 0;
+    const get = s.secrets.get.bind(s.secrets);
+    s.secrets.get = (...args: Parameters<typeof get>) => {
+      reads++;
+      return get(...args);
+    };
+    const payload = mergedPullRequest();
+    const raw = new TextEncoder().encode(JSON.stringify(payload));
+    const signed = (secret: string) =>
+      new Headers({
+        'content-type': 'application/json',
+        'x-github-event': 'pull_request',
+        'x-github-delivery': crypto.randomUUID(),
+        'x-hub-signature-256': signBody(secret, raw),
+      });
+    const req = (headers: Headers, rawBody = raw) => ({
+      tenantId: TENANT,
+      headers,
+      rawBody,
+      payload,
+      requestId: 'r',
+    });
+    const verified = await s.webhooks.verify('codehost', req(signed(SECRET)));
+    const afterVerify = reads;
+    expect(afterVerify).toBeGreaterThan(0);
+    expect((await s.webhooks.receive('codehost', req(signed(SECRET)), verified)).status).toBe('processed');
+    expect(reads).toBe(afterVerify); // not read again
+    // A look-alike this service did not give, other bytes, another source: checked again (and refused here).
+    const refused = async (p: Promise<unknown>) =>
+      expect(
+        await p.then(
+          () => 'accepted',
+          (e: { code?: string }) => e.code,
+        ),
+      ).toBe('invalid_webhook_secret');
+    await refused(s.webhooks.receive('codehost', req(signed('wrong')), { ...verified }));
+    await refused(s.webhooks.receive('codehost', req(signed('wrong'), raw.slice()), verified));
+    await refused(s.webhooks.receive('tracker', req(signed('wrong')), verified));
+  });
+
   it('without defaultMergeTransition only comments are written', async () => {
     const s = setup({ transition: undefined });
     const answer = await s.send('pull_request', mergedPullRequest());

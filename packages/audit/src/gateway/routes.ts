@@ -186,12 +186,18 @@ export function auditRoutes(options: AuditRoutesOptions): AuditPlugin {
           200: { description: 'The export (application/json or text/csv)', schema: Page },
           403: err('forbidden'),
         },
-        async handler({ url, query: params }, rc) {
+        async handler({ url, query: params, request }, rc) {
           const query = toAuditExportQuery(params);
           const exported = await service.export(await auditVisibility(directory, rc), queryObject(url), {
             signal: rc.signal,
           });
           if (exported.isErr()) throw exported.error;
+          // A HEAD (answered by this GET route) is served no entries: the stream is let go unread,
+          // and there is no access to record.
+          if (request.method === 'HEAD') {
+            await exported.value.body.cancel();
+            return new Response(null, { status: 200, headers: exported.value.headers });
+          }
           // Recorded when the export starts: a client that stops reading has still been served data.
           await recordAccess(rc, {
             operation: 'audit.export',

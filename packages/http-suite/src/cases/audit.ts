@@ -135,6 +135,22 @@ export function auditCases(h: Harness): void {
       expect(lines.length).toBeGreaterThan(1);
       expect(lines.slice(1).every((l) => l.split(',')[4] === 'policy_change')).toBe(true);
       h.expectError(await h.call('/audit/export', { as: 'orgAdmin' }), 403, 'forbidden');
+      // HEAD: the export's headers, no entries, and no `audit.export` access recorded (none was served).
+      const exports = async () =>
+        (
+          await h.call('/audit?action_type=data_access&page_size=1000', { as: 'enterpriseAdmin' })
+        ).body.entries.filter(
+          (e: { actionDetail: { operation?: string } }) => e.actionDetail.operation === 'audit.export',
+        ).length;
+      const before = await exports();
+      expect(before).toBeGreaterThanOrEqual(2); // the two GETs above were recorded
+      const head = await h.call('/audit/export?format=csv', { method: 'HEAD', as: 'enterpriseAdmin' });
+      expect([head.status, head.text, head.headers.get('content-type')]).toEqual([
+        200,
+        '',
+        'text/csv; charset=utf-8',
+      ]);
+      expect(await exports()).toBe(before);
       h.expectError(await h.call('/audit/export?format=xml', { as: 'enterpriseAdmin' }), 400, 'invalid_type');
     });
   });

@@ -1,7 +1,7 @@
 /** The webhook routes: `POST /webhooks/codehost` and `POST /webhooks/tracker` (auth: signature). */
 import { type AnyRoute, defineRoute, errorSpec as err, errorOf, type WebhookSource } from '@agentgov/core';
 import { z } from 'zod';
-import type { WebhookService } from '../webhooks';
+import type { WebhookService, WebhookVerification } from '../webhooks';
 
 const Payload = z.record(z.string(), z.unknown()).meta({
   id: 'WebhookPayload',
@@ -45,6 +45,8 @@ export interface WebhookRouteOptions {
 }
 
 export function webhookRoutes(o: WebhookRouteOptions): AnyRoute[] {
+  /** What `beforeParse` verified, by the very bytes the handler then gets. */
+  const verified = new WeakMap<Uint8Array, WebhookVerification>();
   const tenantOf = (query: { tenant?: string | undefined }): string => {
     const tenantId = query.tenant ?? o.defaultTenant;
     if (!tenantId)
@@ -68,11 +70,12 @@ export function webhookRoutes(o: WebhookRouteOptions): AnyRoute[] {
       async beforeParse(bytes, { request, query }) {
         if (bytes.byteLength > o.bodyLimit)
           throw errorOf('payload_too_large', `The webhook body exceeds ${o.bodyLimit} bytes`);
-        await o.webhooks.verify(source, {
+        const verification = await o.webhooks.verify(source, {
           tenantId: tenantOf(query),
           headers: request.headers,
           rawBody: bytes,
         });
+        verified.set(bytes, verification);
       },
       responses: {
         200: {
@@ -88,13 +91,20 @@ export function webhookRoutes(o: WebhookRouteOptions): AnyRoute[] {
         503: err('POLICY_ENGINE_UNREACHABLE or service_unavailable'),
       },
       async handler({ query, body, rawBody, request }, rc) {
-        const answer = await o.webhooks.receive(source, {
-          tenantId: tenantOf(query),
-          headers: request.headers,
-          rawBody: rawBody ?? new Uint8Array(0),
-          payload: body,
-          requestId: rc.requestId,
-        });
+        const bytes = rawBody ?? new Uint8Array(0);
+        const verification = verified.get(bytes);
+        verified.delete(bytes);
+        const answer = await o.webhooks.receive(
+          source,
+          {
+            tenantId: tenantOf(query),
+            headers: request.headers,
+            rawBody: bytes,
+            payload: body,
+            requestId: rc.requestId,
+          },
+          verification,
+        );
         return { status: 200, body: answer };
       },
     });
