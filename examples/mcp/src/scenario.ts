@@ -116,7 +116,9 @@ export async function runScenario(log: (line: string) => void = console.log): Pr
         .callTool({ name: 'notes__delete_file', arguments: { path: 'plan.md' } })
         .catch((e) => e),
     );
-    log(`delete_file (blocked, not listed): ${blocked?.refusal} — ${blocked?.reason}`);
+    log(
+      `delete_file (blocked: not listed, refused with the policy's reason): ${blocked?.refusal} — ${blocked?.reason}`,
+    );
 
     const message = { name: 'notes__send_message', arguments: { to: 'bob', text: 'the plan is ready' } };
     const first = refusalOf(await assistant.callTool(message).catch((e) => e));

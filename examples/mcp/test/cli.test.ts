@@ -53,7 +53,7 @@ describe('agentgov mcp proxy (stdio)', { timeout: 120_000 }, () => {
       const blocked = await client
         .callTool({ name: 'notes__delete_file', arguments: { path: 'plan.md' } })
         .catch((e: unknown) => e);
-      expect(refusalOf(blocked)?.refusal).toBe('unknown_tool');
+      expect(refusalOf(blocked)?.refusal).toBe('policy_denied');
       const approve = await client
         .callTool({ name: 'notes__send_message', arguments: { to: 'bob', text: 'x' } })
         .catch((e: unknown) => e);

@@ -11,7 +11,7 @@ describe('examples/mcp', () => {
       notes__send_message: 'approve',
     });
     expect(r.search).toEqual({ hits: ['plan.md'] });
-    expect(r.blocked).toBe('unknown_tool');
+    expect(r.blocked).toBe('policy_denied');
     expect(r.approval).toMatchObject({ firstRefusal: 'approval_required', replay: 'approval_required' });
     expect(r.approval.afterApproval).toContain('message sent to bob');
     expect(r.notice.recorded).toBe(1);

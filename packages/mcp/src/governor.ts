@@ -21,7 +21,7 @@ import { canonicalArguments, digestOfCanonical } from './digest';
 import { ToolCallRefused } from './errors';
 import { auditEntryOf, auditText, type CallFacts, forwardingEntryOf } from './facts';
 import { forwardOptionsOf } from './forward';
-import { listSessionTools } from './listing';
+import { listSessionTools, notListed } from './listing';
 import { filterResult, notifyCall } from './results';
 import type {
   CallContext,
@@ -172,14 +172,9 @@ export class ToolGovernor {
       if (session.listed === undefined) await this.listTools(session);
       const entry = typeof name === 'string' ? session.listed?.get(name) : undefined;
       if (!entry) {
-        return await this.#refuse(
-          facts,
-          new ToolCallRefused(
-            'unknown_tool',
-            `${facts.name} is not a tool of this session's last tools/list (unknown, blocked, or added since: list the tools again)`,
-            { tool: facts.name },
-          ),
-        );
+        const not = notListed(session, typeof name === 'string' ? name : facts.name);
+        if (not.entry) facts.entry = not.entry;
+        return await this.#refuse(facts, not.refusal);
       }
       facts.entry = entry;
       if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args)))

@@ -7,6 +7,7 @@
 import type { ActionAutonomy, ClassificationLevel } from '@agentgov/core';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpLimits } from './config';
+import { ToolCallRefused } from './errors';
 import { badToolName, exposedName, policyName } from './names';
 import {
   type GovernorWarning,
@@ -33,7 +34,7 @@ export interface ListingDeps {
     identity: SessionIdentity,
     policyTool: string,
     classification: ClassificationLevel,
-  ): Promise<{ autonomy: ActionAutonomy | 'deny' }>;
+  ): Promise<{ autonomy: ActionAutonomy | 'deny'; reason?: string }>;
 }
 
 interface Candidate {
@@ -50,21 +51,26 @@ export async function listSessionTools(deps: ListingDeps, session: ToolSession):
     candidates.map(async (c) => {
       const classification = c.u.classificationOf(c.tool.name);
       const d = await deps.decide(session.identity, c.policyTool, classification);
-      return { ...c, classification, autonomy: d.autonomy };
+      return { ...c, classification, autonomy: d.autonomy, reason: d.reason };
     }),
   );
   const listed = new Map<string, ToolEntry>();
+  const withheld = new Map<string, { entry: ToolEntry; reason: string }>();
   const out: Tool[] = [];
   for (const c of decided) {
-    if (c.autonomy === 'deny' || c.autonomy === 'block') continue;
-    listed.set(c.exposed, {
+    const entry: ToolEntry = {
       exposed: c.exposed,
       policyTool: c.policyTool,
       upstream: c.u,
       upstreamTool: c.tool.name,
       classification: c.classification,
-      autonomy: c.autonomy,
-    });
+      autonomy: c.autonomy === 'deny' ? 'block' : c.autonomy,
+    };
+    if (c.autonomy === 'deny' || c.autonomy === 'block') {
+      withheld.set(c.exposed, { entry, reason: c.reason || 'the actions policy blocks it' });
+      continue;
+    }
+    listed.set(c.exposed, entry);
     const description = `[agentgov: ${c.autonomy} — ${AUTONOMY_TEXT[c.autonomy]}]${c.tool.description ? ` ${c.tool.description}` : ''}`;
     out.push({
       ...c.tool,
@@ -79,7 +85,39 @@ export async function listSessionTools(deps: ListingDeps, session: ToolSession):
     });
   }
   session.listed = listed;
+  session.withheld = withheld;
   return out;
+}
+
+/**
+ * The refusal of a call naming no tool of the session's last list: one the policy blocks for the
+ * user (`policy_denied`, with the policy's reason: the user may know their own policy), else an
+ * unknown name or a tool added upstream since (`unknown_tool`: list the tools again). A name that
+ * is only like a blocked one (case, look-alike letters) is unknown.
+ */
+export function notListed(
+  session: ToolSession,
+  name: string,
+): { refusal: ToolCallRefused; entry?: ToolEntry } {
+  const blocked = session.withheld?.get(name);
+  if (blocked)
+    return {
+      entry: blocked.entry,
+      refusal: new ToolCallRefused(
+        'policy_denied',
+        `tool ${name} is blocked for you by policy (as of the last tools/list): ${blocked.reason}`,
+        {
+          tool: name,
+        },
+      ),
+    };
+  return {
+    refusal: new ToolCallRefused(
+      'unknown_tool',
+      `${name} is not a tool of this session's last tools/list (unknown, or added since: list the tools again)`,
+      { tool: name },
+    ),
+  };
 }
 
 /** Each upstream's tools; an upstream that cannot be listed contributes nothing (and is reported). */

@@ -41,6 +41,8 @@ export interface ToolSession {
   readonly sessionId?: string;
   /** The tools of the last `tools/list`, by exposed name (absent before the first list). */
   listed?: Map<string, ToolEntry>;
+  /** The tools that list withheld because the policy blocks them for this user, with its reason. */
+  withheld?: Map<string, { entry: ToolEntry; reason: string }>;
 }
 
 /**

@@ -54,7 +54,8 @@ describe('tools/list', () => {
     const r = await refusal(
       client.callTool({ name: 'notes__read_file', arguments: { path: '/notes/a.md' } }),
     );
-    expect(r.refusal?.refusal).toBe('unknown_tool');
+    // Withheld from the list because the policy denies an unknown user everything: said so.
+    expect(r.refusal?.refusal).toBe('policy_denied');
     expect(world.state.calls).toEqual([]);
   });
 });
@@ -199,13 +200,25 @@ describe('tools/call', () => {
     world = await makeProxyWorld();
     const client = await world.client();
     await client.listTools();
-    for (const name of ['notes__wipe_all', 'notes__nothing', 'mail__send', 'wipe_all', '']) {
+    // Blocked: refused with the policy's reason (the user may know their own policy), the
+    // upstream named in the audit entry; anything else is unknown.
+    const blocked = await refusal(client.callTool({ name: 'notes__wipe_all', arguments: {} }));
+    expect(blocked.refusal?.refusal).toBe('policy_denied');
+    expect(blocked.error.message).toMatch(/notes__wipe_all is blocked for you by policy/);
+    // The client's own "MCP error <code>:" prefix, once.
+    expect(blocked.error.message.match(/MCP error/g)).toHaveLength(1);
+    for (const name of ['notes__nothing', 'mail__send', 'wipe_all', '', 'notes__Wipe_All']) {
       const r = await refusal(client.callTool({ name, arguments: {} }));
       expect(r.refusal?.refusal).toBe('unknown_tool');
       expect(r.error.message).toMatch(/last tools\/list/);
     }
+    expect(world.audit.entries[0]?.actionDetail).toMatchObject({
+      tool: 'notes__wipe_all',
+      upstream: 'notes',
+    });
     expect(world.state.calls).toEqual([]);
     expect(world.audit.entries.map((e) => e.outcome)).toEqual([
+      'denied',
       'denied',
       'denied',
       'denied',
@@ -220,7 +233,7 @@ describe('tools/call', () => {
     const r = await client.callTool({ name: 'notes__read_file', arguments: { path: '/notes/b.md' } });
     expect(r.content).toEqual([{ type: 'text', text: 'beta plan' }]);
     const w = await refusal(client.callTool({ name: 'notes__wipe_all', arguments: {} }));
-    expect(w.refusal?.refusal).toBe('unknown_tool');
+    expect(w.refusal?.refusal).toBe('policy_denied');
   });
 
   it('decides again at call time: a tool blocked after the list is refused', async () => {

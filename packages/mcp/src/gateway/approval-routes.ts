@@ -15,6 +15,7 @@ import {
   defineRoute,
   errorSpec as err,
   ForbiddenError,
+  GovernanceError,
   hasRole,
   IdParams,
   NotFoundError,
@@ -83,7 +84,7 @@ export function approvalRoutes(deps: {
         const a = await inbox.get(rc.tenantId, params.id, clock.now());
         const scope = await scopeOf(rc);
         if (!a || (scope && !scope.includes(a.userId)))
-          throw new NotFoundError(`No tool-call approval ${params.id}`);
+          throw new NotFoundError(`Tool-call approval ${params.id}`);
         if (a.userId !== rc.principal.userId && !hasRole(rc.principal, 'enterprise_admin', 'org_admin'))
           throw new ForbiddenError('Only the user or an admin over them decides this call');
         const decided = await inbox.decide(
@@ -92,7 +93,12 @@ export function approvalRoutes(deps: {
           { approved, by: rc.principal.userId, ...(body.note ? { note: body.note } : {}) },
           clock.now(),
         );
-        if (!decided) throw new NotFoundError(`Tool-call approval ${params.id} is ${a.status}, not pending`);
+        // Decided, used or expired meanwhile: gone from the inbox (404, as the console expects).
+        if (!decided)
+          throw new GovernanceError(
+            'NOT_FOUND',
+            `Tool-call approval ${params.id} is ${a.status}, no longer pending`,
+          );
         const audited = await audit.append(decisionAudit(decided, rc.requestId));
         if (audited.isErr()) throw audited.error;
         return { status: 200, body: decided };
