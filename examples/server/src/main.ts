@@ -86,6 +86,17 @@ async function main(): Promise<void> {
       `A browser login: open ${api}/auth/login and sign in as any dev account (any password);`,
       `  you land on ${api}/auth/userinfo with a session cookie.`,
     );
+    if (server.mcpResource) {
+      // The MCP endpoint takes access tokens for its resource (RFC 9068), not ID tokens.
+      lines.push(
+        '',
+        `MCP access tokens for ${server.mcpResource} (12 hours), for an MCP client's Authorization header:`,
+      );
+      for (const account of DEV_ACCOUNTS)
+        lines.push(
+          `  ${account.sub.padEnd(6)} ${await issuer.mintAccessToken(account.sub, server.mcpResource, 12 * 3600)}`,
+        );
+    }
   }
   console.log(lines.join('\n'));
 

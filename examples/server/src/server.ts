@@ -72,6 +72,8 @@ export interface RunningServer {
   auditService: AuditService;
   /** The in-process development issuer, when no OIDC_ISSUER is configured. */
   devIssuer: DevIssuer | undefined;
+  /** The MCP endpoint's resource (the audience of its access tokens), when AGENTGOV_MCP_CONFIG is set. */
+  mcpResource: string | undefined;
   /** Audit key refs generated for development (empty when the environment provides them). */
   generatedSecrets: string[];
   /** Stops accepting connections, lets in-flight requests finish, then closes everything. */
@@ -365,6 +367,7 @@ export async function startServer(
       governance,
       auditService: auditPlugin.service,
       devIssuer,
+      mcpResource: mcpPlugin?.resource,
       generatedSecrets: generated,
       close: () => {
         closing ??= (async () => {

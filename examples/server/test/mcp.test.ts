@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
 import { type RunningServer, startServer } from '../src/server';
+import { startProcess } from './server-process';
 
 const notesDir = fileURLToPath(new URL('../../mcp', import.meta.url));
 
@@ -107,6 +108,36 @@ describe('reference server: governed MCP tool calls on PGlite', () => {
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
   });
+
+  it('`pnpm start` prints an MCP access token per development account, which the endpoint takes', async () => {
+    const server = await startProcess({
+      ...env,
+      DATABASE_URL: 'memory:',
+      PORT: '0',
+      AGENTGOV_DATA_DIR: join(dir, 'banner-data'),
+    });
+    try {
+      const out = server.stdout();
+      const heading = /MCP access tokens for (\S+) \(12 hours\)/.exec(out);
+      expect(heading?.[1]).toBe(`${server.url}/api/v1/mcp`);
+      const tokens = Object.fromEntries(
+        [...out.slice(heading?.index).matchAll(/^ {2}(\w+) +(ey[\w.-]+)$/gm)].map((m) => [m[1], m[2]]),
+      );
+      expect(Object.keys(tokens).sort()).toEqual(['alice', 'bob', 'carol', 'dave']);
+      // An MCP session opens with dave's token (an access token for this resource)…
+      await session(`${server.url}/api/v1/mcp`, tokens.dave as string);
+      // …and not with an ID token of the same banner.
+      const idToken = /^ {2}dave +\S+ +(ey[\w.-]+)$/m.exec(out)?.[1] as string;
+      const refused = await rpc(`${server.url}/api/v1/mcp`, idToken, null, 0, 'initialize', {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'server-test', version: '1.0.0' },
+      });
+      expect(refused.status).toBe(401);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
 
   it('a pending approval survives a restart, is decided through the route and used once; the server’s rate limiter limits each user', async () => {
     const config = loadConfig({ AGENTGOV_DATA_DIR: join(dir, 'data'), PORT: '0' });

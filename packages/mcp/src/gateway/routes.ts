@@ -66,6 +66,8 @@ export interface McpRoutesOptions {
 
 export interface McpPlugin extends GatewayPlugin {
   readonly inbox: ToolCallInbox;
+  /** The protected resource: the audience of the access tokens the endpoint accepts. */
+  readonly resource: string;
   /** Open Streamable HTTP sessions. */
   readonly sessions: () => number;
 }
@@ -124,6 +126,7 @@ export function mcpRoutes(options: McpRoutesOptions): McpPlugin {
   return {
     name: 'mcp',
     inbox,
+    resource: options.resource,
     sessions: () => endpointSessions.size(),
     rateLimits: {
       mcp_messages: { points: 600, durationSeconds: 60 },
