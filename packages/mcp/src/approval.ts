@@ -43,7 +43,21 @@ export async function approvalOf(
   };
   // A granted approval is found here and taken (`consume`, single use) only once the call is on
   // the log (the governor, after its write-ahead entry): a call the log refuses does not spend it.
-  const granted = await grantedOf(deps.inbox, key, deps.clock.now());
+  const now = deps.clock.now();
+  const { granted, rejected } = await approvalsOf(deps.inbox, key, now, deps.approvalTtlMs);
+  if (rejected && !granted) {
+    // A human said no to this very call: the assistant is told so, not handed a new approval to
+    // ask again at once; after the approval lifetime the same call may ask anew.
+    facts.approver = rejected.decidedBy;
+    facts.approvalId = rejected.id;
+    facts.approvalVia = 'inbox';
+    const until = new Date(Date.parse(rejected.decidedAt as string) + deps.approvalTtlMs).toISOString();
+    return new ToolCallRefused(
+      'policy_denied',
+      `${rejected.decidedBy ?? 'a human'} rejected this call with these arguments${rejected.note ? `: ${rejected.note}` : ''} (approval ${rejected.id}); the same call is refused until ${until}, then asks again`,
+      { tool: entry.exposed, approvalId: rejected.id },
+    );
+  }
   if (granted) {
     facts.approver = granted.decidedBy ?? identity.userId;
     facts.approvalId = granted.id;
@@ -82,18 +96,31 @@ export async function approvalOf(
 }
 
 /**
- * The approved, unexpired, unused approval of exactly this key that `consume` would take (not
- * taken): the oldest requested, the last of them in the list (newest first).
+ * Of the user's approvals of exactly this key: the approved, unexpired, unused one that `consume`
+ * would take (not taken) — the oldest requested, the last of them in the list (newest first) —
+ * and the newest one when a human rejected it less than an approval lifetime ago.
  */
-async function grantedOf(
+async function approvalsOf(
   inbox: ToolCallInbox,
   key: ToolApprovalKey,
   now: Date,
-): Promise<ToolApproval | undefined> {
-  const approved = await inbox.list(key.tenantId, now, { userIds: [key.userId], status: 'approved' });
-  return approved.findLast(
-    (a) => a.policyTool === key.policyTool && a.argumentsDigest === key.argumentsDigest,
+  ttlMs: number,
+): Promise<{ granted: ToolApproval | undefined; rejected: ToolApproval | undefined }> {
+  const ofKey = (a: ToolApproval) =>
+    a.policyTool === key.policyTool && a.argumentsDigest === key.argumentsDigest;
+  // Each status listed on its own (the list keeps the newest 500 of what it is asked for).
+  const [approved, rejections] = await Promise.all(
+    (['approved', 'rejected'] as const).map((status) =>
+      inbox.list(key.tenantId, now, { userIds: [key.userId], status }),
+    ),
   );
+  const granted = approved?.findLast(ofKey);
+  const newest = rejections?.find(ofKey);
+  const rejected =
+    newest?.decidedAt !== undefined && Date.parse(newest.decidedAt) + ttlMs > now.getTime()
+      ? newest
+      : undefined;
+  return { granted, rejected };
 }
 
 /**

@@ -140,7 +140,7 @@ describe('approve without elicitation: a pending approval decided by a human', (
     );
   });
 
-  it('an approval expires (injected clock); a rejected one is never used', async () => {
+  it('an approval expires (injected clock); a rejected one is never used, and the rejection is told for an approval lifetime', async () => {
     world = await makeProxyWorld({ config: { limits: { approvalTtlMs: 60_000 } } });
     const client = await world.client();
     const first = await refused(client.callTool(DELETE));
@@ -152,7 +152,15 @@ describe('approve without elicitation: a pending approval decided by a human', (
     );
     const second = (await world.inbox.list('acme', world.clock.now(), { status: 'pending' }))[0];
     expect(second).toBeDefined();
-    await world.decide(second?.id, { approved: false, by: 'alice' });
+    await world.decide(second?.id, { approved: false, by: 'alice', note: 'not that file' });
+    // The assistant is told of the rejection (not handed a new approval to ask again at once)…
+    const told = await refused(client.callTool(DELETE));
+    expect(told.refusal).toBe('policy_denied');
+    expect(told.reason).toMatch(/alice rejected this call with these arguments: not that file/);
+    expect(told.approvalId).toBe(second?.id);
+    expect(await world.inbox.list('acme', world.clock.now(), { status: 'pending' })).toEqual([]);
+    // …for an approval lifetime; then the same call asks again.
+    world.clock.advance(60_001);
     expect((await refused(client.callTool(DELETE))).refusal).toBe('approval_required');
     expect(world.state.deleted).toEqual([]);
     // An expired approval cannot be decided any more.
