@@ -24,7 +24,19 @@ export async function frameworkListener(
   framework: ServerConfig['framework'],
   governance: Governance,
   consolePlugin: ReturnType<typeof consoleRoutes>,
+  /** The MCP endpoint's resource, when it is served: its metadata is also at RFC 9728's place. */
+  mcpResource?: string,
 ): Promise<http.RequestListener> {
+  // RFC 9728 3.1: the metadata of resource `<origin>/api/v1/mcp` is at
+  // `<origin>/.well-known/oauth-protected-resource/api/v1/mcp`, outside the API (MCP clients that
+  // build it themselves, without following `WWW-Authenticate`, look there); the plugin serves it
+  // below the API's base path: the same answer.
+  const metadataPath = mcpResource && `/.well-known/oauth-protected-resource${new URL(mcpResource).pathname}`;
+  const metadataRequest = (request: Request): Request => {
+    if (!metadataPath || request.method !== 'GET' || new URL(request.url).pathname !== metadataPath)
+      return request;
+    return new Request(new URL('/api/v1/.well-known/oauth-protected-resource/mcp', request.url), request);
+  };
   // `/` for an API client (a browser was sent to the console above): where things are.
   const rootIndex = (request: Request): Response | undefined => {
     if (new URL(request.url).pathname !== '/') return undefined;
@@ -56,7 +68,7 @@ export async function frameworkListener(
       .then((page) =>
         page
           ? withRequestId(page, request)
-          : governance.handle(request, remoteAddress ? { remoteAddress } : {}),
+          : governance.handle(metadataRequest(request), remoteAddress ? { remoteAddress } : {}),
       )
       .then((response) => sendFetchResponse(res, response))
       .catch(() => {

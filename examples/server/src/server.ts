@@ -359,7 +359,7 @@ export async function startServer(
     // --- HTTP: the chosen framework; everything outside /api/v1 is answered by the console (its
     // pages, `/` for a browser) or the gateway, so unknown paths get the spec's 404 body rather
     // than a framework page.
-    ready = await frameworkListener(config.framework, governance, consolePlugin);
+    ready = await frameworkListener(config.framework, governance, consolePlugin, mcpPlugin?.resource);
 
     let closing: Promise<void> | undefined;
     return {

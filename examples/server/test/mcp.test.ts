@@ -124,6 +124,15 @@ describe('reference server: governed MCP tool calls on PGlite', () => {
         [...out.slice(heading?.index).matchAll(/^ {2}(\w+) +(ey[\w.-]+)$/gm)].map((m) => [m[1], m[2]]),
       );
       expect(Object.keys(tokens).sort()).toEqual(['alice', 'bob', 'carol', 'dave']);
+      // The resource's metadata, also where RFC 9728 puts it (outside the API), the same answer.
+      for (const path of [
+        '/.well-known/oauth-protected-resource/api/v1/mcp',
+        '/api/v1/.well-known/oauth-protected-resource/mcp',
+      ]) {
+        const metadata = await fetch(`${server.url}${path}`);
+        expect([path, metadata.status]).toEqual([path, 200]);
+        expect(await metadata.json()).toMatchObject({ resource: `${server.url}/api/v1/mcp` });
+      }
       // An MCP session opens with dave's token (an access token for this resource)…
       await session(`${server.url}/api/v1/mcp`, tokens.dave as string);
       // …and not with an ID token of the same banner.
