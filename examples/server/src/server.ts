@@ -250,16 +250,18 @@ export async function startServer(
       createAuditLog({ store: prometheus.observeAuditStore(store), secrets: txSecrets, ids }),
     );
     const auditPlugin = auditRoutes({ store: auditStore, secrets, directory, log: audit, transaction });
+    let actionsChanged: ((tenantId: string) => void) | undefined; // set once the MCP plugin is made
     const policyPlugin = policyRoutes({
       store: policyStore,
       directory,
       audit,
       transaction,
       engine: decisionEngine,
-      ...(resolver ? { onChange: (tenantId: string) => resolver.invalidate(tenantId) } : {}),
+      onChange: (tenantId, policy) => {
+        resolver?.invalidate(tenantId);
+        if (policy.domain === 'actions') actionsChanged?.(tenantId); // MCP sessions list again
+      },
     });
-    // Work tracking: integrations are the tenant's codehost/tracker connectors (POST /connectors),
-    // webhook secrets and the tracker token come from the secret store, never from their config.
     // Exchanges the assistants recorded, for the humans involved and the admins (list, read,
     // approve, reject); the org tree scopes an org_admin's reads to their org.
     const interchangePlugin = interchangeRoutes({
@@ -276,6 +278,9 @@ export async function startServer(
       inbox: sqlStores?.toolCalls,
       oidc: oidcClient,
     });
+    if (mcpPlugin) actionsChanged = (tenantId) => mcpPlugin.toolsChanged(tenantId);
+    // Work tracking: integrations are the tenant's codehost/tracker connectors (POST /connectors),
+    // webhook secrets and the tracker token come from the secret store, never from their config.
     const workTrackingPlugin = workTrackingRoutes({
       store: sqlStores?.workTracking ?? new InMemoryWorkTrackingStore(),
       tasks: sqlStores?.tasks ?? new InMemoryTaskStore(),
@@ -356,9 +361,7 @@ export async function startServer(
     );
     cleanups.push(() => checkpoints.tick().then(() => checkpoints.stop()));
 
-    // --- HTTP: the chosen framework; everything outside /api/v1 is answered by the console (its
-    // pages, `/` for a browser) or the gateway, so unknown paths get the spec's 404 body rather
-    // than a framework page.
+    // --- HTTP: the chosen framework; outside /api/v1 the console, `/` and else the gateway (./http-front.ts).
     ready = await frameworkListener(config.framework, governance, consolePlugin, mcpPlugin?.resource);
 
     let closing: Promise<void> | undefined;

@@ -9,7 +9,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ToolGovernor } from '@agentgov/mcp';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../src/config';
 import { type RunningServer, startServer } from '../src/server';
 import { startProcess } from './server-process';
@@ -107,6 +108,42 @@ describe('reference server: governed MCP tool calls on PGlite', () => {
   });
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
+  });
+
+  it('an actions policy written through the API tells the tenant’s open MCP sessions to list again', async () => {
+    // The governor tells its sessions (packages/mcp's test shows each session of the tenant told).
+    const notified = vi.spyOn(ToolGovernor.prototype, 'toolsChanged');
+    const server = await startServer(loadConfig({ DATABASE_URL: 'memory:', PORT: '0' }), { env });
+    try {
+      const endpoint = `${server.url}/api/v1/mcp`;
+      await session(endpoint, await server.devIssuer!.mintAccessToken('alice', endpoint));
+      const before = notified.mock.calls.length;
+      const idToken = await server.devIssuer!.mintIdToken('alice');
+      const write = (domain: string, name: string, content: string) =>
+        fetch(`${server.url}/api/v1/policies`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${idToken}`,
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify({
+            scope: 'enterprise',
+            scopeId: 'acme',
+            domain,
+            name,
+            version: '1.0.0',
+            changeReason: 'test',
+            content,
+          }),
+        });
+      expect((await write('features', 'briefings', 'briefings: true\n')).status).toBe(201);
+      expect(notified.mock.calls.length).toBe(before); // another domain: nothing to tell
+      expect((await write('actions', 'notes tools', 'default_autonomy: autonomous\n')).status).toBe(201);
+      expect(notified.mock.calls.slice(before)).toEqual([['acme']]);
+    } finally {
+      notified.mockRestore();
+      await server.close();
+    }
   });
 
   it('`pnpm start` prints an MCP access token per development account, which the endpoint takes', async () => {

@@ -54,7 +54,7 @@ export class ToolGovernor {
   readonly #o: ToolGovernorOptions;
   readonly #clock: Clock;
   readonly #byNamespace: Map<string, Upstream>;
-  readonly #listeners = new Set<() => void>();
+  readonly #listeners = new Set<(tenantId: string | undefined) => void>();
   readonly #rateKeyOptions: { points: number; durationSeconds: number };
 
   constructor(options: ToolGovernorOptions) {
@@ -67,23 +67,28 @@ export class ToolGovernor {
     this.#byNamespace = new Map(options.upstreams.map((u) => [u.namespace, u]));
     if (this.#byNamespace.size !== options.upstreams.length)
       throw new Error('two upstreams share a namespace');
-    for (const u of options.upstreams) {
-      u.onToolsChanged = () => {
-        for (const listener of this.#listeners) {
-          try {
-            listener();
-          } catch {
-            // one listener's failure never stops the others
-          }
-        }
-      };
-    }
+    for (const u of options.upstreams) u.onToolsChanged = () => this.toolsChanged();
   }
 
-  /** Calls `listener` when an upstream says its tools changed; returns the unsubscribe. */
-  onToolsChanged(listener: () => void): () => void {
+  /**
+   * Calls `listener` when the tools may have changed — an upstream said so, or `toolsChanged` was
+   * called (a policy changed) — with the tenant concerned (`undefined`: every tenant); returns the
+   * unsubscribe.
+   */
+  onToolsChanged(listener: (tenantId: string | undefined) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  /** The tools a session may call may have changed (a tenant's actions policy did): sessions are told to list again. */
+  toolsChanged(tenantId?: string): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(tenantId);
+      } catch {
+        // one listener's failure never stops the others
+      }
+    }
   }
 
   #warn = (w: GovernorWarning): void => {

@@ -78,8 +78,9 @@ export function createProxyServer(governor: ToolGovernor, options: ProxyServerOp
       elicitationTimeoutMs,
     ),
   );
-  const unsubscribe = governor.onToolsChanged(() => {
-    void server.sendToolListChanged().catch(() => {});
+  const unsubscribe = governor.onToolsChanged((tenantId) => {
+    if (tenantId === undefined || tenantId === session.identity.tenantId)
+      void server.sendToolListChanged().catch(() => {});
   });
   server.onclose = unsubscribe;
   server.setRequestHandler(ListToolsRequestSchema, async () => ({

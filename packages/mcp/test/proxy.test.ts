@@ -1,5 +1,8 @@
 import { err, ok, PolicyEngineUnreachableError } from '@agentgov/core';
-import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  LoggingMessageNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { argumentsDigest, governTools, META_AUTONOMY } from '../src/index';
 import { makeProxyWorld, newNotesState, notesServer, type ProxyWorld, refusal, USERS } from './harness';
@@ -45,6 +48,28 @@ describe('tools/list', () => {
     world = await makeProxyWorld();
     const { tools } = await (await world.client(USERS.bob)).listTools();
     expect(tools.find((t) => t.name === 'notes__send_message')?._meta?.[META_AUTONOMY]).toBe('approve');
+  });
+
+  it('a tenant whose actions policy changed: its sessions are told to list again, other tenants’ not', async () => {
+    world = await makeProxyWorld();
+    const told = async (identity: { tenantId: string; userId: string }) => {
+      const client = await world!.client(identity);
+      let n = 0;
+      client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+        n++;
+      });
+      return () => n;
+    };
+    const acme = await told(USERS.alice);
+    const other = await told({ tenantId: 'globex', userId: 'gina' });
+    world.proxy.governor.toolsChanged('acme');
+    // The notification travels through the in-memory transports: a few turns of the loop.
+    for (let i = 0; i < 20 && acme() === 0; i++) await new Promise((r) => setImmediate(r));
+    expect([acme(), other()]).toEqual([1, 0]);
+    // Every tenant's (an upstream's own change).
+    world.proxy.governor.toolsChanged();
+    for (let i = 0; i < 20 && other() === 0; i++) await new Promise((r) => setImmediate(r));
+    expect([acme(), other()]).toEqual([2, 1]);
   });
 
   it('an unknown user sees no tools and cannot call any', async () => {

@@ -68,6 +68,8 @@ export interface McpPlugin extends GatewayPlugin {
   readonly inbox: ToolCallInbox;
   /** The protected resource: the audience of the access tokens the endpoint accepts. */
   readonly resource: string;
+  /** A tenant's actions policy changed: its open sessions are told to list the tools again. */
+  toolsChanged(tenantId: string): void;
   /** Open Streamable HTTP sessions. */
   readonly sessions: () => number;
 }
@@ -127,6 +129,7 @@ export function mcpRoutes(options: McpRoutesOptions): McpPlugin {
     name: 'mcp',
     inbox,
     resource: options.resource,
+    toolsChanged: (tenantId: string) => governor.toolsChanged(tenantId),
     sessions: () => endpointSessions.size(),
     rateLimits: {
       mcp_messages: { points: 600, durationSeconds: 60 },
