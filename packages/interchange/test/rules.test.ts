@@ -2,7 +2,7 @@
 import { type DecisionEngine, err, ok, PolicyEngineUnreachableError } from '@agentgov/core';
 import { describe, expect, it } from 'vitest';
 import { type InterchangeNode, parseAgentIdentityConfig } from '../src/index';
-import { ask, itemsAt, makeWorld, type WorldOptions } from './harness';
+import { answerWith, ask, itemsAt, makeWorld, type WorldOptions } from './harness';
 
 /** The error code of a human decision the node refuses (throws when it is accepted). */
 async function refusedCode(
@@ -113,6 +113,32 @@ describe('rule: who may talk to whom', () => {
       message: { text: 'q', items: itemsAt('confidential') },
     });
     expect(denied._unsafeUnwrapErr().message).toContain('confidential data cannot be shared cross-org');
+  });
+
+  it('the cross-org rule holds for the answer too: confidential data in carol’s reply never reaches alice', async () => {
+    const w = await makeWorld({
+      answer: { carol: answerWith(itemsAt('public', 'internal', 'confidential')) },
+    });
+    const r = (
+      await w.nodes.alice.query({
+        to: 'agent-carol',
+        message: { text: 'what is the plan?', items: itemsAt('internal') },
+      })
+    )._unsafeUnwrap();
+    expect(r.exchange.outcome).toBe('resolved');
+    expect(r.reply?.items.map((i) => i.classification)).toEqual(['public', 'internal']);
+    // Withheld by carol's side (it never left), recorded on both.
+    for (const side of ['alice', 'carol'] as const) {
+      const x = (await w.stores[side].get('acme', r.exchange.exchangeId))!;
+      expect(x.classificationLevel).toBe('internal');
+      expect(x.dataWithheld.map((d) => d.description)).toContainEqual(
+        expect.stringMatching(/confidential, above internal/),
+      );
+    }
+    // Within one org unit (bob) the same answer keeps it.
+    const same = await makeWorld({ answer: { bob: answerWith(itemsAt('confidential')) } });
+    const b = (await same.nodes.alice.query({ to: 'agent-bob', message: { text: 'q' } }))._unsafeUnwrap();
+    expect(b.reply?.items.map((i) => i.classification)).toEqual(['confidential']);
   });
 });
 

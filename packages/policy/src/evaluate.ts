@@ -6,6 +6,7 @@
 import {
   type ActionsInput,
   type AgentToAgentInput,
+  CLASSIFICATION_LEVELS,
   type ClassificationLevel,
   classificationOrder,
   type DataInput,
@@ -44,10 +45,26 @@ function decision(
 }
 
 /**
+ * The most that may be shared between two org units: `maxShared`, lowered below the first level
+ * (from `public` up) that a `cross_org` rule denies — so that what the exchange carries either way
+ * (the query, and the answer too) is filtered to it, not only the level the query was decided on.
+ */
+function crossOrgCeiling(policy: AgentToAgentPolicy, maxShared: ClassificationLevel): ClassificationLevel {
+  let ceiling: ClassificationLevel = 'public';
+  for (const level of CLASSIFICATION_LEVELS) {
+    if (classificationOrder(level) > classificationOrder(maxShared) || policy.cross_org?.[level] === 'deny')
+      break;
+    ceiling = level;
+  }
+  return ceiling;
+}
+
+/**
  * Agent-to-agent: deny across tenants whatever the policy says; then `enabled` must be true;
  * the exchange type must be allowed; a cross-org `deny` rule for the level denies between
  * different org units; the level must not exceed `max_classification_shared`.
- * Constraints: `max_rounds` of the input's exchange type (default 3) and `max_classification_shared`.
+ * Constraints: `max_rounds` of the input's exchange type (default 3) and `max_classification_shared`
+ * — between different org units, lowered below the levels `cross_org` denies (`crossOrgCeiling`).
  */
 export function evaluateAgentToAgent(
   policy: AgentToAgentPolicy,
@@ -55,7 +72,9 @@ export function evaluateAgentToAgent(
   tenantId?: string,
 ): Decision {
   const maxRounds = policy.max_rounds?.[input.exchange_type] ?? INTERCHANGE_DEFAULT_MAX_ROUNDS;
-  const maxShared = policy.max_classification_shared ?? DEFAULT_MAX_CLASSIFICATION_SHARED;
+  const policyMax = policy.max_classification_shared ?? DEFAULT_MAX_CLASSIFICATION_SHARED;
+  const crossOrg = input.initiator_org_unit !== input.responder_org_unit;
+  const maxShared = crossOrg ? crossOrgCeiling(policy, policyMax) : policyMax;
   if (
     input.initiator_tenant_id !== input.responder_tenant_id ||
     (tenantId !== undefined && tenantId !== input.initiator_tenant_id)
@@ -73,16 +92,16 @@ export function evaluateAgentToAgent(
     );
   }
   const level = input.classification_level;
-  if (input.initiator_org_unit !== input.responder_org_unit && policy.cross_org?.[level] === 'deny') {
+  if (crossOrg && policy.cross_org?.[level] === 'deny') {
     return decision(false, crossOrgReason(level), maxRounds, maxShared);
   }
   if (classificationOrder(level) > classificationOrder(maxShared)) {
-    return decision(
-      false,
-      `${level} data exceeds max_classification_shared ${maxShared}`,
-      maxRounds,
-      maxShared,
-    );
+    // Above what the policy shares at all, or (between org units) above what cross_org lets through.
+    const reason =
+      classificationOrder(level) > classificationOrder(policyMax)
+        ? `${level} data exceeds max_classification_shared ${policyMax}`
+        : crossOrgReason(level);
+    return decision(false, reason, maxRounds, maxShared);
   }
   return decision(true, REASONS.a2aAllowed, maxRounds, maxShared);
 }

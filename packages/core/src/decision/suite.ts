@@ -133,7 +133,15 @@ const cases = {
       const d = await decide(h, agentToAgent(a2a({ ...crossOrg, classification_level: level })));
       expect(d.allow).toBe(true);
       expect(d.constraints.max_rounds).toBe(3);
+      // Between org units nothing above internal is shared either way (the answer is filtered to it too).
+      expect(d.constraints.max_classification_shared).toBe('internal');
     }
+    // Within one org unit, the policy's own maximum.
+    expect(
+      (await decide(h, agentToAgent(a2a({ classification_level: 'internal' })))).constraints,
+    ).toMatchObject({
+      max_classification_shared: 'restricted',
+    });
     for (const level of ['confidential', 'restricted'] as const) {
       const d = await decide(h, agentToAgent(a2a({ ...crossOrg, classification_level: level })));
       expect(d.allow).toBe(false);
