@@ -221,7 +221,9 @@ function nextRound(
     // the user its key is bound to now (verified) must be the one the exchange started with
     c.initiatorUserId !== claims.from.userId ||
     c.responderAgentId !== me.agentId ||
-    c.exchangeType !== claims.exchangeType
+    c.exchangeType !== claims.exchangeType ||
+    // the conversation (the A2A contextId) an exchange started in is the one it continues in
+    c.conversationId !== claims.conversationId
   ) {
     throw policyDenied('the envelope does not match the exchange', { reason: 'exchange_mismatch' });
   }
@@ -267,6 +269,10 @@ async function answerRound(
   const autoWhen = options.autoRespondWhen ?? ['online', 'away'];
   let waitReason: string | undefined;
   if (x.exchangeType !== 'information_query') waitReason = `${x.exchangeType} always needs a human`;
+  // A commitment reaches only a human: the sender's `messageType: human` is a claim its agent's
+  // signature cannot prove (an agent-generated one was refused on admission).
+  else if (message.commitment)
+    waitReason = `the message carries a commitment (the sender says a ${claims.envelope.messageType} made it): a human answers`;
   else if (!identity.canAutoRespond) waitReason = 'this agent may not respond automatically';
   else if (!autoWhen.includes(identity.humanAvailability))
     waitReason = `the human is ${identity.humanAvailability}`;

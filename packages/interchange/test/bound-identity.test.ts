@@ -294,6 +294,36 @@ describe('item 1: keys without a user, users outside the directory, cards naming
     expect((await w.stores.bob.get('acme', first.exchangeId))?.initiatorUserId).toBe('guest');
   });
 
+  it('a later round in another conversation (A2A contextId) does not continue the exchange', async () => {
+    const relay = await generateAgentKeys('acme', 'relay2-assistant', { userId: 'guest' });
+    w.keys.add(relay.publicJwk);
+    const first = await signedQuery({ text: 'hi', items: [] }, { signer: relay.signingKey });
+    expect((await bob.receive({ jws: first.jws, message: { text: 'hi', items: [] } })).status).toBe(
+      'answered',
+    );
+    const next = await signedQuery(
+      { text: 'and now?', items: [] },
+      {
+        signer: relay.signingKey,
+        round: { exchangeId: first.exchangeId, contextId: crypto.randomUUID(), currentRound: 2 },
+      },
+    );
+    const r = await bob.receive({ jws: next.jws, message: { text: 'and now?', items: [] } });
+    expect(r).toMatchObject({ status: 'refused', error: { detail: { reason: 'exchange_mismatch' } } });
+    expect((await w.stores.bob.get('acme', first.exchangeId))?.currentRound).toBe(1);
+    // The same round in its own conversation goes on.
+    const same = await signedQuery(
+      { text: 'and now?', items: [] },
+      {
+        signer: relay.signingKey,
+        round: { exchangeId: first.exchangeId, contextId: first.contextId, currentRound: 2 },
+      },
+    );
+    expect((await bob.receive({ jws: same.jws, message: { text: 'and now?', items: [] } })).status).toBe(
+      'answered',
+    );
+  });
+
   it('a node refuses a signing key bound to another user; KeyRing refuses conflicting bindings and keeps them in its JWKS', async () => {
     expect(() => nodeFor('bob', { signingKey: w.keyPairs.alice.signingKey, userId: 'bob' })).toThrow();
     expect(() => nodeFor('bob', { signingKey: { ...w.keyPairs.bob.signingKey, userId: 'alice' } })).toThrow(

@@ -370,6 +370,24 @@ describe('rule: commitments and meetings always need a human', () => {
     expect(r._unsafeUnwrapErr().code).toBe('COMMITMENT_REQUIRES_HUMAN');
     expect(w.audits.bob.entries).toEqual([]);
   });
+  it('a commitment the sender says a human made reaches only a human: never answered automatically', async () => {
+    const w = await makeWorld({ answer: { bob: answerWith([]) } });
+    const r = (
+      await w.nodes.alice.query({
+        to: 'agent-bob',
+        messageType: 'human',
+        message: { text: 'I commit to ship it', commitment: { action: 'ship' } },
+      })
+    )._unsafeUnwrap();
+    // An information query bob's agent would answer at once, but for the commitment it carries.
+    expect(r.status).toBe('pending');
+    const x = await w.stores.bob.get('acme', r.exchange.exchangeId);
+    expect(x?.transcript.some((t) => t.kind === 'message' && t.from === 'responder')).toBe(false);
+    const plain = (
+      await w.nodes.alice.query({ to: 'agent-bob', messageType: 'human', message: { text: 'hi' } })
+    )._unsafeUnwrap();
+    expect(plain.status).toBe('answered');
+  });
   it("an agent answer that tries to commit is not sent: the round waits for bob's human", async () => {
     const w = await makeWorld({
       answer: { bob: async () => ({ text: 'sure, I commit', commitment: { action: 'deliver' } }) },
