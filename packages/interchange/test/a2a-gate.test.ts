@@ -276,6 +276,18 @@ describe('item 4: the task the SDK acts on is the one the gate checked', () => {
 });
 
 describe('item 5: only A2A 1.0 is served', () => {
+  it('a method the agent does not offer is JSON-RPC "Method not found" (-32601), with the reason', async () => {
+    for (const method of ['FooBar', 'CreateTaskPushNotificationConfig']) {
+      const r = await rpc('bob', { jsonrpc: '2.0', id: 7, method, params: {} });
+      expect([method, r.body.id, r.body.error?.code, r.body.error?.data?.reason]).toEqual([
+        method,
+        7,
+        -32601,
+        'method_not_supported',
+      ]);
+    }
+  });
+
   it('a governed request without A2A-Version (= 0.3) or with 0.3 is -32009; with 1.0 it is answered', async () => {
     const none = await signedQuery({ text: 'v?', items: [] });
     const r1 = await rpc('bob', none.request, { ...EXT });

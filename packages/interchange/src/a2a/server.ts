@@ -241,7 +241,8 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
         return fail(
           200,
           id,
-          rpcError(E.refused, `Method ${method} is not offered by a governed agent`, 'method_not_supported'),
+          // JSON-RPC's "Method not found" (the reason says why: an A2A method this agent does not offer, or none).
+          rpcError(-32601, `Method ${method} is not offered by a governed agent`, 'method_not_supported'),
         );
       }
       const params = body.params ?? {};
