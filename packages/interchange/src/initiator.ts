@@ -157,7 +157,9 @@ export async function startQuery(ctx: NodeContext, input: QueryInput): Promise<R
     }),
     kind: 'query',
     final: !input.keepOpen,
-    accepts: identity.maxClassificationShared,
+    // What may come back: the decided ceiling (between org units lowered by cross_org), not only
+    // this agent's own clearance — the answer is held to the same rule as the query.
+    accepts: ceiling,
     exchangeType: type,
     conversationId,
     from: me,
@@ -286,7 +288,7 @@ export async function followUp(
     }),
     kind: 'query',
     final: !input.keepOpen,
-    accepts: admitted.identity.maxClassificationShared,
+    accepts: admitted.ceiling,
     exchangeType: current.exchangeType,
     conversationId: current.conversationId,
     from: me,

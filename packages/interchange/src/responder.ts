@@ -222,8 +222,9 @@ function nextRound(
     c.initiatorUserId !== claims.from.userId ||
     c.responderAgentId !== me.agentId ||
     c.exchangeType !== claims.exchangeType ||
-    // the conversation (the A2A contextId) an exchange started in is the one it continues in
-    c.conversationId !== claims.conversationId
+    // the conversation (the A2A contextId, which the transport binds) it started in is the one it continues in
+    c.conversationId !== claims.conversationId ||
+    c.conversationId !== claims.contextId
   ) {
     throw policyDenied('the envelope does not match the exchange', { reason: 'exchange_mismatch' });
   }

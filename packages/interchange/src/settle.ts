@@ -5,11 +5,14 @@
  * agent's ceiling, then recorded; a refusal ends the exchange (escalated at the round limit).
  */
 import {
+  type ClassificationLevel,
+  ClassificationLevelSchema,
   CommitmentRequiresHumanError,
   type Exchange,
   errorOf,
   GovernanceError,
   isGovernanceError,
+  minClassification,
   newId,
 } from '@agentgov/core';
 import { type NodeContext, policyDenied } from './context';
@@ -17,10 +20,28 @@ import { buildEnvelope, contentDigest } from './envelope';
 import { filterByClassification, highestLevel, summarizeShared, summarizeWithheld } from './filter';
 import type { RoundResult } from './initiator';
 import type { ExchangeMessage } from './message';
-import { appended, casUpdate, ended, isStale, replyOf, withData } from './record';
+import { appended, casUpdate, ended, entries, isStale, replyOf, withData } from './record';
 import type { DeliveryResult, PeerInfo } from './transport';
 
 const describeItem = (i: { source: string; field: string }) => `${i.source}.${i.field}`;
+
+/**
+ * The `accepts` claim of the envelope this side sent for `round` (read back from its own JWS in
+ * the record); `restricted` — no limit of its own — when there is none to read.
+ */
+function sentAccepts(x: Exchange, round: number): ClassificationLevel {
+  for (const t of entries(x)) {
+    if (t.kind !== 'message' || t.from !== 'initiator' || t.round !== round) continue;
+    try {
+      const claims = JSON.parse(Buffer.from(t.jws.split('.')[1] ?? '', 'base64url').toString('utf8'));
+      const level = ClassificationLevelSchema.safeParse(claims?.accepts);
+      if (level.success) return level.data;
+    } catch {
+      // not readable: no limit of its own
+    }
+  }
+  return 'restricted';
+}
 
 /** Asks the responder for the reply of the current round (after its human decided). */
 export async function collect(
@@ -214,7 +235,10 @@ export async function settleRound(
     throw new CommitmentRequiresHumanError(stored.exchangeType);
   }
   const identity = await ctx.identity();
-  const accepted = filterByClassification(message.items, identity.maxClassificationShared, describeItem);
+  // Held to what this side accepted for the round (`accepts` of its own envelope: the decided
+  // ceiling), also when the responder did not hold its answer to it.
+  const ceiling = minClassification(identity.maxClassificationShared, sentAccepts(stored, round));
+  const accepted = filterByClassification(message.items, ceiling, describeItem);
   const received: ExchangeMessage = { ...message, items: accepted.kept };
   const now = ctx.nowIso();
   const x = await casUpdate(

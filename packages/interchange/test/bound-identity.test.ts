@@ -74,7 +74,7 @@ afterAll(async () => {
 interface Claim {
   signer?: AgentKeyPair['signingKey'];
   /** A later round of an existing exchange. */
-  round?: { exchangeId: string; contextId: string; currentRound: number };
+  round?: { exchangeId: string; contextId: string; currentRound: number; conversationId?: string };
   from?: { agentId?: string; userId: string; orgUnit: string };
   exchangeType?: ExchangeType;
   ttlMs?: number;
@@ -310,6 +310,23 @@ describe('item 1: keys without a user, users outside the directory, cards naming
     );
     const r = await bob.receive({ jws: next.jws, message: { text: 'and now?', items: [] } });
     expect(r).toMatchObject({ status: 'refused', error: { detail: { reason: 'exchange_mismatch' } } });
+    // Nor with the exchange's conversation id claimed beside another context (the one the transport binds).
+    const split = await signedQuery(
+      { text: 'and now?', items: [] },
+      {
+        signer: relay.signingKey,
+        round: {
+          exchangeId: first.exchangeId,
+          contextId: crypto.randomUUID(),
+          conversationId: first.contextId,
+          currentRound: 2,
+        },
+      },
+    );
+    expect(await bob.receive({ jws: split.jws, message: { text: 'and now?', items: [] } })).toMatchObject({
+      status: 'refused',
+      error: { detail: { reason: 'exchange_mismatch' } },
+    });
     expect((await w.stores.bob.get('acme', first.exchangeId))?.currentRound).toBe(1);
     // The same round in its own conversation goes on.
     const same = await signedQuery(

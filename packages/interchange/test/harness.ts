@@ -207,6 +207,8 @@ export interface QueryClaims {
   exchangeId?: string | undefined;
   /** A new one (also the conversation id). */
   contextId?: string | undefined;
+  /** The context id (a peer that keeps the two apart). */
+  conversationId?: string | undefined;
   /** 1 */
   currentRound?: number | undefined;
   /** true */
@@ -233,7 +235,7 @@ export function signQuery(q: QueryClaims): Promise<{ jws: string; claims: Envelo
       final: q.final ?? true,
       accepts: 'internal',
       exchangeType: q.exchangeType ?? 'information_query',
-      conversationId: contextId,
+      conversationId: q.conversationId ?? contextId,
       from: q.from,
       to: q.to,
       contextId,

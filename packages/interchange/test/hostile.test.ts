@@ -31,7 +31,8 @@ function validClaims(_w: World, message: ExchangeMessage, over: Partial<Claims> 
     kind: 'query',
     final: true,
     exchangeType: 'information_query',
-    conversationId: newId(),
+    // One conversation: the context the transport binds is the conversation (as initiators send it).
+    conversationId: 'ctx-1',
     from: { tenantId: 'acme', agentId: 'agent-alice', userId: 'alice', orgUnit: 'eng' },
     to: { tenantId: 'acme', agentId: 'agent-bob' },
     contextId: 'ctx-1',

@@ -135,6 +135,28 @@ describe('rule: who may talk to whom', () => {
         expect.stringMatching(/confidential, above internal/),
       );
     }
+    // The initiator holds the answer to its own decided ceiling too: a responder whose engine does
+    // not lower it (an OPA policy of its own, an older node) still cannot hand alice confidential data.
+    const lax = await makeWorld({
+      answer: { carol: answerWith(itemsAt('public', 'internal', 'confidential')) },
+      engine: (builtin) => ({
+        ...builtin,
+        name: builtin.name,
+        health: () => builtin.health(),
+        decide: async (request, o) => {
+          const d = await builtin.decide(request, o);
+          return request.userId === 'carol' && d.isOk()
+            ? ok({
+                ...d.value,
+                constraints: { ...d.value.constraints, max_classification_shared: 'confidential' },
+              })
+            : d;
+        },
+      }),
+    });
+    const l = (await lax.nodes.alice.query({ to: 'agent-carol', message: { text: 'q' } }))._unsafeUnwrap();
+    expect(l.reply?.items.map((i) => i.classification)).toEqual(['public', 'internal']);
+    expect((await lax.stores.alice.get('acme', l.exchange.exchangeId))?.classificationLevel).toBe('internal');
     // Within one org unit (bob) the same answer keeps it.
     const same = await makeWorld({ answer: { bob: answerWith(itemsAt('confidential')) } });
     const b = (await same.nodes.alice.query({ to: 'agent-bob', message: { text: 'q' } }))._unsafeUnwrap();

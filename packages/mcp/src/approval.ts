@@ -106,16 +106,13 @@ async function approvalsOf(
   now: Date,
   ttlMs: number,
 ): Promise<{ granted: ToolApproval | undefined; rejected: ToolApproval | undefined }> {
-  const ofKey = (a: ToolApproval) =>
-    a.policyTool === key.policyTool && a.argumentsDigest === key.argumentsDigest;
-  // Each status listed on its own (the list keeps the newest 500 of what it is asked for).
-  const [approved, rejections] = await Promise.all(
-    (['approved', 'rejected'] as const).map((status) =>
-      inbox.list(key.tenantId, now, { userIds: [key.userId], status }),
-    ),
-  );
-  const granted = approved?.findLast(ofKey);
-  const newest = rejections?.find(ofKey);
+  const call = { policyTool: key.policyTool, argumentsDigest: key.argumentsDigest };
+  const [approved, rejections] = await Promise.all([
+    inbox.list(key.tenantId, now, { userIds: [key.userId], call, status: 'approved' }),
+    inbox.list(key.tenantId, now, { userIds: [key.userId], call, status: 'rejected', limit: 1 }),
+  ]);
+  const granted = approved.at(-1);
+  const newest = rejections[0];
   const rejected =
     newest?.decidedAt !== undefined && Date.parse(newest.decidedAt) + ttlMs > now.getTime()
       ? newest

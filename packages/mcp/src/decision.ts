@@ -37,6 +37,8 @@ export function autonomyOf(r: Decided) {
   const autonomy: ActionAutonomy | 'deny' = d.allow ? (d.constraints.autonomy ?? 'approve') : 'deny';
   return {
     autonomy: autonomy === 'block' ? ('deny' as const) : autonomy,
+    /** The actions policy blocks this tool for the user (not: the user is unknown, nothing allows). */
+    blocked: d.constraints.autonomy === 'block',
     reason: d.reason,
     policyIds: d.policyIds,
   };

@@ -6,7 +6,7 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 
 export const REFUSAL_CODES = {
-  /** The tool is unknown, blocked for the user, or not in the session's last list. */
+  /** The tool is unknown, or not in the session's last list (added since, or only like a listed one). */
   unknown_tool: ErrorCode.InvalidParams,
   /** Malformed arguments (not an object, not JSON). */
   invalid_arguments: ErrorCode.InvalidParams,
@@ -41,6 +41,9 @@ export class ToolCallRefused extends McpError {
     extra: Omit<RefusalData['agentgov'], 'refusal' | 'reason'> = {},
   ) {
     super(REFUSAL_CODES[kind], `${kind}: ${reason}`, { agentgov: { refusal: kind, reason, ...extra } });
+    // Without McpError's "MCP error <code>:" prefix: the message goes on the wire as it is, and the
+    // client's McpError adds the prefix itself (it would show twice).
+    this.message = `${kind}: ${reason}`;
     this.name = 'ToolCallRefused';
     this.refusal = kind;
     this.reason = reason;

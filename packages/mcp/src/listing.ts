@@ -34,7 +34,7 @@ export interface ListingDeps {
     identity: SessionIdentity,
     policyTool: string,
     classification: ClassificationLevel,
-  ): Promise<{ autonomy: ActionAutonomy | 'deny'; reason?: string }>;
+  ): Promise<{ autonomy: ActionAutonomy | 'deny'; blocked?: boolean; reason?: string }>;
 }
 
 interface Candidate {
@@ -51,7 +51,7 @@ export async function listSessionTools(deps: ListingDeps, session: ToolSession):
     candidates.map(async (c) => {
       const classification = c.u.classificationOf(c.tool.name);
       const d = await deps.decide(session.identity, c.policyTool, classification);
-      return { ...c, classification, autonomy: d.autonomy, reason: d.reason };
+      return { ...c, classification, autonomy: d.autonomy, blocked: d.blocked === true, reason: d.reason };
     }),
   );
   const listed = new Map<string, ToolEntry>();
@@ -67,7 +67,10 @@ export async function listSessionTools(deps: ListingDeps, session: ToolSession):
       autonomy: c.autonomy === 'deny' ? 'block' : c.autonomy,
     };
     if (c.autonomy === 'deny' || c.autonomy === 'block') {
-      withheld.set(c.exposed, { entry, reason: c.reason || 'the actions policy blocks it' });
+      // Told as blocked only when the actions policy blocks it: a user the policy does not know
+      // (nothing allows them anything) learns nothing of which tools exist.
+      if (c.blocked)
+        withheld.set(c.exposed, { entry, reason: c.reason || `tool ${c.exposed} is blocked by policy` });
       continue;
     }
     listed.set(c.exposed, entry);
@@ -90,8 +93,8 @@ export async function listSessionTools(deps: ListingDeps, session: ToolSession):
 }
 
 /**
- * The refusal of a call naming no tool of the session's last list: one the policy blocks for the
- * user (`policy_denied`, with the policy's reason: the user may know their own policy), else an
+ * The refusal of a call naming no tool of the session's last list: one the actions policy blocks
+ * for the user (`policy_denied`, with the policy's reason: the user may know their own policy), else an
  * unknown name or a tool added upstream since (`unknown_tool`: list the tools again). A name that
  * is only like a blocked one (case, look-alike letters) is unknown.
  */
@@ -105,10 +108,8 @@ export function notListed(
       entry: blocked.entry,
       refusal: new ToolCallRefused(
         'policy_denied',
-        `tool ${name} is blocked for you by policy (as of the last tools/list): ${blocked.reason}`,
-        {
-          tool: name,
-        },
+        `${blocked.reason} (for you, as of this session's last tools/list: list the tools again if that changed)`,
+        { tool: name },
       ),
     };
   return {

@@ -27,7 +27,6 @@ import {
   RELATED_TASK_META_KEY,
   type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
-import { ToolCallRefused } from './errors';
 import type { CallContext, CallSignal } from './session';
 import { fastCallParams } from './wire-check';
 
@@ -126,12 +125,7 @@ async function respond(
       id: call.requestId,
       error: {
         code: Number.isSafeInteger(error?.code) ? (error?.code as number) : ErrorCode.InternalError,
-        // A refusal's own words: the client prefixes "MCP error <code>:" itself (McpError's
-        // message already carries that prefix, which would then be there twice).
-        message:
-          failure instanceof ToolCallRefused
-            ? `${failure.refusal}: ${failure.reason}`
-            : (error?.message ?? 'Internal error'),
+        message: error?.message ?? 'Internal error',
         ...(error?.data !== undefined && { data: error.data }),
       },
     };

@@ -79,8 +79,11 @@ describe('tools/list', () => {
     const r = await refusal(
       client.callTool({ name: 'notes__read_file', arguments: { path: '/notes/a.md' } }),
     );
-    // Withheld from the list because the policy denies an unknown user everything: said so.
-    expect(r.refusal?.refusal).toBe('policy_denied');
+    // Nothing allows an unknown user anything: the call is unknown to them, as every other name
+    // (they learn nothing of which tools exist upstream).
+    expect(r.refusal?.refusal).toBe('unknown_tool');
+    const made = await refusal(client.callTool({ name: 'notes__no_such_tool', arguments: {} }));
+    expect(made.error.message).toBe(r.error.message.replace('notes__read_file', 'notes__no_such_tool'));
     expect(world.state.calls).toEqual([]);
   });
 });
@@ -229,7 +232,9 @@ describe('tools/call', () => {
     // upstream named in the audit entry; anything else is unknown.
     const blocked = await refusal(client.callTool({ name: 'notes__wipe_all', arguments: {} }));
     expect(blocked.refusal?.refusal).toBe('policy_denied');
-    expect(blocked.error.message).toMatch(/notes__wipe_all is blocked for you by policy/);
+    expect(blocked.error.message).toMatch(
+      /tool notes__wipe_all is blocked by policy.*\(for you, as of this session's last tools\/list/,
+    );
     // The client's own "MCP error <code>:" prefix, once.
     expect(blocked.error.message.match(/MCP error/g)).toHaveLength(1);
     for (const name of ['notes__nothing', 'mail__send', 'wipe_all', '', 'notes__Wipe_All']) {

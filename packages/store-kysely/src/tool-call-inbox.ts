@@ -131,6 +131,7 @@ export class KyselyToolCallInbox implements ToolCallInbox {
     const status = statusAsOf(now);
     const { rows } = await sql<ApprovalRow>`SELECT ${columns(status)} FROM tool_approvals
       WHERE tenant_id = ${tenantId} ${usersIn(filter.userIds)}
+        ${filter.call === undefined ? sql`` : sql`AND policy_tool = ${filter.call.policyTool} AND arguments_digest = ${filter.call.argumentsDigest}`}
         ${filter.status === undefined ? sql`` : sql`AND ${status} = ${filter.status}`}
       ORDER BY created_at DESC, seq DESC ${limitOf(filter.limit)}`.execute(this.#db);
     return rows.map(toApproval);

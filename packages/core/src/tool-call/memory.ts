@@ -77,6 +77,12 @@ export class InMemoryToolCallInbox implements ToolCallInbox {
       if (filter.limit !== undefined && out.length >= filter.limit) break;
       if (stored.tenantId !== tenantId) continue;
       if (filter.userIds && !filter.userIds.includes(stored.userId)) continue;
+      if (
+        filter.call &&
+        (stored.policyTool !== filter.call.policyTool ||
+          stored.argumentsDigest !== filter.call.argumentsDigest)
+      )
+        continue;
       const a = asOf(stored, now);
       if (filter.status && a.status !== filter.status) continue;
       out.push(a);

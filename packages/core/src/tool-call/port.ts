@@ -12,6 +12,8 @@ export interface ToolApprovalListFilter {
   userIds?: readonly string[];
   /** Only approvals of this status (as of `now`: a lapsed pending or approved one is `expired`). */
   status?: ToolApprovalStatus;
+  /** Only approvals of this tool with these arguments (`policyTool` and `argumentsDigest` of a key). */
+  call?: { policyTool: string; argumentsDigest: string };
   /** At most this many (the newest). */
   limit?: number;
 }

@@ -173,6 +173,29 @@ const cases = {
       for (const id of ids) expect((await inbox.consume(key(), at(6)))?.id).toBe(id);
       expect(await inbox.consume(key(), at(6))).toBeUndefined();
     },
+  'list: `call` keeps only approvals of that tool with those arguments; `limit` the newest of them': async (
+    inbox: ToolCallInbox,
+  ) => {
+    const a = await inbox.request(req(), at(0));
+    await inbox.decide(A, a.id, { approved: false, by: 'root' }, at(1));
+    const b = await inbox.request(req(), at(2));
+    await inbox.decide(A, b.id, { approved: false, by: 'root' }, at(3));
+    await inbox.request(req({ argumentsDigest: OTHER_DIGEST }), at(4));
+    await inbox.request(req({ policyTool: 'files__read_file' }), at(5));
+    const call = { policyTool: 'files__delete_file', argumentsDigest: DIGEST };
+    expect((await inbox.list(A, at(6), { userIds: ['alice'], call })).map((x) => x.id)).toEqual([b.id, a.id]);
+    expect(
+      (await inbox.list(A, at(6), { userIds: ['alice'], call, status: 'rejected', limit: 1 })).map(
+        (x) => x.id,
+      ),
+    ).toEqual([b.id]);
+    expect(
+      await inbox.list(A, at(6), {
+        userIds: ['alice'],
+        call: { ...call, argumentsDigest: `sha256:${'ef'.repeat(32)}` },
+      }),
+    ).toEqual([]);
+  },
   'consume: a rejected approval, or an approved one past its expiry, is never consumed': async (
     inbox: ToolCallInbox,
   ) => {
