@@ -159,6 +159,10 @@ describe('approve without elicitation: a pending approval decided by a human', (
     expect(told.reason).toMatch(/alice rejected this call with these arguments: not that file/);
     expect(told.approvalId).toBe(second?.id);
     expect(await world.inbox.list('acme', world.clock.now(), { status: 'pending' })).toEqual([]);
+    // Bound to the user: bob's very same call is not refused by alice's rejection, it asks.
+    expect((await refused((await world.client(USERS.bob)).callTool(DELETE))).refusal).toBe(
+      'approval_required',
+    );
     // …for an approval lifetime; then the same call asks again.
     world.clock.advance(60_001);
     expect((await refused(client.callTool(DELETE))).refusal).toBe('approval_required');
