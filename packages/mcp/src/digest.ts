@@ -11,6 +11,15 @@ export function canonicalArguments(args: Record<string, unknown> | undefined): s
   return canonicalJson(args ?? {});
 }
 
+/** `canonicalArguments`, or undefined for values JSON cannot hold (a refusal's entry goes without). */
+export function canonicalOrUndefined(args: Record<string, unknown>): string | undefined {
+  try {
+    return canonicalArguments(args);
+  } catch {
+    return undefined;
+  }
+}
+
 /** `sha256:<hex>` of the canonical arguments. */
 export function argumentsDigest(args: Record<string, unknown> | undefined): string {
   return digestOfCanonical(canonicalArguments(args));

@@ -17,7 +17,7 @@ import {
   notForwarded,
   upstreamFailure,
 } from './decision';
-import { canonicalArguments, digestOfCanonical } from './digest';
+import { canonicalArguments, canonicalOrUndefined, digestOfCanonical } from './digest';
 import { ToolCallRefused } from './errors';
 import { auditEntryOf, auditText, type CallFacts, forwardingEntryOf } from './facts';
 import { forwardOptionsOf } from './forward';
@@ -179,6 +179,9 @@ export class ToolGovernor {
       if (!entry) {
         const not = notListed(session, typeof name === 'string' ? name : facts.name);
         if (not.entry) facts.entry = not.entry;
+        // The refusal's entry names the arguments too (their digest), when they are an object.
+        if (args !== null && typeof args === 'object' && !Array.isArray(args))
+          facts.canonical = canonicalOrUndefined(args as Record<string, unknown>);
         return await this.#refuse(facts, not.refusal);
       }
       facts.entry = entry;

@@ -245,9 +245,17 @@ describe('tools/call', () => {
     expect(world.audit.entries[0]?.actionDetail).toMatchObject({
       tool: 'notes__wipe_all',
       upstream: 'notes',
+      argumentsDigest: argumentsDigest({}),
+    });
+    // An unknown name's refusal names its arguments' digest too.
+    await refusal(client.callTool({ name: 'notes__nothing', arguments: { path: '/x', n: 1 } }));
+    expect(world.audit.entries.at(-1)?.actionDetail).toMatchObject({
+      tool: 'notes__nothing',
+      argumentsDigest: argumentsDigest({ n: 1, path: '/x' }),
     });
     expect(world.state.calls).toEqual([]);
     expect(world.audit.entries.map((e) => e.outcome)).toEqual([
+      'denied',
       'denied',
       'denied',
       'denied',
