@@ -11,10 +11,14 @@ export function canonicalArguments(args: Record<string, unknown> | undefined): s
   return canonicalJson(args ?? {});
 }
 
-/** `canonicalArguments`, or undefined for values JSON cannot hold (a refusal's entry goes without). */
-export function canonicalOrUndefined(args: Record<string, unknown>): string | undefined {
+/**
+ * `canonicalArguments` of arguments that are a JSON object, else undefined (not an object, or
+ * values JSON cannot hold): a refusal's entry then goes without a digest.
+ */
+export function canonicalOrUndefined(args: unknown): string | undefined {
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) return undefined;
   try {
-    return canonicalArguments(args);
+    return canonicalArguments(args as Record<string, unknown>);
   } catch {
     return undefined;
   }

@@ -179,9 +179,7 @@ export class ToolGovernor {
       if (!entry) {
         const not = notListed(session, typeof name === 'string' ? name : facts.name);
         if (not.entry) facts.entry = not.entry;
-        // The refusal's entry names the arguments too (their digest), when they are an object.
-        if (args !== null && typeof args === 'object' && !Array.isArray(args))
-          facts.canonical = canonicalOrUndefined(args as Record<string, unknown>);
+        facts.canonical = canonicalOrUndefined(args); // the refusal's entry names their digest too
         return await this.#refuse(facts, not.refusal);
       }
       facts.entry = entry;
