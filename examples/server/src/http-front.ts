@@ -8,7 +8,11 @@
 import type http from 'node:http';
 import type { consoleRoutes } from '@agentgov/console/gateway';
 import { type Governance, requestIdFrom, sendFetchResponse, toFetchRequest } from '@agentgov/gateway';
+import type { McpPlugin } from '@agentgov/mcp/gateway';
 import type { ServerConfig } from './config';
+
+/** The gateway's base path (the kernel's default, which the server keeps). */
+const API_BASE = '/api/v1';
 
 /** Every answer carries an `X-Request-Id`, the console's and `/`'s too (the gateway's has one). */
 function withRequestId(response: Response, request: Request): Response {
@@ -24,24 +28,23 @@ export async function frameworkListener(
   framework: ServerConfig['framework'],
   governance: Governance,
   consolePlugin: ReturnType<typeof consoleRoutes>,
-  /** The MCP endpoint's resource, when it is served: its metadata is also at RFC 9728's place. */
-  mcpResource?: string,
+  /** The MCP plugin, when it is served: its resource's metadata is also at RFC 9728's place. */
+  mcp?: Pick<McpPlugin, 'resource' | 'metadataPath'>,
 ): Promise<http.RequestListener> {
   // RFC 9728 3.1: the metadata of resource `<origin>/api/v1/mcp` is at
   // `<origin>/.well-known/oauth-protected-resource/api/v1/mcp`, outside the API (MCP clients that
   // build it themselves, without following `WWW-Authenticate`, look there); the plugin serves it
   // below the API's base path: the same answer.
-  const metadataPath = mcpResource && `/.well-known/oauth-protected-resource${new URL(mcpResource).pathname}`;
+  const metadataPath = mcp && `/.well-known/oauth-protected-resource${new URL(mcp.resource).pathname}`;
   const metadataRequest = (request: Request): Request => {
-    if (!metadataPath || request.method !== 'GET' || new URL(request.url).pathname !== metadataPath)
-      return request;
-    return new Request(new URL('/api/v1/.well-known/oauth-protected-resource/mcp', request.url), request);
+    if (!mcp || request.method !== 'GET' || new URL(request.url).pathname !== metadataPath) return request;
+    return new Request(new URL(`${API_BASE}${mcp.metadataPath}`, request.url), request);
   };
   // `/` for an API client (a browser was sent to the console above): where things are.
   const rootIndex = (request: Request): Response | undefined => {
     if (new URL(request.url).pathname !== '/') return undefined;
     if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
-    const api = '/api/v1';
+    const api = API_BASE;
     const body = JSON.stringify({
       name: 'agentgov',
       console: `${consolePlugin.path}/`,

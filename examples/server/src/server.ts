@@ -362,7 +362,7 @@ export async function startServer(
     cleanups.push(() => checkpoints.tick().then(() => checkpoints.stop()));
 
     // --- HTTP: the chosen framework; outside /api/v1 the console, `/` and else the gateway (./http-front.ts).
-    ready = await frameworkListener(config.framework, governance, consolePlugin, mcpPlugin?.resource);
+    ready = await frameworkListener(config.framework, governance, consolePlugin, mcpPlugin);
 
     let closing: Promise<void> | undefined;
     return {

@@ -68,6 +68,8 @@ export interface McpPlugin extends GatewayPlugin {
   readonly inbox: ToolCallInbox;
   /** The protected resource: the audience of the access tokens the endpoint accepts. */
   readonly resource: string;
+  /** Where the plugin serves the resource's metadata (RFC 9728), below the API's base path. */
+  readonly metadataPath: string;
   /** A tenant's actions policy changed: its open sessions are told to list the tools again. */
   toolsChanged(tenantId: string): void;
   /** Open Streamable HTTP sessions. */
@@ -129,6 +131,7 @@ export function mcpRoutes(options: McpRoutesOptions): McpPlugin {
     name: 'mcp',
     inbox,
     resource: options.resource,
+    metadataPath: METADATA_PATH,
     toolsChanged: (tenantId: string) => governor.toolsChanged(tenantId),
     sessions: () => endpointSessions.size(),
     rateLimits: {
