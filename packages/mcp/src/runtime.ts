@@ -28,6 +28,7 @@ import {
   type ToolSession,
 } from './governor';
 import { createProxyServer, type ProxyServer } from './proxy';
+import { answerMalformedLines } from './stdio';
 import { Upstream, type UpstreamSpec, upstreamSpecOf } from './upstream';
 
 export interface McpProxyDeps {
@@ -96,6 +97,7 @@ export function createMcpProxy(config: McpConfig | McpConfigInput, deps: McpProx
       onclose?.();
     };
     await proxy.server.connect(transport);
+    if (transport instanceof StdioServerTransport) answerMalformedLines(transport);
     return proxy;
   };
   return {

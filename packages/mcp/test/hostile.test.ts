@@ -6,6 +6,7 @@ import { createAuditLog, generateAuditKeys, verifyTenant } from '@agentgov/audit
 import { type AuditRecord, InMemoryAuditStore, InMemorySecretStore } from '@agentgov/core';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   CallToolRequestSchema,
@@ -15,6 +16,7 @@ import {
   McpError,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -309,6 +311,59 @@ describe('hanging, dying and malformed', () => {
     for (const id of [1, 2, 3, 4, 5]) expect(byId.get(id)).toHaveProperty('error');
     expect(byId.get(6)).toMatchObject({ result: { content: [{ type: 'text', text: 'alpha plan' }] } });
     await clientSide.close();
+  });
+  it("over stdio, a line that is no JSON-RPC message gets JSON-RPC's error with a null id; the session goes on", async () => {
+    world = await makeProxyWorld();
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    await world.proxy.connect(
+      new StdioServerTransport(stdin, stdout),
+      { tenantId: 'acme', userId: 'alice' },
+      'stdio',
+    );
+    let out = '';
+    stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+    });
+    const lines = () =>
+      out
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const until = async (done: () => boolean) => {
+      for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 5));
+    };
+    const write = (line: string) => stdin.write(`${line}\n`);
+    write(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '0' },
+        },
+      }),
+    );
+    write('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+    write('{"jsonrpc":"2.0","id":1,"method":"tools/call",'); // cut off: no JSON
+    write('[1,2,3]'); // JSON, no JSON-RPC message
+    write(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'notes__read_file', arguments: { path: '/notes/a.md' } },
+      }),
+    );
+    await until(() => lines().some((l) => l.id === 2));
+    const errors = lines().filter((l) => l.id === null);
+    expect(errors.map((l) => (l.error as { code: number }).code)).toEqual([-32700, -32600]);
+    expect(lines().find((l) => l.id === 2)).toMatchObject({
+      result: { content: [{ type: 'text', text: 'alpha plan' }] },
+    });
+    stdin.end();
   });
 });
 
