@@ -2,12 +2,14 @@
  * Hostile tests: name tricks, identity in arguments, tools added after the list, lying and
  * flooding upstreams, oversized payloads, hanging and dying upstreams, malformed messages.
  */
+
+import { PassThrough } from 'node:stream';
 import { createAuditLog, generateAuditKeys, verifyTenant } from '@agentgov/audit';
 import { type AuditRecord, InMemoryAuditStore, InMemorySecretStore } from '@agentgov/core';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -16,7 +18,6 @@ import {
   McpError,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
