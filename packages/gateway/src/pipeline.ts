@@ -1,6 +1,6 @@
 /**
  * One request through the kernel, in order: route match → body size check → authentication (a
- * failure counts against the caller address's `auth_failures` limit) → the request context (built
+ * failure with credentials presented counts against the caller address's `auth_failures` limit) → the request context (built
  * once) → role guard → rate limit (so refused callers never use others' budget) → input bounds →
  * params, query and body (read once, bounded) validated → the route's handler → the spec's error
  * body for any failure. Every response carries `X-Request-Id` and, on limited routes, the
@@ -26,6 +26,7 @@ import {
   type RequestObserver,
   type RequestOutcome,
 } from '@agentgov/core';
+import { presentedNone } from './auth/authenticate';
 import { errorOutcome, type Outcome, outcomeOf, readBodyLimited, requestIdFrom, responseOf } from './http';
 import type { IdempotencyHook } from './idempotency';
 import { createInputReader } from './pipeline-input';
@@ -171,9 +172,10 @@ export function createPipeline(o: PipelineOptions): Pipeline {
         const found = o.authenticate(incoming, route.auth);
         principal = found instanceof Promise ? await found : found;
       } catch (error) {
-        // A request that fails authentication never counts against a tenant's budget; it counts
-        // against the caller address's own, stricter `auth_failures` limit (429 once exhausted).
-        await limitAuthFailure(remoteAddress, extraOf(seen));
+        // A request that fails authentication never counts against a tenant's budget; one that
+        // presented credentials counts against the caller address's own, stricter `auth_failures`
+        // limit (429 once exhausted). One that presented none is always the spec's 401.
+        if (!presentedNone(error)) await limitAuthFailure(remoteAddress, extraOf(seen));
         throw error;
       }
       seen.principal = principal;

@@ -14,8 +14,9 @@ export const RATE_LIMIT_CATEGORIES = {
   admin: { points: 60, durationSeconds: 60 },
   system_status: { points: 300, durationSeconds: 60 },
   /**
-   * Not in the spec: requests that fail authentication (401), per client address. They never
-   * count against a tenant's categories; past this limit they get 429 instead of 401.
+   * Not in the spec: requests whose credentials fail authentication (401), per client address.
+   * They never count against a tenant's categories; past this limit they get 429 instead of 401.
+   * A request that presents no credentials at all is not counted: it is always the spec's 401.
    */
   auth_failures: { points: 30, durationSeconds: 60 },
   /** Not in the spec: starting and completing logins (GET /auth/login, /auth/callback), per client address. */

@@ -1,7 +1,8 @@
 /**
  * Issue 12 item 4: the rate limit is counted after authentication and the role check. A plain
  * user hammering an admin route is refused (403) without using the admins' budget; requests that
- * fail authentication count only against the caller address's own `auth_failures` limit.
+ * fail authentication count only against the caller address's own `auth_failures` limit — those
+ * that presented credentials: a request with none is always the spec's 401.
  */
 import { describe, expect, it } from 'vitest';
 import type { Governance } from '../src/index';
@@ -45,10 +46,20 @@ describe('rate limit order (issue 12 item 4)', () => {
       for (let i = 0; i < 31; i++)
         statuses.push((await call(gov, '/tenants', 'not-a-token', '10.0.0.9')).status);
       expect(statuses.slice(0, 30).every((s) => s === 401)).toBe(true);
-      const limited = await call(gov, '/tenants', undefined, '10.0.0.9');
+      const limited = await call(gov, '/tenants', 'still-not-a-token', '10.0.0.9');
       expect(limited.status).toBe(429);
       expect(await limited.json()).toMatchObject({ error: 'rate_limit_exceeded' });
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      // a request with no credentials at all is the spec's 401 all the same, and is not counted
+      for (let i = 0; i < 40; i++) {
+        const none = await call(gov, '/tenants', undefined, '10.0.0.11');
+        expect(none.status).toBe(401);
+        expect(none.headers.get('ratelimit-remaining')).toBeNull();
+      }
+      expect((await call(gov, '/tenants', undefined, '10.0.0.9')).status).toBe(401);
+      expect(
+        (await call(gov, '/tenants', 'not-a-token', '10.0.0.11')).headers.get('ratelimit-remaining'),
+      ).toBe('29');
       // another address is not affected, and the tenant's admin budget is untouched
       expect((await call(gov, '/tenants', 'not-a-token', '10.0.0.10')).status).toBe(401);
       const ok = await call(gov, '/tenants', admin, '10.0.0.9');

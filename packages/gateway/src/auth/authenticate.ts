@@ -12,6 +12,24 @@ import type { SessionManager } from './sessions';
 
 const BEARER_RE = /^Bearer[ ]+([^\s]+)\s*$/i;
 
+/** The 401s of requests that presented no credentials at all (see `presentedNone`). */
+const NOTHING_PRESENTED = new WeakSet<Error>();
+
+/** The spec's 401 for a request that presented no credentials (`no_session` on the session routes). */
+function nothingPresented(mode: 'required' | 'session'): Error {
+  const error = mode === 'session' ? errorOf('no_session') : errorOf('authentication_required');
+  NOTHING_PRESENTED.add(error);
+  return error;
+}
+
+/**
+ * True for the 401 of a request that presented no credentials at all (no `Authorization` header,
+ * no session cookie): nothing was tried, so nothing counts against the caller address's
+ * `auth_failures` limit (the spec: "Missing or invalid credentials return 401").
+ */
+export const presentedNone = (error: unknown): boolean =>
+  error instanceof Error && NOTHING_PRESENTED.has(error);
+
 /**
  * A request as authentication reads it: its headers by lower-case name, and the Fetch Request
  * (or the Node path's lazy view of one) only for a session lookup. The kernel passes the
@@ -62,9 +80,7 @@ function authenticateNow(
     if (cookie === undefined)
       throw errorOf('authentication_required', 'Only Bearer ID tokens and JWT access tokens are accepted');
   }
-  if (cookie === undefined || cookie === '') {
-    throw mode === 'session' ? errorOf('no_session') : errorOf('authentication_required');
-  }
+  if (cookie === undefined || cookie === '') throw nothingPresented(mode);
   return sessionPrincipal(sessions, cookie, isRequest ? from : from.request);
 }
 
