@@ -51,6 +51,22 @@ describe('verified-token cache', () => {
     await expect(oidc.verifyBearer(token)).rejects.toMatchObject({ code: 'invalid_token' });
   });
 
+  it('the default leeway is 5 s: a token 10 s past its exp, or 10 s before its nbf or iat, is refused', async () => {
+    const oidc = new OidcClient(testOidcConfig(idp));
+    const cases = [
+      { issuedAtSeconds: -600, expiresInSeconds: -10 },
+      { notBeforeSeconds: 10 },
+      { issuedAtSeconds: 10 },
+    ];
+    for (const options of cases)
+      await expect(oidc.verifyBearer(await idp.signIdToken(ALICE, options))).rejects.toMatchObject({
+        code: 'invalid_token',
+      });
+    // within the leeway: a clock 2 s behind the issuer's
+    const ahead = await idp.signIdToken(ALICE, { issuedAtSeconds: 2, notBeforeSeconds: 2 });
+    expect((await oidc.verifyBearer(ahead)).claims.sub).toBe('alice');
+  });
+
   it('a cached token is verified again after tokenCache.ttlMs, before its exp', async () => {
     const oidc = new OidcClient({ ...testOidcConfig(idp), tokenCache: { ttlMs: 50 } });
     const token = await idp.signIdToken(ALICE, { expiresInSeconds: 900 });

@@ -31,7 +31,10 @@ export interface OidcConfig {
   redirectUri: string;
   /** Allowed ID-token algorithms, a subset of ASYMMETRIC_ALGORITHMS (default: all of them). */
   algorithms?: readonly string[];
-  /** Leeway for exp/nbf/iat in seconds (default 30). */
+  /**
+   * Leeway for exp/nbf/iat in seconds (default 5: the clocks of an identity provider and a server
+   * kept by NTP differ by far less; a token past its `exp` by more is refused).
+   */
   clockToleranceSeconds?: number;
   /** Minimum time between two JWKS refetches triggered by an unknown `kid` (default 30 000 ms). */
   jwksCooldownMs?: number;
@@ -98,3 +101,6 @@ export function checkOidcConfig(config: OidcConfig): URL {
   }
   return new URL(config.issuer);
 }
+
+/** The default leeway for a token's exp/nbf/iat (`OidcConfig.clockToleranceSeconds`). */
+export const DEFAULT_CLOCK_TOLERANCE_SECONDS = 5;

@@ -19,7 +19,13 @@ import {
 } from 'jose';
 import { LRUCache } from 'lru-cache';
 import * as oauth from 'oauth4webapi';
-import { ASYMMETRIC_ALGORITHMS, checkOidcConfig, isLoopback, type OidcConfig } from './oidc-config';
+import {
+  ASYMMETRIC_ALGORITHMS,
+  checkOidcConfig,
+  DEFAULT_CLOCK_TOLERANCE_SECONDS,
+  isLoopback,
+  type OidcConfig,
+} from './oidc-config';
 import { authorizationUrl, describe, exchangeFailed, requestIdToken } from './oidc-exchange';
 import { tokenKeys } from './token-key';
 
@@ -249,7 +255,7 @@ export class OidcClient {
         issuer: this.config.issuer,
         audience: access ? (this.config.accessTokenAudience ?? this.config.clientId) : this.config.clientId,
         algorithms: this.#algorithms,
-        clockTolerance: this.config.clockToleranceSeconds ?? 30,
+        clockTolerance: this.config.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_SECONDS,
         requiredClaims: access ? ['exp', 'iat', 'sub', 'client_id'] : ['exp', 'iat', 'sub'],
       });
       // An access token is never taken for an ID token (or the reverse): its `typ` decides the
@@ -259,7 +265,7 @@ export class OidcClient {
           access ? 'not an access token (typ)' : 'an access token is not an ID token (typ at+jwt)',
         );
       }
-      const tolerance = this.config.clockToleranceSeconds ?? 30;
+      const tolerance = this.config.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_SECONDS;
       if (typeof payload.iat === 'number' && payload.iat > Date.now() / 1000 + tolerance) {
         throw new GovernanceError('invalid_token', 'OIDC token validation failed', {
           detail: 'the token was issued in the future (iat)',
