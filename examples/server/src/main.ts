@@ -84,7 +84,7 @@ async function main(): Promise<void> {
       `  curl -s -H "Authorization: Bearer $TOKEN" '${api}/audit?page_size=5'`,
       '',
       `A browser login: open ${api}/auth/login and sign in as any dev account (any password);`,
-      `  you land on ${api}/auth/userinfo with a session cookie.`,
+      `  you land on the console (${server.url}/console/) with a session cookie.`,
     );
     if (server.mcpResource) {
       // The MCP endpoint takes access tokens for its resource (RFC 9068), not ID tokens.
