@@ -60,7 +60,7 @@ export class AnalyticsApiError extends Error {
   readonly response: Response | undefined;
 
   constructor(init: AnalyticsApiErrorInit) {
-    super(describe(init), init.cause === undefined ? undefined : { cause: init.cause });
+    super(redactCredentials(describe(init)), init.cause === undefined ? undefined : { cause: init.cause });
     this.kind = init.kind;
     this.status = init.status;
     this.serverMessage = init.serverMessage;
@@ -118,6 +118,14 @@ function describe(init: AnalyticsApiErrorInit): string {
 function causeText(cause: unknown): string {
   if (cause instanceof Error && cause.message) return ` (${cause.message})`;
   return '';
+}
+
+/**
+ * Replaces the userinfo of every URL in `text` (`http://user:pw@host` -> `http://[redacted]@host`):
+ * a cause's message may quote a URL with credentials (undici: "…includes credentials: http://user:pw@…").
+ */
+function redactCredentials(text: string): string {
+  return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]*@/gi, '$1[redacted]@');
 }
 
 const SECRET_KEY = /(token|secret|password|passwd|api[-_]?key|auth|signature|credential)/i;

@@ -38,7 +38,13 @@ export type { PromptFilter } from './input/prompts';
 export type { MessageFilter, SearchOptions, SubagentFilter, ToolCallFilter } from './input/records';
 export type { GitSyncParams, SessionFilter, SessionListParams } from './input/sessions';
 export type { DailyStatsParams, FileHeatmapParams, InsightsFilter, StatsFilter } from './input/stats';
-export { type CollectOptions, type FetchPage, type Page, PageIterator } from './paginate';
+export {
+  type CollectOptions,
+  type FetchPage,
+  type Page,
+  PageIterator,
+  type RepeatedPageError,
+} from './paginate';
 export { type DateInput, formatDateParam, formatTags, parseTags } from './params';
 export { backoffDelay, parseRetryAfter, RETRY_STATUSES, type RetryOptions, resolveRetry } from './retry';
 export type * from './types';

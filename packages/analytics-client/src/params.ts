@@ -7,7 +7,7 @@
 export type DateInput = Date | string;
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+const RFC3339 = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
 
 function pad(n: number, width = 2): string {
   return String(n).padStart(width, '0');
@@ -24,12 +24,28 @@ function formatUtcSeconds(date: Date): string {
   );
 }
 
+/** Whether `YYYY-MM-DD` names a day of the (proleptic Gregorian) calendar: no `02-30`, no month 13. */
 function isValidDay(value: string): boolean {
   const m = DAY.exec(value);
   if (!m) return false;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1];
+  return days !== undefined && d >= 1 && d <= days;
+}
+
+/**
+ * What is impossible in an RFC 3339 timestamp's fields (a day that does not exist, hour 24, minute
+ * 60, leap second 60, offset +24:00), or `undefined`. `Date` would silently shift these
+ * (`2026-02-30T00:00:00Z` -> March 2nd, `T24:00:00` -> the next day), so they are refused instead.
+ */
+function impossibleField(m: RegExpExecArray): string | undefined {
+  const [, day = '', hh, mm, ss, , offH, offM] = m;
+  if (!isValidDay(day)) return `${day} is not a calendar day`;
+  if (Number(hh) > 23 || Number(mm) > 59 || Number(ss) > 59) return `${hh}:${mm}:${ss} is not a time of day`;
+  if (offH !== undefined && (Number(offH) > 23 || Number(offM) > 59))
+    return `offset ${offH}:${offM} out of range`;
+  return undefined;
 }
 
 /**
@@ -41,6 +57,7 @@ function isValidDay(value: string): boolean {
  * - a day `YYYY-MM-DD` is sent as is for `from` (every timestamp of that day sorts after it) and as
  *   `YYYY-MM-DDT23:59:59Z` for `to`, so that `to` includes the whole day: a bare `to=2026-11-22` would
  *   exclude every session of 2026-11-22 (see fixtures `sessions_to_date` vs `sessions_to_rfc3339`).
+ * Impossible dates and times (`2026-02-30`, `2026-02-31T10:00:00+01:00`, `T24:00:00`) throw `RangeError`.
  */
 export function formatDateParam(value: DateInput, bound: 'from' | 'to'): string {
   if (value instanceof Date) return formatUtcSeconds(value);
@@ -49,7 +66,10 @@ export function formatDateParam(value: DateInput, bound: 'from' | 'to'): string 
     if (!isValidDay(value)) throw new RangeError(`Invalid calendar day: ${value}`);
     return bound === 'from' ? value : `${value}T23:59:59Z`;
   }
-  if (RFC3339.test(value)) {
+  const m = RFC3339.exec(value);
+  if (m) {
+    const impossible = impossibleField(m);
+    if (impossible) throw new RangeError(`Invalid timestamp: ${value} (${impossible})`);
     const parsed = new Date(value.replace(' ', 'T'));
     if (Number.isNaN(parsed.getTime())) throw new RangeError(`Invalid timestamp: ${value}`);
     return formatUtcSeconds(parsed);

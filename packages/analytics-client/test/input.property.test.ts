@@ -5,7 +5,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AnalyticsValidationError, backoffDelay, parseRetryAfter, resolveRetry } from '../src';
+import {
+  type AnalyticsClient,
+  AnalyticsValidationError,
+  backoffDelay,
+  parseRetryAfter,
+  resolveRetry,
+} from '../src';
 import { fixtureClient, loadFixture } from './helpers';
 
 const refusal = async (p: Promise<unknown>) => {
@@ -49,6 +55,37 @@ describe('date ranges', () => {
         const ordered = Math.floor(from.getTime() / 1000) <= Math.floor(to.getTime() / 1000);
         expect(field).toBe(ordered ? undefined : 'to');
         expect(t.requests).toHaveLength(ordered ? 1 : 0);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('every date option refuses an impossible day in a full timestamp as that field, sending nothing', async () => {
+    const methods: Array<['from' | 'to', (c: AnalyticsClient, v: string) => Promise<unknown>]> = [
+      ['from', (c, v) => c.listSessions({ from: v })],
+      ['to', async (c, v) => c.iterateSessions({ to: v }).collect()],
+      ['from', (c, v) => c.getStats({ from: v })],
+      ['to', (c, v) => c.getErrorStats({ to: v })],
+      ['from', (c, v) => c.getInsights({ from: v })],
+      ['to', (c, v) => c.export({ to: v })],
+      ['from', (c, v) => c.exportSessions({ from: v })],
+    ];
+    const impossible = fc
+      .record({
+        y: fc.integer({ min: 2000, max: 2099 }),
+        mo: fc.integer({ min: 1, max: 12 }),
+        past: fc.integer({ min: 1, max: 3 }),
+        time: fc.constantFrom('00:00:00Z', '10:00:00+01:00', '23:59:59-05:30'),
+      })
+      .map(({ y, mo, past, time }) => {
+        const d = new Date(Date.UTC(y, mo, 0)).getUTCDate() + past; // past the month's last day
+        return `${y}-${String(mo).padStart(2, '0')}-${d}T${time}`;
+      });
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...methods), impossible, async ([field, call], value) => {
+        const t = fixtureClient([loadFixture('stats')]);
+        expect(await refusal(call(t.client, value))).toBe(field);
+        expect(t.requests).toHaveLength(0);
       }),
       { numRuns: 200 },
     );

@@ -90,6 +90,47 @@ describe('date parameters', () => {
     );
   });
 
+  it('a day or a full timestamp is accepted exactly when its fields exist, and then never shifted', () => {
+    const p = (n: number) => String(n).padStart(2, '0');
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1970, max: 2100 }),
+        fc.integer({ min: 0, max: 13 }),
+        fc.integer({ min: 0, max: 32 }),
+        fc.tuple(
+          fc.integer({ min: 0, max: 24 }),
+          fc.integer({ min: 0, max: 60 }),
+          fc.integer({ min: 0, max: 60 }),
+        ),
+        fc.constantFrom('Z', '+', '-'),
+        fc.tuple(fc.integer({ min: 0, max: 24 }), fc.integer({ min: 0, max: 60 })),
+        (y, mo, d, [h, mi, s], sign, [oh, om]) => {
+          const day = `${y}-${p(mo)}-${p(d)}`;
+          const offset = sign === 'Z' ? 'Z' : `${sign}${p(oh)}:${p(om)}`;
+          const value = `${day}T${p(h)}:${p(mi)}:${p(s)}${offset}`;
+          // Day 0 of the next month is the last day of this one.
+          const lastDay = mo >= 1 && mo <= 12 ? new Date(Date.UTC(y, mo, 0)).getUTCDate() : 0;
+          const validDay = d >= 1 && d <= lastDay;
+          const validTime = h <= 23 && mi <= 59 && s <= 59 && (sign === 'Z' || (oh <= 23 && om <= 59));
+          if (validDay) expect(formatDateParam(day, 'from')).toBe(day);
+          else expect(() => formatDateParam(day, 'from')).toThrow(RangeError);
+          if (!validDay || !validTime) {
+            expect(() => formatDateParam(value, 'from')).toThrow(RangeError);
+            return;
+          }
+          const shift = sign === 'Z' ? 0 : (sign === '+' ? 1 : -1) * (oh * 60 + om) * 60_000;
+          const utc = new Date(Date.UTC(y, mo - 1, d, h, mi, s) - shift).toISOString().replace('.000Z', 'Z');
+          expect(formatDateParam(value, 'to')).toBe(utc);
+          if (sign === 'Z') expect(formatDateParam(value, 'from')).toBe(value);
+        },
+      ),
+      { numRuns: 500 },
+    );
+    expect(() => formatDateParam('2026-02-30T00:00:00Z', 'from')).toThrow(/not a calendar day/);
+    expect(() => formatDateParam('2026-02-31T10:00:00+01:00', 'from')).toThrow(RangeError);
+    expect(formatDateParam('2028-02-29T23:30:00-01:00', 'from')).toBe('2028-03-01T00:30:00Z');
+  });
+
   it('RFC 3339 strings with offsets are normalised to UTC', () => {
     expect(formatDateParam('2026-11-22T01:30:00+02:00', 'to')).toBe('2026-11-21T23:30:00Z');
     expect(formatDateParam('2026-11-22T01:30:00.9Z', 'from')).toBe('2026-11-22T01:30:00Z');

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { AnalyticsApiError, AnalyticsClient, backoffDelay, resolveRetry } from '../src';
+import { AnalyticsApiError, AnalyticsClient, backoffDelay, resolveRetry, serverMessage } from '../src';
 import { fixtureClient, loadFixture, recordingFetch } from './helpers';
 
 const json = (status: number, body: unknown) =>
@@ -215,82 +215,36 @@ describe('errors and retries', () => {
     expect(b?.project).toBeNull();
   });
 
-  it('redacts credentials and secret-looking query values in errors', async () => {
-    const t = fixtureClient([() => new Response('nope', { status: 401 })], {
-      baseUrl: 'http://user:pw@host:1/',
-    });
+  it('redacts secret-looking query values in errors', async () => {
+    const t = fixtureClient([() => new Response('nope', { status: 401 })], { baseUrl: 'http://host:1/' });
     const e = await fail(t.client.request('GET', '/api/x', { query: { api_key: 'SECRET', q: 'ok' } }));
     expect(e.request.url).not.toContain('SECRET');
-    expect(e.request.url).not.toContain('pw');
+    expect(e.message).not.toContain('SECRET');
     expect(e.request.path).toBe('/api/x?api_key=%5Bredacted%5D&q=ok');
     expect(e.serverMessage).toBe('nope');
   });
-});
 
-describe('pagination', () => {
-  const sessionsPage = (ids: string[], total: number) =>
-    json(200, { sessions: ids.map((id) => ({ id, started_at: '2026-11-22T00:00:00Z' })), total });
-
-  it('walks limit/offset until total, lazily', async () => {
+  it('redacts credentials a cause quotes in its message (the error message is safe to log)', async () => {
+    const cause = new TypeError(
+      'Request cannot be constructed from a URL that includes credentials: http://user:pw@proxy:8080/x',
+    );
     const t = fixtureClient([
-      (req) => {
-        const offset = Number(req.url.searchParams.get('offset'));
-        const ids = ['a', 'b', 'c', 'd', 'e'].slice(offset, offset + 2);
-        return sessionsPage(ids, 5);
+      () => {
+        throw cause;
       },
     ]);
-    const ids: string[] = [];
-    for await (const s of t.client.iterateSessions({ project: 'p' }, { pageSize: 2 })) ids.push(s.id);
-    expect(ids).toEqual(['a', 'b', 'c', 'd', 'e']);
-    expect(t.requests.map((r) => r.url.search)).toEqual([
-      '?project=p&limit=2&offset=0',
-      '?project=p&limit=2&offset=2',
-      '?project=p&limit=2&offset=4',
-    ]);
+    const e = await fail(t.client.listTags({ retry: false }));
+    expect(e.message).not.toMatch(/user|pw@/);
+    expect(e.message).toContain('credentials: http://[redacted]@proxy:8080/x');
+    expect(e.cause).toBe(cause);
   });
 
-  it('stops on a short page when no total is reported, and collect() stops early without extra requests', async () => {
-    const msg = (id: string) => ({ id, type: 'user' });
-    const t = fixtureClient([
-      (req) => {
-        const offset = Number(req.url.searchParams.get('offset'));
-        const all = ['m1', 'm2', 'm3', 'm4', 'm5'].slice(offset, offset + 2);
-        return json(200, { messages: all.map(msg) });
-      },
-    ]);
-    expect((await t.client.iterateMessages({}, { pageSize: 2 }).collect()).map((m) => m.id)).toEqual([
-      'm1',
-      'm2',
-      'm3',
-      'm4',
-      'm5',
-    ]);
-    expect(t.requests).toHaveLength(3);
-    t.requests.length = 0;
-    expect(
-      (await t.client.iterateMessages({}, { pageSize: 2 }).collect({ max: 3 })).map((m) => m.id),
-    ).toEqual(['m1', 'm2', 'm3']);
-    expect(t.requests).toHaveLength(2);
-    t.requests.length = 0;
-    const until = await t.client
-      .iterateMessages({}, { pageSize: 2 })
-      .collect({ until: (m) => m.id === 'm2' });
-    expect(until.map((m) => m.id)).toEqual(['m1']);
-    expect(t.requests).toHaveLength(1);
-  });
-
-  it('exposes pages with offsets and totals', async () => {
-    const t = fixtureClient([loadFixture('sessions_limit1_offset1'), () => sessionsPage([], 3)]);
-    const pages = [];
-    for await (const p of t.client.iterateSessions({}, { pageSize: 1, startOffset: 1 }).pages())
-      pages.push(p);
-    expect(pages.map((p) => [p.offset, p.total, p.items.length])).toEqual([[1, 3, 1]]);
-    expect(t.requests).toHaveLength(2);
-  });
-
-  it('treats a null list as the end', async () => {
-    const t = fixtureClient([() => json(200, { tool_calls: null })]);
-    expect(await t.client.iterateToolCalls().collect()).toEqual([]);
+  it('cuts a JSON error text at 200 characters, like a plain-text one', () => {
+    const long = 'x'.repeat(300);
+    expect(serverMessage(JSON.stringify({ error: long }))).toBe(`${'x'.repeat(200)}…`);
+    expect(serverMessage(long)).toBe(`${'x'.repeat(200)}…`);
+    expect(serverMessage(JSON.stringify({ error: 'short' }))).toBe('short');
+    expect(serverMessage('<html>oops</html>')).toBeUndefined();
   });
 });
 
@@ -316,5 +270,24 @@ describe('export streams', () => {
         }),
     ]);
     expect((await t.client.export({ format: 'html' })).fileName).toBe('réport.html');
+  });
+
+  it('asks for the media type of the requested format (Accept), and JSON elsewhere', async () => {
+    const t = fixtureClient([
+      loadFixture('export_csv'),
+      loadFixture('export_html'),
+      loadFixture('export_json'),
+    ]);
+    for (const format of ['csv', 'html', 'json'] as const)
+      await (await t.client.export({ format })).body.cancel();
+    await t.client.exportSessions().catch(() => undefined);
+    await t.client.export({ format: 'csv' }, { headers: { accept: '*/*' } }).then((f) => f.body.cancel());
+    expect(t.requests.map((r) => r.headers.get('accept'))).toEqual([
+      'application/zip',
+      'text/html',
+      'application/json',
+      'application/json',
+      '*/*',
+    ]);
   });
 });

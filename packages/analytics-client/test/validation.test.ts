@@ -64,6 +64,16 @@ const cases: Array<[string, string, (c: AnalyticsClient) => unknown]> = [
   ['errors from after to', 'to', (c) => c.getErrorStats({ from: '2026-12-01', to: '2026-11-01' })],
   ['insights from after to', 'to', (c) => c.getInsights({ from: '2026-12-01', to: '2026-11-01' })],
   ['impossible day', 'from', (c) => c.listSessions({ from: '2026-02-30' })],
+  // Impossible days and times in full timestamps (Date would shift them to March, or the next day).
+  ['impossible timestamp', 'from', (c) => c.listSessions({ from: '2026-02-30T00:00:00Z' })],
+  ['impossible timestamp with offset', 'to', (c) => c.listSessions({ to: '2026-02-31T10:00:00+01:00' })],
+  ['hour 24', 'from', (c) => c.iterateSessions({ from: '2026-11-22T24:00:00Z' })],
+  ['impossible stats timestamp', 'to', (c) => c.getStats({ to: '2026-04-31T00:00:00Z' })],
+  ['impossible errors timestamp', 'from', (c) => c.getErrorStats({ from: '2025-02-29T12:00:00Z' })],
+  ['impossible insights timestamp', 'to', (c) => c.getInsights({ to: '2026-13-01T00:00:00Z' })],
+  ['impossible export timestamp', 'from', (c) => c.export({ from: '2026-06-31T00:00:00Z' })],
+  ['impossible exportSessions time', 'to', (c) => c.exportSessions({ to: '2026-06-30T23:60:00Z' })],
+  ['impossible offset', 'from', (c) => c.listSessions({ from: '2026-06-30T00:00:00+24:00' })],
   ['invalid Date', 'to', (c) => c.getStats({ to: new Date(Number.NaN) })],
   ['date as number', 'from', (c) => c.listSessions({ from: 1700000000 as Loose })],
   // Enums and required values.
@@ -93,6 +103,15 @@ const cases: Array<[string, string, (c: AnalyticsClient) => unknown]> = [
   ['misspelt retry option', 'retry.retires', (c) => c.listTags({ retry: { retires: 3 } as Loose })],
   ['NaN deadline', 'retry.deadlineMs', (c) => c.listTags({ retry: { deadlineMs: Number.NaN } })],
   ['header value not a string', 'headers.x-n', (c) => c.listTags({ headers: { 'x-n': 1 as Loose } })],
+  [
+    'header value beyond U+00FF',
+    'headers.authorization',
+    (c) => c.listTags({ headers: { authorization: 'Bearer …' } }),
+  ],
+  ['header value with a newline', 'headers.x-n', (c) => c.getStats({}, { headers: { 'x-n': 'a\r\nb: c' } })],
+  ['header name with a space', 'headers.x n', (c) => c.syncGit({}, { headers: { 'x n': 'v' } })],
+  ['signal not a signal', 'signal', (c) => c.listTags({ signal: 'x' as Loose })],
+  ['signal of an iterator', 'signal', (c) => c.iterateSessions({}, { signal: {} as Loose }).collect()],
   // Iterators refuse synchronously.
   ['iterate page size 0', 'pageSize', (c) => c.iterateSessions({}, { pageSize: 0 })],
   ['iterate filter', 'type', (c) => c.iterateMessages({ type: 'tool' as Loose })],
@@ -135,6 +154,27 @@ describe('client options', () => {
     expect(() => lb.client({ retry: { jitter: 'half' as Loose } })).toThrow(/invalid retry\.jitter/);
     expect(() => lb.client({ retry: { factor: 0.5 } })).toThrow(/invalid retry\.factor/);
     expect(() => lb.client({ retry: false, timeoutMs: 0 })).not.toThrow();
+    expect(() => lb.client({ baseUrl: 'not a url' })).toThrow(/invalid baseUrl: must be an absolute URL/);
+    expect(() => lb.client({ headers: { authorization: 'Bearer …' } })).toThrow(
+      /invalid headers\.authorization/,
+    );
+  });
+
+  it('refuse a base URL with credentials (fetch cannot send them), without quoting them', () => {
+    const withCredentials = lb.baseUrl.replace('http://', 'http://alice:s3cret@');
+    for (const baseUrl of [withCredentials, new URL(withCredentials), lb.baseUrl.replace('//', '//alice@')]) {
+      let error: unknown;
+      try {
+        lb.client({ baseUrl });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(AnalyticsValidationError);
+      expect(error).toMatchObject({ field: 'baseUrl', endpoint: 'new AnalyticsClient' });
+      expect((error as Error).message).toMatch(/must not contain credentials/);
+      expect((error as Error).message).not.toMatch(/alice|s3cret/);
+    }
+    expect(lb.seen).toEqual([]);
   });
 });
 

@@ -99,16 +99,23 @@ export async function attempt(
   }
 }
 
-/** `{"error": "..."}` -> its text; a plain-text body (`404 page not found`) -> the trimmed text. */
+const MESSAGE_LIMIT = 200;
+
+/**
+ * `{"error": "..."}` -> its text; a plain-text body (`404 page not found`) -> the trimmed text. Either
+ * is cut at 200 characters (with `…`); the error's `body` keeps the first 500.
+ */
 export function serverMessage(body: string): string | undefined {
   const trimmed = body.trim();
   if (trimmed === '') return undefined;
+  let json: string | undefined;
   try {
     const parsed = wireError.safeParse(JSON.parse(trimmed));
-    if (parsed.success) return parsed.data.error;
+    if (parsed.success) json = parsed.data.error;
   } catch {
-    // not JSON: fall through to plain text
+    // not JSON: plain text
   }
-  if (trimmed.startsWith('<')) return undefined; // an HTML page says nothing useful
-  return trimmed.length > 200 ? `${trimmed.slice(0, 200)}…` : trimmed;
+  if (json === undefined && trimmed.startsWith('<')) return undefined; // an HTML page says nothing useful
+  const message = json ?? trimmed;
+  return message.length > MESSAGE_LIMIT ? `${message.slice(0, MESSAGE_LIMIT)}…` : message;
 }

@@ -2,11 +2,13 @@
 // validation, and the helpers the endpoint methods are written with (one decoded JSON call, one
 // streamed download, one paginated iterator), each reporting its raw response to `withResponse`.
 import { z } from 'zod';
+import { AnalyticsApiError, redactRequest } from '../errors';
 import type { EventStreamOptions } from '../events';
 import { iterateShape, validate } from '../input/common';
-import { PageIterator } from '../paginate';
+import { clientOptions } from '../input/options';
+import { type FetchPage, PageIterator } from '../paginate';
 import type { Decoder } from '../wire/primitives';
-import { HttpTransport, type RequestSpec } from './http';
+import { HttpTransport, joinUrl, type RequestSpec } from './http';
 import {
   type AnalyticsClientOptions,
   type CallOptions,
@@ -25,7 +27,8 @@ export abstract class ClientCore {
   declare protected readonly responseSink?: (response: Response) => void;
 
   constructor(options: AnalyticsClientOptions = {}) {
-    this.baseUrl = new URL(String(options.baseUrl ?? DEFAULT_BASE_URL));
+    const { baseUrl } = validate(clientOptions, options, 'new AnalyticsClient');
+    this.baseUrl = baseUrl ?? new URL(DEFAULT_BASE_URL);
     this.http = new HttpTransport(this.baseUrl, options);
     this.eventDefaults = options.events ?? {};
     this.wsUrlOverride = options.wsUrl;
@@ -62,12 +65,18 @@ export abstract class ClientCore {
   }
 
   /** A lazy iterator over an offset-paginated list method. */
-  protected iterator<I>(
-    endpoint: string,
-    options: IterateOptions,
-    fetchPage: (limit: number, offset: number) => Promise<{ items: I[]; total?: number }>,
-  ): PageIterator<I> {
+  protected iterator<I>(endpoint: string, options: IterateOptions, fetchPage: FetchPage<I>): PageIterator<I> {
     const { pageSize, startOffset } = this.input(iterateOptions, options, endpoint);
-    return new PageIterator<I>(fetchPage, pageSize ?? 50, startOffset ?? 0);
+    const [method = 'GET', path = '/'] = endpoint.split(' ');
+    // A server that ignores `offset` answers every page alike: fail instead of looping over duplicates.
+    const repeated = ({ offset, limit }: { offset: number; limit: number }) =>
+      new AnalyticsApiError({
+        kind: 'invalid_response',
+        request: redactRequest(method, joinUrl(this.baseUrl, path)),
+        cause: new Error(
+          `the page at offset ${offset} (limit ${limit}) repeats the previous page's items: the server ignores offset`,
+        ),
+      });
+    return new PageIterator<I>(fetchPage, pageSize ?? 50, startOffset ?? 0, repeated);
   }
 }

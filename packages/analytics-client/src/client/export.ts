@@ -24,6 +24,13 @@ export interface ExportDownload {
   body: ReadableStream<Uint8Array>;
 }
 
+/** The media type of each format (spec: JSON, a ZIP archive for csv, an HTML report), sent as `Accept`. */
+const MEDIA_TYPES: Record<ExportFormat, string> = {
+  json: 'application/json',
+  csv: 'application/zip',
+  html: 'text/html',
+};
+
 const DEFAULT_FILE_NAMES: Record<ExportFormat, string> = {
   json: 'claude-monitor-export.json',
   csv: 'claude-monitor-export.zip',
@@ -34,7 +41,8 @@ export abstract class ExportApi extends ClientCore {
   /** GET /api/export as a stream: JSON array, ZIP (csv) or HTML report. `format` must be one of the three. */
   async export(params: ExportParams = {}, options?: CallOptions): Promise<ExportDownload> {
     const { format, query } = this.input(exportParams, params, 'GET /api/export');
-    const response = await this.stream({ method: 'GET', path: '/api/export', query }, options);
+    const accept = MEDIA_TYPES[format];
+    const response = await this.stream({ method: 'GET', path: '/api/export', query, accept }, options);
     const disposition = parseContentDisposition(response.headers.get('content-disposition'));
     const length = response.headers.get('content-length');
     return {

@@ -4,7 +4,7 @@
 import type { z } from 'zod';
 import { AnalyticsApiError, type RedactedRequest, redactRequest } from '../errors';
 import { validate } from '../input/common';
-import { transportOptions } from '../input/options';
+import { callOptions } from '../input/options';
 import { buildQuery, type QueryValue } from '../params';
 import {
   backoffDelay,
@@ -23,6 +23,8 @@ export interface RequestSpec {
   path: string;
   query?: Record<string, QueryValue>;
   body?: unknown;
+  /** The `Accept` header (default `application/json`); the client's and the call's headers override it. */
+  accept?: string;
 }
 
 type TransportOptions = Pick<
@@ -55,7 +57,7 @@ export class HttpTransport {
     private readonly baseUrl: URL,
     options: TransportOptions,
   ) {
-    validate(transportOptions, options, 'new AnalyticsClient');
+    // The options were checked by the client (`clientOptions`, which includes the transport's).
     const f = options.fetch ?? globalThis.fetch;
     if (typeof f !== 'function') throw new TypeError('No fetch implementation: pass options.fetch');
     this.env = {
@@ -110,14 +112,15 @@ export class HttpTransport {
     readText: boolean,
   ): Promise<Sent<string | undefined> & { request: RedactedRequest }> {
     const method = spec.method.toUpperCase();
-    if (options !== undefined) validate(transportOptions, options, `${method} ${spec.path}`);
+    if (options !== undefined) validate(callOptions, options, `${method} ${spec.path}`);
     const url = joinUrl(this.baseUrl, spec.path, spec.query ? buildQuery(spec.query).toString() : '');
     const request = redactRequest(method, url);
     const policy = resolveRetry(mergeRetry(this.retry, options?.retry));
     const retryable = policy.nonIdempotent || IDEMPOTENT_METHODS.has(method);
     const timeoutMs = options?.timeoutMs ?? this.timeoutMs;
-    const signal = options?.signal;
-    const headers = new Headers({ accept: 'application/json', ...this.headers, ...options?.headers });
+    const signal = options?.signal ?? undefined;
+    const accept = spec.accept ?? 'application/json';
+    const headers = new Headers({ accept, ...this.headers, ...options?.headers });
     let body: string | undefined;
     if (spec.body !== undefined) {
       body = JSON.stringify(spec.body);

@@ -10,7 +10,10 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 export interface AnalyticsClientOptions {
-  /** Default `http://127.0.0.1:3000`. A path prefix (reverse proxy) is kept. */
+  /**
+   * Default `http://127.0.0.1:3000`. A path prefix (reverse proxy) is kept. Credentials (`user:pw@`) are
+   * refused (`fetch` cannot send them): put them in `headers`.
+   */
   baseUrl?: string | URL;
   /** Injected `fetch` (tests, proxies, custom agents). Default: `globalThis.fetch`. */
   fetch?: FetchLike;

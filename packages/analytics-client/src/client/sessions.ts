@@ -30,7 +30,7 @@ export abstract class SessionsApi extends ClientCore {
     return this.call({ method: 'GET', path: '/api/sessions', query }, sessionPage, options);
   }
 
-  /** Every session matching the filter, fetched page by page (stops at `total`). */
+  /** Every session matching the filter, fetched page by page (up to the reported `total`). */
   iterateSessions(filter: SessionFilter = {}, options: IterateOptions = {}): PageIterator<T.Session> {
     this.input(sessionFilter, filter, 'GET /api/sessions');
     return this.iterator('GET /api/sessions', options, async (limit, offset) => {

@@ -15,7 +15,8 @@ export interface Prompt {
 
 export interface PromptPage {
   prompts: Prompt[];
-  total: number;
+  /** Prompts matching the filter (all pages), as the server reported it; `undefined` when it did not. */
+  total: number | undefined;
 }
 
 export interface PromptDetail {

@@ -29,7 +29,8 @@ export interface Session {
 
 export interface SessionPage {
   sessions: Session[];
-  total: number;
+  /** Sessions matching the filter (all pages), as the server reported it; `undefined` when it did not. */
+  total: number | undefined;
 }
 
 export interface SessionDetail {

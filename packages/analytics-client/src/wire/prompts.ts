@@ -41,7 +41,8 @@ export const promptPage = decoder(
       timestamp: toDate(p.timestamp),
       extra: extraOf(p, wirePrompt),
     }));
-    return { prompts, total: w.total ?? prompts.length };
+    // Only what the server reported (see `sessionPage`).
+    return { prompts, total: w.total ?? undefined };
   },
 );
 

@@ -84,7 +84,8 @@ export const sessionPage = decoder(
   z.object({ sessions: list(wireSession), total: num }).loose(),
   (w): T.SessionPage => {
     const sessions = arr(w.sessions, mapSession);
-    return { sessions, total: w.total ?? sessions.length };
+    // Only what the server reported: a count made up from this page would end iteration early.
+    return { sessions, total: w.total ?? undefined };
   },
 );
 
