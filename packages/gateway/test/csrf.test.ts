@@ -92,6 +92,39 @@ describe('cookie-authenticated writes come from our own origin', () => {
     });
   }
 
+  it('a cookie write whose body is not JSON is 415 and changes nothing, even with no origin named', async () => {
+    const cookie = await session();
+    const post = (type: string | undefined, body: BodyInit = '{}') =>
+      fetch(`${server.url}/api/v1/auth/logout`, {
+        method: 'POST',
+        headers: { cookie, ...(type ? { 'content-type': type } : {}) },
+        body,
+      });
+    for (const type of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+    ]) {
+      const res = await post(type);
+      expect(res.status).toBe(415);
+      expect(((await res.json()) as { error: string }).error).toBe('unsupported_media_type');
+      expect(await whoami(cookie)).toBe(200);
+    }
+    // a body without any Content-Type
+    expect((await post(undefined, new Blob(['{}']))).status).toBe(415);
+    expect(await whoami(cookie)).toBe(200);
+    // JSON (with parameters, or a +json type) passes
+    expect((await post('application/merge-patch+json')).status).not.toBe(415);
+    const cookie2 = await session();
+    const json = await fetch(`${server.url}/api/v1/auth/logout`, {
+      method: 'POST',
+      headers: { cookie: cookie2, 'content-type': 'application/json; charset=utf-8' },
+      body: '{}',
+    });
+    expect(json.status).toBe(200);
+    expect(await whoami(cookie2)).toBe(401);
+  });
+
   it('reads are not refused (GET from another origin is answered, CORS keeps the body from the page)', async () => {
     const cookie = await session();
     const res = await fetch(`${server.url}/api/v1/auth/userinfo`, {

@@ -7,6 +7,10 @@
  * that says it comes from elsewhere is 403 `forbidden`. A request with neither header is not a
  * browser's (curl, a server-side client), which no other site can make carry the cookie.
  *
+ * Its body must be JSON (`application/json` or `…+json`, else 415 `unsupported_media_type`): a
+ * page on another site can post only a form's types (`text/plain`, urlencoded, multipart) without
+ * a CORS preflight, so this refuses the forged write even from a browser that names no origin.
+ *
  * Bearer requests are not checked: a browser never attaches a bearer token by itself.
  */
 import { errorOf } from '@agentgov/core';
@@ -19,6 +23,16 @@ interface Presented {
 }
 
 const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** `application/json` or a `+json` type (parameters ignored). */
+const JSON_TYPE = /^\s*application\/(?:json|[^\s;/]+\+json)\s*(?:;|$)/i;
+
+/** Whether the request carries a body (a non-zero Content-Length, or a chunked one). */
+function hasBody(request: Presented): boolean {
+  const length = request.header('content-length');
+  if (length !== null) return length.trim() !== '0';
+  return request.header('transfer-encoding') !== null;
+}
 
 /**
  * The check for cookie-authenticated writes. `trusted`: the origins the console and API are
@@ -50,6 +64,12 @@ export function sameOriginCheck(trusted: readonly string[]): (request: Presented
     const site = request.header('sec-fetch-site');
     if (site !== null && site !== 'same-origin' && site !== 'none') {
       throw errorOf('forbidden', `A ${site} request cannot use the session cookie to change anything`);
+    }
+    if (hasBody(request) && !JSON_TYPE.test(request.header('content-type') ?? '')) {
+      throw errorOf(
+        'unsupported_media_type',
+        'A write authenticated by the session cookie must send its body as application/json',
+      );
     }
   };
 }
