@@ -61,6 +61,7 @@ import { serverSecrets } from './dev-secrets';
 import { frameworkListener } from './http-front';
 import { mcpPluginFromEnv } from './mcp';
 import { PGLITE_TEMPLATE_DIR } from './pglite-template';
+import { connectRedis } from './redis';
 import { createServerLogger, type StartupPhase, startupResponder } from './request-log';
 import { bindSecretOwners, countActiveSessions, serverStores } from './stores';
 
@@ -173,11 +174,9 @@ export async function startServer(
     let redis: RedisStores | undefined;
     if (config.redisUrl) {
       progress('connecting to Redis…');
-      const { createRedisStores } = await import('@agentgov/store-redis'); // only with REDIS_URL
-      const shared = createRedisStores(config.redisUrl, config.tls.redis ? { tls: config.tls.redis } : {});
+      const shared = await connectRedis(config.redisUrl, { tls: config.tls.redis, logger }); // ./redis.ts
       redis = shared;
       cleanups.push(() => shared.close());
-      await shared.redis.ping();
       stores.sessions = shared.sessions;
       // Without a shared database, heartbeats are shared through Redis instead.
       if (!sqlStores) stores.instances = shared.instances;

@@ -83,6 +83,10 @@ describe('reference server configuration', () => {
     [{ OPA_URL: 'not a url' }, /OPA_URL/],
     [{ OIDC_ISSUER: 'https://idp.example' }, /OIDC_CLIENT_ID/],
     [{ AGENTGOV_SECRETS: 'vault' }, /AGENTGOV_SECRETS/],
+    [
+      { REDIS_URL: 'http://u:pw@cache:6379' },
+      /^invalid configuration: REDIS_URL="http:\/\/u:\*\*\*@cache:6379": expected redis:\/\/… or rediss:\/\/…/,
+    ],
   ])('rejects %j with a ConfigError naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
