@@ -19,7 +19,7 @@ import type {
   GovernanceError,
   SecretStore,
 } from '@agentgov/core';
-import { guardResult } from '@agentgov/core';
+import { guardPort, guardResult } from '@agentgov/core';
 import type { JWK } from 'jose';
 import { ok, type Result } from 'neverthrow';
 import { appendMany, appendOne } from './append';
@@ -103,15 +103,18 @@ export function createAuditLog(options: AuditLogOptions): AuditLog {
   const ctx = createLogContext(options);
   const queue = new AppendQueue(ctx);
   const loadPublicJwk = () => guardResult(async () => ok((await ctx.signingKey()).publicJwk));
+  // Proofs read the store only: a store that fails them is the spec's 503 (service_unavailable),
+  // not an internal error.
+  const proofStore = guardPort(ctx.store, 'audit store');
   return {
     append: (input, callOptions) => appendOne(ctx, queue, input, callOptions),
     appendBatch: (inputs, callOptions) => guardResult(() => appendMany(ctx, queue, inputs, callOptions)),
     checkpoint: (tenantId, callOptions) => guardResult(() => issueCheckpoint(ctx, tenantId, callOptions)),
     latestCheckpoint: (tenantId) => guardResult(() => latestCheckpoint(ctx, tenantId)),
     proveInclusion: (tenantId, entryId, treeSize) =>
-      guardResult(() => proveInclusion(ctx.store, tenantId, entryId, treeSize)),
+      guardResult(() => proveInclusion(proofStore, tenantId, entryId, treeSize)),
     proveConsistency: (tenantId, size1, size2) =>
-      guardResult(() => proveConsistency(ctx.store, tenantId, size1, size2)),
+      guardResult(() => proveConsistency(proofStore, tenantId, size1, size2)),
     loadPublicJwk,
     publicJwk: loadPublicJwk,
     commitment: (tenantId, clearValue) =>

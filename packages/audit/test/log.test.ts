@@ -260,4 +260,17 @@ describe('checkpoints and proofs', () => {
     const r = await log.checkpoint('t1');
     expect(r._unsafeUnwrapErr().message).toMatch(/broken audit chain/);
   });
+  it('a proof the store cannot answer is 503 service_unavailable, not an internal error', async () => {
+    const store = new InMemoryAuditStore();
+    const { log } = setup(store);
+    await log.append(entryInput());
+    await log.checkpoint('t1');
+    const down = () => Promise.reject(new Error('connection terminated'));
+    store.get = down;
+    store.head = down;
+    const inclusion = await log.proveInclusion('t1', 'x');
+    expect(inclusion._unsafeUnwrapErr()).toMatchObject({ code: 'service_unavailable', status: 503 });
+    const consistency = await log.proveConsistency('t1', 1, 1);
+    expect(consistency._unsafeUnwrapErr()).toMatchObject({ code: 'service_unavailable', status: 503 });
+  });
 });

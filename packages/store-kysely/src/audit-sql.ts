@@ -109,6 +109,9 @@ export function countQuery(tenantId: string, filter: AuditFilter): RawBuilder<{ 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const DAY_MS = 24 * 3600 * 1000;
 
+/** The last millisecond of year 9999: no entry's timestamp is later (the input bounds). */
+const LAST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
 /**
  * The milliseconds of a ULID's time; undefined when `id` is not a ULID or its time is beyond a
  * day before what a Date can hold (`audit_ulid_ms` in migration 0006 reads it the same way).
@@ -167,8 +170,10 @@ export interface GetByIdQueries {
 /** The statements of a get by id (exported for the EXPLAIN tests). */
 export function getByIdQueries(tenantId: string, id: string): GetByIdQueries {
   const ms = ulidMs(id);
+  // An id whose day reaches past year 9999 has no entry near it (none is timestamped there, and
+  // PostgreSQL would not read the bound's ISO form, +010000-…): only a listed entry can have it.
   const near =
-    ms === undefined
+    ms === undefined || ms > LAST_MS - DAY_MS
       ? undefined
       : sql<AuditRow>`SELECT ${SELECT_COLUMNS} FROM audit_entries WHERE tenant_id = ${tenantId} AND id = ${id}
           AND "timestamp" >= ${new Date(ms - DAY_MS).toISOString()}::timestamptz
