@@ -9,7 +9,7 @@
 import { useState } from 'preact/hooks';
 import { api, ok, type Schemas } from '../api/client';
 import { policyText } from '../policy-file';
-import { isAdmin, useMe } from '../session';
+import { mayManage, policyHome, useMe } from '../session';
 import { Badge, Show, useLoad, when } from '../ui';
 import { Editor } from './policy-editor';
 import { Why } from './policy-why';
@@ -35,7 +35,8 @@ export function PoliciesPage() {
     () => ok(api.GET('/api/v1/policies', { params: { query: { domain } } })),
     [domain],
   );
-  const admin = isAdmin(me);
+  // What userinfo says the caller manages: policies at this node and below it (none: no button).
+  const home = policyHome(me);
   return (
     <section>
       <h1>Policies</h1>
@@ -72,13 +73,13 @@ export function PoliciesPage() {
               />
             )}
           </Show>
-          {admin ? (
+          {home ? (
             <button
               type="button"
               class="outline"
               onClick={() => {
                 setSelected(undefined);
-                setEditing({ text: newPolicyText(domain, me.tenantId) });
+                setEditing({ text: newPolicyText(domain, home) });
               }}
             >
               New {domain} policy
@@ -102,7 +103,7 @@ export function PoliciesPage() {
           ) : selected ? (
             <Detail
               policy={selected}
-              canEdit={admin}
+              canEdit={mayManage(me, selected) && selected.status !== 'deprecated'}
               onEdit={() => setEditing({ policy: selected, text: policyText(selected) })}
             />
           ) : (
@@ -118,8 +119,9 @@ export function PoliciesPage() {
   );
 }
 
-function newPolicyText(domain: Policy['domain'], tenantId: string): string {
-  return `scope: enterprise\nscopeId: ${tenantId}\ndomain: ${domain}\nname: ${domain} policy\nversion: 1.0.0\ncontent: {}\nchangeReason: \n`;
+/** A new policy's file, at the node the caller manages (their own tenant, org, team or user). */
+function newPolicyText(domain: Policy['domain'], at: { scope: Policy['scope']; scopeId: string }): string {
+  return `scope: ${at.scope}\nscopeId: ${at.scopeId}\ndomain: ${domain}\nname: ${domain} policy\nversion: 1.0.0\ncontent: {}\nchangeReason: \n`;
 }
 
 function Tree(props: { policies: Policy[]; selected: Policy | undefined; onSelect: (p: Policy) => void }) {

@@ -1,0 +1,118 @@
+/**
+ * What the console's real-browser tests share: Debian's Chromium through playwright-core, the
+ * reference server on an embedded database in a temporary directory, signing in through the
+ * console as a dev account, axe-core, and a record of the requests the page saw fail.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import axe from 'axe-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { loadConfig } from '../../../examples/server/src/config';
+import { type RunningServer, startServer } from '../../../examples/server/src/server';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const available = existsSync(CHROMIUM);
+export const required = process.env.AGENTGOV_REQUIRE_SERVICES === '1';
+/** Generous: CI runs this beside the rest of the suite on two cores (waits end as soon as the page is ready). */
+export const WAIT = { timeout: 60_000 };
+
+export interface Harness {
+  server: RunningServer;
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+/** The reference server (`env`: its extra environment, e.g. AGENTGOV_MCP_CONFIG) and a browser. */
+export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'agentgov-console-'));
+  const server = await startServer(
+    loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      AGENTGOV_DATA_DIR: dataDir,
+      // Checkpoints only when the server stops (its last round), never on a timer.
+      AGENTGOV_CHECKPOINT_INTERVAL: '0',
+    }),
+    { env },
+  );
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  return {
+    server,
+    browser,
+    async close() {
+      await browser.close();
+      await server.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A request the page saw fail (4xx/5xx), and what the browser's console logged as an error. */
+export interface Failures {
+  responses: string[];
+  errors: string[];
+}
+
+/** Signs in through the console: `/` → the console → the issuer's page → back to the console. */
+export async function signIn(
+  h: Harness,
+  who: string,
+): Promise<{ context: BrowserContext; page: Page; failures: Failures }> {
+  const context = await h.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${h.server.url}/`);
+  await page.waitForURL(`${h.server.url}/console/`, WAIT);
+  await page.getByRole('link', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Sign in to agentgov' }).waitFor(WAIT);
+  await page.getByRole('button', { name: `Sign in as ${who}` }).click();
+  await page.waitForURL(`${h.server.url}/console/`, WAIT);
+  await page.getByText(`${who}@acme.example`).waitFor(WAIT);
+  // From here on (the signed-out page's own 401 from userinfo is how it learns it is signed out).
+  const failures: Failures = { responses: [], errors: [] };
+  page.on('response', (r) => {
+    if (r.status() >= 400)
+      failures.responses.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);
+  });
+  page.on('console', (m) => {
+    if (m.type() === 'error') failures.errors.push(m.text());
+  });
+  return { context, page, failures };
+}
+
+/** A JSON request from the page, as the signed-in user (the session cookie): its status and body. */
+export async function call(
+  page: Page,
+  method: string,
+  url: string,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  return page.evaluate(
+    async ([method, url, body]) => {
+      const r = await fetch(url as string, {
+        method: method as string,
+        headers: { 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return { status: r.status, body: (await r.json().catch(() => ({}))) as Record<string, unknown> };
+    },
+    [method, url, body] as const,
+  );
+}
+
+export async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axe.source);
+  const found = await page.evaluate(async () => {
+    const run = (window as unknown as { axe: typeof axe }).axe.run;
+    const r = await run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      nodes: v.nodes.map((n) => n.target.join(' ')),
+    }));
+  });
+  return found
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.join(', ')}`);
+}
