@@ -188,7 +188,7 @@ export function loadConfig(
     const problems = parsed.error.issues
       .map((i) => {
         const key = i.path.join('.');
-        return `${key}=${shown(key, cleaned[key])}: ${i.message}`;
+        return `${key}=${shownValue(key, cleaned[key])}: ${i.message}`;
       })
       .join('; ');
     throw new ConfigError(`invalid configuration: ${problems}`);
@@ -242,7 +242,7 @@ export function loadConfig(
 }
 
 /** A value as an error message may show it: secrets withheld, a URL's password masked. */
-function shown(key: string, value: string | undefined): string {
+export function shownValue(key: string, value: string | undefined): string {
   if (value === undefined) return '(unset)';
   if (/SECRET|TOKEN|PASSWORD/i.test(key)) return `(${value.length} characters, not shown)`;
   return JSON.stringify(value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, '$1***@'));

@@ -188,7 +188,7 @@ export async function startServer(
 
     // --- secrets (environment first, development audit keys otherwise)
     progress('loading the audit keys…');
-    const { secrets, generated } = await serverSecrets(new EnvSecretStore(env), sqlStores?.db);
+    const { secrets, generated } = await serverSecrets(new EnvSecretStore(env), sqlStores?.db, auditStore);
 
     // --- OIDC
     let devIssuer: DevIssuer | undefined;

@@ -43,7 +43,10 @@ describe('start-up failures in one line', () => {
       err += c;
     });
     child.stdout.resume();
+    // A server that starts when it should not is stopped (exit 0) instead of hanging the test.
+    const started = setTimeout(() => child.kill('SIGTERM'), 30_000);
     const [code] = await once(child, 'exit');
+    clearTimeout(started);
     return { code, err };
   };
 
@@ -98,4 +101,19 @@ describe('start-up failures in one line', () => {
       'agentgov: invalid configuration: REDIS_URL="http://u:***@127.0.0.1:1": expected redis://… or rediss://… (TLS)',
     );
   }, 60_000);
+
+  it('audit keys the audit log would refuse stop the start, naming the variable (value not shown) and what it takes', async () => {
+    const memory = { PORT: '0', DATABASE_URL: 'memory:' };
+    const short = await run({ ...memory, AGENTGOV_SECRET_AUDIT_COMMITMENT_KEY: 'short' });
+    expect(short.code).toBe(1);
+    expect(short.err.split('\n')[0]).toBe(
+      'agentgov: invalid configuration: AGENTGOV_SECRET_AUDIT_COMMITMENT_KEY=(5 characters, not shown): at least 32 characters are required; set it to a random secret, such as the commitment key generateAuditKeys() of @agentgov/audit makes',
+    );
+    const notJson = await run({ ...memory, AGENTGOV_SECRET_AUDIT_SIGNING_KEY: 'notjson' });
+    expect(notJson.code).toBe(1);
+    expect(notJson.err.split('\n')[0]).toBe(
+      'agentgov: invalid configuration: AGENTGOV_SECRET_AUDIT_SIGNING_KEY=(7 characters, not shown): not a JSON Web Key; set it to a private Ed25519 or P-256 JWK (JSON), such as the signing key generateAuditKeys() of @agentgov/audit makes',
+    );
+    expect(`${short.err}${notJson.err}`).not.toMatch(/notjson|=short/);
+  }, 90_000);
 });
