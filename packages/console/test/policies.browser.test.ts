@@ -114,6 +114,54 @@ if (!available && required) {
         );
         await dave.context.close();
       }, 300_000);
+
+      it('the editor refuses a status it cannot apply; Deprecate, after a confirmation, deprecates the policy', async () => {
+        const { context, page } = await signIn(h, 'carol');
+        const made = await call(page, 'POST', '/api/v1/policies', {
+          scope: 'team',
+          scopeId: 'emea',
+          domain: 'features',
+          name: 'emea trial',
+          version: '1.0.0',
+          content: 'auto_response: false\n',
+          changeReason: 'a trial',
+        });
+        expect(made.status).toBe(201);
+        await openFeatures(page, 'emea trial');
+        // `status: deprecated` in the editor: refused on its line, not "valid", nothing to review.
+        await page.getByRole('button', { name: 'Edit' }).click();
+        const editor = page.getByLabel('Policy YAML');
+        await editor.fill(
+          `${policyFile('emea trial', 'team', 'emea', 'auto_response: false', 'retire it')}status: deprecated\n`,
+        );
+        await expect
+          .poll(() => page.locator('#policy-errors').textContent(), WAIT)
+          .toMatch(/^Line 9: status: deprecated cannot be applied from the editor.*use Deprecate/);
+        expect(await page.getByText('✓ Valid policy file').count()).toBe(0);
+        expect(await page.getByRole('button', { name: 'Review changes' }).isDisabled()).toBe(true);
+        await page.locator('.gutter span.err', { hasText: '9' }).waitFor(WAIT);
+        await page.getByRole('button', { name: 'Cancel' }).click();
+
+        // Deprecate asks first; "Keep it" keeps it.
+        await page.getByRole('button', { name: 'Deprecate', exact: true }).click();
+        await page.getByRole('heading', { name: 'Deprecate emea trial?' }).waitFor(WAIT);
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.getByRole('button', { name: 'Keep it' }).click();
+        const id = made.body.id as string;
+        expect((await call(page, 'GET', `/api/v1/policies/${id}`)).body.status).toBe('active');
+        await page.getByRole('button', { name: 'Deprecate', exact: true }).click();
+        const deleted = page.waitForResponse((r) => r.request().method() === 'DELETE');
+        await page.getByRole('button', { name: 'Deprecate emea trial' }).click();
+        expect((await deleted).status()).toBe(200);
+        await page.getByText(/^Deprecated: it no longer counts/).waitFor(WAIT);
+        expect(await page.getByRole('button', { name: 'Edit' }).count()).toBe(0);
+        await page
+          .getByRole('list', { name: 'Policy hierarchy' })
+          .getByRole('button', { name: /emea trial/ })
+          .waitFor({ state: 'detached', ...WAIT });
+        expect((await call(page, 'GET', `/api/v1/policies/${id}`)).body.status).toBe('deprecated');
+        await context.close();
+      }, 300_000);
     },
   );
 }

@@ -102,3 +102,27 @@ export function policyText(p: Schemas['Policy']): string {
 }
 
 export const contentText = (content: Record<string, unknown>) => stringify(content);
+
+/**
+ * A `status` in the file the console cannot apply, on its line: PUT and POST take no status (a
+ * policy written is active) and only DELETE deprecates — so a status other than the policy's own
+ * (`active` for a new one) would be dropped without a word. `current` is the policy the file
+ * updates, undefined when it creates one.
+ */
+export function statusError(
+  text: string,
+  file: PolicyFile,
+  current: Pick<Schemas['Policy'], 'status'> | undefined,
+): LineError | undefined {
+  const now = current?.status ?? 'active';
+  if (file.status === undefined || file.status === now) return undefined;
+  return {
+    line: lineOf(text, ['status']),
+    message:
+      file.status === 'deprecated'
+        ? 'status: deprecated cannot be applied from the editor; remove this line and use Deprecate on the policy instead.'
+        : current
+          ? `status: the editor cannot change a policy's status (it is ${now}); remove this line.`
+          : `status: a policy created here is active; remove this line (use Deprecate to retire one).`,
+  };
+}

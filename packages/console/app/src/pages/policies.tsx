@@ -3,14 +3,16 @@
  * content, the YAML editor (validated against the published JSON Schema as you type, errors on
  * their lines, the hierarchy check's violations too), a diff before applying, and "why": the
  * decision for a chosen user with the policy that decided and the trace along the user's path.
- * This file holds the page, the tree, a policy's detail and a user's path; the editor with its
- * diff is in `policy-editor.tsx`, the "Why?" panel in `policy-why.tsx`.
+ * This file holds the page, the tree and a user's path; a policy's detail (Edit, Deprecate) is in
+ * `policy-detail.tsx`, the editor with its diff in `policy-editor.tsx`, the "Why?" panel in
+ * `policy-why.tsx`.
  */
 import { useState } from 'preact/hooks';
 import { api, ok, type Schemas } from '../api/client';
 import { policyText } from '../policy-file';
 import { mayManage, policyHome, useMe } from '../session';
-import { Badge, Show, useLoad, when } from '../ui';
+import { Badge, Show, useLoad } from '../ui';
+import { Detail } from './policy-detail';
 import { Editor } from './policy-editor';
 import { Why } from './policy-why';
 
@@ -102,9 +104,14 @@ export function PoliciesPage() {
             />
           ) : selected ? (
             <Detail
+              key={selected.id}
               policy={selected}
-              canEdit={mayManage(me, selected) && selected.status !== 'deprecated'}
+              canManage={mayManage(me, selected)}
               onEdit={() => setEditing({ policy: selected, text: policyText(selected) })}
+              onDeprecated={async (p) => {
+                setSelected(p);
+                await reload();
+              }}
             />
           ) : (
             <p class="muted">Choose a policy in the tree.</p>
@@ -164,30 +171,6 @@ function Tree(props: { policies: Policy[]; selected: Policy | undefined; onSelec
         );
       })}
     </ul>
-  );
-}
-
-function Detail(props: { policy: Policy; canEdit: boolean; onEdit: () => void }) {
-  const p = props.policy;
-  return (
-    <article>
-      <header>
-        <h2>
-          {p.name} <small>v{p.version}</small>
-        </h2>
-        <small>
-          {p.scope} {p.scopeId} · {p.domain} ·{' '}
-          <Badge tone={p.status === 'active' ? 'ok' : 'wait'}>{p.status}</Badge> · by {p.createdBy},{' '}
-          {when(p.updatedAt)} · “{p.changeReason}”
-        </small>
-      </header>
-      <pre class="yaml">{p.content}</pre>
-      {props.canEdit ? (
-        <button type="button" onClick={props.onEdit}>
-          Edit
-        </button>
-      ) : null}
-    </article>
   );
 }
 

@@ -8,7 +8,14 @@ import { useMemo, useRef, useState } from 'preact/hooks';
 import { parse } from 'yaml';
 import { ApiError, api, ok, type Schemas } from '../api/client';
 import { lineDiff } from '../diff';
-import { checkPolicyFile, contentText, type LineError, lineOf, type PolicyFile } from '../policy-file';
+import {
+  checkPolicyFile,
+  contentText,
+  type LineError,
+  lineOf,
+  type PolicyFile,
+  statusError,
+} from '../policy-file';
 import { ErrorNote } from '../ui';
 
 type Policy = Schemas['Policy'];
@@ -26,9 +33,6 @@ export function Editor(props: {
   const [busy, setBusy] = useState(false);
   const gutter = useRef<HTMLDivElement>(null);
   const checked = useMemo(() => checkPolicyFile(text), [text]);
-  const errors = [...checked.errors, ...serverErrors];
-  const errorLines = new Set(errors.map((e) => e.line));
-  const lines = text.split('\n').length;
   const p = props.policy;
   const sameTarget = (f: PolicyFile) =>
     p !== undefined &&
@@ -36,6 +40,14 @@ export function Editor(props: {
     f.scopeId === p.scopeId &&
     f.domain === p.domain &&
     f.name === p.name;
+  // A status the API cannot take from here (PUT and POST have none; DELETE deprecates): refused
+  // on its line rather than dropped without a word.
+  const unappliable = checked.file
+    ? statusError(text, checked.file, sameTarget(checked.file) ? p : undefined)
+    : undefined;
+  const errors = [...checked.errors, ...(unappliable ? [unappliable] : []), ...serverErrors];
+  const errorLines = new Set(errors.map((e) => e.line));
+  const lines = text.split('\n').length;
   const before = p ? contentText((parse(p.content) as Record<string, unknown>) ?? {}) : '';
 
   const apply = async (f: PolicyFile) => {
@@ -166,7 +178,7 @@ export function Editor(props: {
         <div class="actions">
           <button
             type="button"
-            disabled={!checked.file || serverErrors.length > 0}
+            disabled={!checked.file || errors.length > 0}
             onClick={() => setReview(checked.file)}
           >
             Review changes
