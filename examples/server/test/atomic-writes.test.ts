@@ -46,6 +46,19 @@ describe.each(backends)('audited writes commit with their entry on $name', ({ op
       expect(ok.isOk()).toBe(true);
       expect(await stores.policies.count('acme')).toBe(1);
       expect(await stores.audit.count('acme')).toBe(1);
+      // the same policy posted four times at once: created once (the check runs under the lock)
+      const racer = { ...root, tenantId: 'race' };
+      const raced = await Promise.all(
+        Array.from({ length: 4 }, () => service.create(racer, { ...body('raced'), scopeId: 'race' })),
+      );
+      expect(raced.filter((r) => r.isOk())).toHaveLength(1);
+      expect(raced.filter((r) => r.isErr()).map((r) => r._unsafeUnwrapErr().code)).toEqual([
+        'POLICY_ALREADY_ACTIVE',
+        'POLICY_ALREADY_ACTIVE',
+        'POLICY_ALREADY_ACTIVE',
+      ]);
+      expect(await stores.policies.count('race')).toBe(1);
+      expect(await stores.audit.count('race')).toBe(1);
 
       // a GDPR erasure whose rewrite fails leaves no erasure entry behind
       const erasure = createAuditService({

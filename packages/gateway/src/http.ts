@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   errorOf,
+  type ErrorBody,
   type GovernanceError,
   json,
   type RouteResult,
@@ -104,10 +105,22 @@ export function outcomeOf(result: RouteResult): Outcome {
   return { status: result.status, headers: h, body: result.body };
 }
 
+/**
+ * The spec's error body: `{error, message, detail}` with `detail` "optional text or array" — a
+ * detail of any other shape (an object naming the active policy, a rate limit's category) is
+ * answered as an array of that one value.
+ */
+export function httpErrorBody(error: GovernanceError): ErrorBody {
+  const body = toErrorBody(error);
+  const { detail } = body;
+  if (detail !== undefined && typeof detail !== 'string' && !Array.isArray(detail)) body.detail = [detail];
+  return body;
+}
+
 /** The spec's error body (and, on 401, the Bearer challenge) as an outcome. */
 export function errorOutcome(error: GovernanceError): Outcome {
   const challenge = error.status === 401 ? bearerChallenge(error.code) : undefined;
-  const out = jsonOutcome(error.status, toErrorBody(error));
+  const out = jsonOutcome(error.status, httpErrorBody(error));
   if (challenge) out.headers.set('www-authenticate', challenge);
   return out;
 }
@@ -155,7 +168,7 @@ export function errorResponse(error: GovernanceError, headers?: HeadersInit): Re
   const h = new Headers(headers);
   const challenge = error.status === 401 ? bearerChallenge(error.code) : undefined;
   if (challenge && !h.has('www-authenticate')) h.set('www-authenticate', challenge);
-  return json(error.status, toErrorBody(error), h);
+  return json(error.status, httpErrorBody(error), h);
 }
 
 /**

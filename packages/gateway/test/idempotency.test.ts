@@ -115,7 +115,7 @@ describe('Idempotency-Key over HTTP', () => {
     expect(await res.json()).toEqual({
       error: 'idempotency_key_reused',
       message: expect.any(String),
-      detail: { key: 'reuse-1' },
+      detail: [{ key: 'reuse-1' }],
     });
     expect(calls).toBe(before);
   });

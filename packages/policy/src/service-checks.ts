@@ -6,7 +6,7 @@
  * chain that includes the new content, all violations reported at once.
  */
 import {
-  type GovernanceError,
+  GovernanceError,
   type HierarchyViolation,
   type OrgDirectory,
   type Policy,
@@ -101,3 +101,27 @@ export async function checkHierarchy(
       : `The change would make ${violations.length} descendant polic${violations.length > 1 ? 'ies' : 'y'} violate the hierarchy`;
   return err(new PolicyHierarchyViolationError(violations, message));
 }
+
+/** What makes two policies the same policy: a re-POST of it (a retry) creates nothing. */
+type Identity = Pick<Policy, 'scope' | 'scopeId' | 'domain' | 'name' | 'version' | 'content'>;
+
+/** The active policy with the same scope, domain, name, version and content, if any. */
+export async function activeIdentical(
+  store: PolicyStore,
+  tenantId: string,
+  p: Identity,
+): Promise<Policy | undefined> {
+  const active = await store.list(tenantId, { domain: p.domain, status: 'active' });
+  return active.find(
+    (a) =>
+      a.scope === p.scope &&
+      a.scopeId === p.scopeId &&
+      a.name === p.name &&
+      a.version === p.version &&
+      a.content === p.content,
+  );
+}
+
+/** 409 POLICY_ALREADY_ACTIVE, naming the active identical policy. */
+export const alreadyActive = (id: string): GovernanceError =>
+  new GovernanceError('POLICY_ALREADY_ACTIVE', undefined, { detail: { id } });

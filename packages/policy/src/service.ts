@@ -39,7 +39,14 @@ import { parsePolicyContent } from './content';
 import { type DecisionExplanation, explainDecision } from './explain';
 import { canManage, canSee, checkTarget, type Principal, principalChain } from './rbac';
 import { auditPolicyChange } from './service-audit';
-import { checkHierarchy, refOf, refuseEmpty, visible } from './service-checks';
+import {
+  activeIdentical,
+  alreadyActive,
+  checkHierarchy,
+  refOf,
+  refuseEmpty,
+  visible,
+} from './service-checks';
 
 export type PolicyServiceError =
   | ValidationError
@@ -128,6 +135,10 @@ export class PolicyService {
           new ForbiddenError(`your role cannot write ${input.scope} policies for '${input.scopeId}'`),
         );
       }
+      // A re-POST of an active policy (a retry after a lost response) creates nothing: checked
+      // under the tenant's lock, so concurrent identical POSTs create one.
+      const same = await activeIdentical(ports.store, tenantId, input);
+      if (same) return err(alreadyActive(same.id));
       const now = this.#clock.now().toISOString();
       const policy: Policy = {
         id: this.#newId(),

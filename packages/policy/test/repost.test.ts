@@ -47,9 +47,16 @@ describe('POST /policies twice with the same body', () => {
     const { id } = (await first.json()) as { id: string };
     const again = await post({ ...body, changeReason: 'retry' });
     expect(again.status).toBe(409);
-    expect(await again.json()).toMatchObject({ error: 'POLICY_ALREADY_ACTIVE', detail: { id } });
+    expect(await again.json()).toMatchObject({ error: 'POLICY_ALREADY_ACTIVE', detail: [{ id }] });
     expect(await store.count('acme', { status: 'active' })).toBe(1);
     expect((await post({ ...body, version: '1.0.1' })).status).toBe(201);
+    // six identical POSTs at once: one is created, five are told of it
+    const race = { ...body, name: 'raced' };
+    const statuses = (await Promise.all(Array.from({ length: 6 }, () => post(race)))).map((r) => r.status);
+    expect(statuses.sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    expect((await store.list('acme', { status: 'active' })).filter((p) => p.name === 'raced')).toHaveLength(
+      1,
+    );
     await gov.close();
   });
 });

@@ -30,6 +30,7 @@ import { parsePolicyContent } from '../content';
 import { BuiltinDecisionEngine } from '../engines';
 import { EffectivePolicyResolver } from '../resolver';
 import { PolicyService } from '../service';
+import { activeIdentical, alreadyActive } from '../service-checks';
 import { type PolicyWarning, policyContentWarnings } from '../warnings';
 import { decisionRoutes } from './decision-routes';
 import { PolicyListQuery, PolicyOut, PolicyWrittenOut } from './schemas';
@@ -128,23 +129,15 @@ export function policyRoutes(options: PolicyRoutesOptions): PolicyPlugin {
           201: { description: 'The created policy (with `warnings`, if any)', schema: PolicyWrittenOut },
           400: err('missing_type, invalid_type or POLICY_HIERARCHY_VIOLATION'),
           403: err('forbidden'),
-          409: err('POLICY_ALREADY_ACTIVE (detail.id: the active identical policy)'),
+          409: err('POLICY_ALREADY_ACTIVE (detail[0].id: the active identical policy)'),
         },
         async handler({ body }, rc) {
           // A re-POST of the same policy (a retry after a lost response) creates nothing: 409
           // names the active policy with the same scope, domain, name, version and content.
-          const active = await store.list(rc.principal.tenantId, { domain: body.domain, status: 'active' });
-          const same = active.find(
-            (p) =>
-              p.scope === body.scope &&
-              p.scopeId === body.scopeId &&
-              p.name === body.name &&
-              p.version === body.version &&
-              p.content === body.content,
-          );
-          // Only told to a caller who may read that policy (others go on to the service's 403).
-          if (same && (await service.get(rc.principal, same.id)).isOk())
-            throw errorOf('POLICY_ALREADY_ACTIVE', undefined, { id: same.id });
+          // Told here to a caller who may read that policy (others go on to the service's 403);
+          // the service checks again under the tenant's lock (concurrent identical POSTs).
+          const same = await activeIdentical(store, rc.principal.tenantId, body);
+          if (same && (await service.get(rc.principal, same.id)).isOk()) throw alreadyActive(same.id);
           return {
             status: 201,
             body: withWarnings(unwrapOrThrow(await service.create(rc.principal, body, rc))),
