@@ -1599,7 +1599,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description POLICY_ALREADY_ACTIVE (detail.id: the active identical policy); or idempotency_key_in_use: a request with this Idempotency-Key is still running */
+      /** @description POLICY_ALREADY_ACTIVE (detail[0].id: the active identical policy); or idempotency_key_in_use: a request with this Idempotency-Key is still running */
       409: {
         headers: {
           [name: string]: unknown;
