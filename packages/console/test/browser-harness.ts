@@ -49,8 +49,12 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   };
 }
 
-/** A request the page saw fail (4xx/5xx), and what the browser's console logged as an error. */
+/**
+ * What failed on the server's own origin: requests answered 4xx/5xx and the browser console's
+ * errors (a failed request logs one), before the sign-in came back (`signedOut`) and after it.
+ */
 export interface Failures {
+  signedOut: string[];
   responses: string[];
   errors: string[];
 }
@@ -62,6 +66,22 @@ export async function signIn(
 ): Promise<{ context: BrowserContext; page: Page; failures: Failures }> {
   const context = await h.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
+  const failures: Failures = { signedOut: [], responses: [], errors: [] };
+  const origin = new URL(h.server.url).origin;
+  let signedIn = false;
+  page.on('response', (r) => {
+    const url = new URL(r.url());
+    if (url.origin !== origin) return;
+    if (url.pathname.endsWith('/auth/callback')) signedIn = true;
+    if (r.status() >= 400)
+      (signedIn ? failures.responses : failures.signedOut).push(
+        `${r.status()} ${r.request().method()} ${url.pathname}`,
+      );
+  });
+  page.on('console', (m) => {
+    if (m.type() === 'error' && m.location().url.startsWith(origin) && signedIn)
+      failures.errors.push(`${m.text()} (${m.location().url})`);
+  });
   await page.goto(`${h.server.url}/`);
   await page.waitForURL(`${h.server.url}/console/`, WAIT);
   await page.getByRole('link', { name: 'Sign in' }).click();
@@ -69,15 +89,6 @@ export async function signIn(
   await page.getByRole('button', { name: `Sign in as ${who}` }).click();
   await page.waitForURL(`${h.server.url}/console/`, WAIT);
   await page.getByText(`${who}@acme.example`).waitFor(WAIT);
-  // From here on (the signed-out page's own 401 from userinfo is how it learns it is signed out).
-  const failures: Failures = { responses: [], errors: [] };
-  page.on('response', (r) => {
-    if (r.status() >= 400)
-      failures.responses.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);
-  });
-  page.on('console', (m) => {
-    if (m.type() === 'error') failures.errors.push(m.text());
-  });
   return { context, page, failures };
 }
 

@@ -48,8 +48,8 @@ const ROLES = [
     pages: ['Inbox', 'Exchanges', 'Audit', 'Policies', 'Work', 'Status'],
   },
   { who: 'bob', role: 'org_admin', pages: ['Inbox', 'Exchanges', 'Audit', 'Policies', 'Work', 'Status'] },
-  { who: 'carol', role: 'team_lead', pages: ['Inbox', 'Exchanges', 'Audit', 'Policies', 'Work'] },
-  { who: 'dave', role: 'user', pages: ['Inbox', 'Exchanges', 'Audit', 'Policies', 'Work'] },
+  { who: 'carol', role: 'team_lead', pages: ['Inbox', 'Exchanges', 'Audit', 'Policies', 'Work', 'Status'] },
+  { who: 'dave', role: 'user', pages: ['Inbox', 'Exchanges', 'Audit', 'Policies', 'Work', 'Status'] },
 ] as const;
 
 function waiting(over: Partial<Exchange>): Exchange {

@@ -8,7 +8,7 @@ import { PoliciesPage } from './pages/policies';
 import { StatusPage } from './pages/status';
 import { WorkPage } from './pages/work';
 import { Link, useLocation } from './router';
-import { isAdmin, type Me, MeContext } from './session';
+import { type Me, MeContext } from './session';
 import { ErrorNote } from './ui';
 
 type Auth =
@@ -23,7 +23,8 @@ const PAGES = [
   { to: '/audit', label: 'Audit', show: (me: Me) => me.effectivePermissions.canQueryAudit },
   { to: '/policies', label: 'Policies', show: () => true },
   { to: '/work', label: 'Work', show: () => true },
-  { to: '/status', label: 'Status', show: (me: Me) => isAdmin(me) },
+  // GET /status needs no authentication: every signed-in role sees the service's health.
+  { to: '/status', label: 'Status', show: () => true },
 ] as const;
 
 export function App() {

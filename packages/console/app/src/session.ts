@@ -18,7 +18,6 @@ export function useMe(): Me {
   return me;
 }
 
-export const isAdmin = (me: Me) => me.roles.includes('enterprise_admin') || me.roles.includes('org_admin');
 /** Audit export and checkpoints, and the tenants list (spec: enterprise_admin). */
 export const isEnterpriseAdmin = (me: Me) => me.roles.includes('enterprise_admin');
 /** GET /metrics (spec: enterprise_admin or org_admin). */

@@ -20,13 +20,23 @@ interface Inbox {
   toolCalls: Schemas['ToolApproval'][] | undefined;
 }
 
+/**
+ * Whether the server governs MCP tool calls: a 404 from the approvals route says it does not (the
+ * MCP plugin is not mounted), and the console stops asking until the page is loaded again —
+ * instead of a failed request every poll.
+ */
+let toolCallsGoverned = true;
+
 async function loadInbox(me: string): Promise<Inbox> {
   const [page, tools] = await Promise.all([
     ok(api.GET('/api/v1/exchanges', { params: { query: { outcome: 'in_progress', pageSize: 1000 } } })),
-    api.GET('/api/v1/mcp/approvals', { params: { query: { status: 'pending' } } }),
+    toolCallsGoverned
+      ? api.GET('/api/v1/mcp/approvals', { params: { query: { status: 'pending' } } })
+      : undefined,
   ]);
   const exchanges = page.exchanges.filter((x) => x.responderUserId === me && pendingRequest(x));
-  if (tools.response.status === 404) return { exchanges, toolCalls: undefined };
+  if (tools?.response.status === 404) toolCallsGoverned = false;
+  if (!tools || !toolCallsGoverned) return { exchanges, toolCalls: undefined };
   if (!tools.data) throw new ApiError(tools.response.status, tools.error as Schemas['ErrorBody']);
   return { exchanges, toolCalls: tools.data.approvals };
 }
@@ -55,15 +65,19 @@ export function InboxPage() {
             {inbox.exchanges.map((x) => (
               <ExchangeItem key={x.exchangeId} x={x} onDone={reload} />
             ))}
+            <h2>Tool calls waiting for approval</h2>
             {inbox.toolCalls ? (
               <>
-                <h2>Tool calls waiting for approval</h2>
                 {inbox.toolCalls.length === 0 ? <p class="muted">No tool call waits for you.</p> : null}
                 {inbox.toolCalls.map((a) => (
                   <ToolCallItem key={a.id} a={a} onDone={reload} />
                 ))}
               </>
-            ) : null}
+            ) : (
+              <p class="muted">
+                Tool-call approvals are not configured on this server (it does not govern MCP tool calls).
+              </p>
+            )}
           </>
         )}
       </Show>

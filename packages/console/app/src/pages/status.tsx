@@ -1,8 +1,17 @@
 /** The service's health (components, instances) and the tenant's counters, with a small chart. */
 import { api, ok } from '../api/client';
+import { canReadMetrics, isEnterpriseAdmin, useMe } from '../session';
 import { Badge, Show, useLoad, when } from '../ui';
 
+/**
+ * Every signed-in role sees the service's health (GET /status needs no authentication); the
+ * tenants and the counters only the roles the API gives them to, and nothing is asked for that
+ * the role cannot read.
+ */
 export function StatusPage() {
+  const me = useMe();
+  const tenantsAllowed = isEnterpriseAdmin(me);
+  const metricsAllowed = canReadMetrics(me);
   const [status] = useLoad(
     async () => {
       const { data, error, response } = await api.GET('/api/v1/status');
@@ -14,13 +23,14 @@ export function StatusPage() {
     [],
     10_000,
   );
-  const [metrics] = useLoad(() => ok(api.GET('/api/v1/metrics')), [], 10_000);
+  const [metrics] = useLoad(
+    async () => (metricsAllowed ? ok(api.GET('/api/v1/metrics')) : undefined),
+    [metricsAllowed],
+    metricsAllowed ? 10_000 : undefined,
+  );
   const [tenants] = useLoad(
-    () =>
-      ok(api.GET('/api/v1/tenants'))
-        .then((r) => r.tenants)
-        .catch(() => []),
-    [],
+    async () => (tenantsAllowed ? (await ok(api.GET('/api/v1/tenants'))).tenants : []),
+    [tenantsAllowed],
   );
   return (
     <section>
@@ -72,10 +82,14 @@ export function StatusPage() {
           ) : null
         }
       </Show>
-      <h2>Metrics</h2>
-      <Show loaded={metrics} what="the metrics">
-        {(m) => <Bars values={m as unknown as Record<string, unknown>} />}
-      </Show>
+      {metricsAllowed ? (
+        <>
+          <h2>Metrics</h2>
+          <Show loaded={metrics} what="the metrics">
+            {(m) => (m ? <Bars values={m as unknown as Record<string, unknown>} /> : null)}
+          </Show>
+        </>
+      ) : null}
     </section>
   );
 }
