@@ -2,7 +2,7 @@
  * The console in a real browser (Debian's Chromium through playwright-core) against the reference
  * server on an embedded database (PGlite in a temporary directory): sign in as each role, approve
  * an exchange end to end (the initiator sees the outcome), an item decided elsewhere disappears,
- * a tool call waiting for approval shown with its arguments (as text) and rejected with a reason, edit a policy with errors (schema, then the hierarchy check) and fix them, verify an audit entry
+ * a tool call waiting for approval shown with its arguments (as text) and rejected with a reason or without one, edit a policy with errors (schema, then the hierarchy check) and fix them, verify an audit entry
  * in the browser, tamper with that entry in the database and see the console say so, axe-core on
  * every page, phone width. The screenshots in the README are written by this run when
  * `AGENTGOV_SCREENSHOTS=1` (else to a temporary directory).
@@ -256,7 +256,7 @@ if (!available && required) {
         await carolContext.close();
       }, 300_000);
 
-      it('shows a tool call waiting for approval with who asks, why and its arguments (as text); rejecting it needs a reason', async () => {
+      it('shows a tool call waiting for approval with who asks, why and its arguments (as text); rejected with a reason, or without one (optional, as in the API)', async () => {
         const mcp = server.governance.plugins.find((p) => p.name === 'mcp') as McpPlugin;
         // The arguments as the proxy keeps them: canonical JSON, its digest the approval's. A value
         // that is HTML and one with a right-to-left override must show as text, the override escaped.
@@ -318,9 +318,7 @@ if (!available && required) {
         expect(await old.locator('pre').count()).toBe(0);
         await page.screenshot({ path: path.join(SHOTS, 'inbox-tool-call.png'), fullPage: true });
         expect(await seriousViolations(page)).toEqual([]);
-        await item.getByRole('button', { name: /^Reject/ }).click();
-        await item.getByText('Give a reason to reject.').waitFor(WAIT);
-        await item.getByLabel(/Reason/).fill('Not the production notes, please.');
+        await item.getByLabel(/Reason \(optional/).fill('Not the production notes, please.');
         await item.getByRole('button', { name: /^Reject/ }).click();
         await item.waitFor({ state: 'detached', ...WAIT });
         const decided = await mcp.inbox.get('acme', pending.id, new Date());
@@ -330,10 +328,13 @@ if (!available && required) {
           note: 'Not the production notes, please.',
           arguments: canonicalArguments(args),
         });
-        await old.getByLabel(/Reason/).fill('Unknown arguments.');
+        // The API takes a rejection without a note: so does the console (no reason asked for).
         await old.getByRole('button', { name: /^Reject/ }).click();
         await old.waitFor({ state: 'detached', ...WAIT });
-        expect((await mcp.inbox.get('acme', before.id, new Date()))?.status).toBe('rejected');
+        expect(await page.getByText('Give a reason to reject.').count()).toBe(0);
+        const unexplained = await mcp.inbox.get('acme', before.id, new Date());
+        expect(unexplained?.status).toBe('rejected');
+        expect(unexplained?.note ?? undefined).toBeUndefined();
         await context.close();
       }, 300_000);
 

@@ -132,6 +132,7 @@ function ExchangeItem(props: { x: Exchange; onDone: () => Promise<void> }) {
       </p>
       <Decide
         label={`exchange from ${x.initiatorUserId}`}
+        reasonRequired
         decide={async (approved, note) => {
           const body = { approvalId: request.approvalId, ...(note ? { note } : {}) };
           const params = { path: { id: x.exchangeId } };
@@ -163,6 +164,7 @@ function ToolCallItem(props: { a: Schemas['ToolApproval']; onDone: () => Promise
       <ToolCallArguments a={a} />
       <Decide
         label={`tool call ${a.tool}`}
+        reasonRequired={false}
         decide={async (approved, note) => {
           const params = { path: { id: a.id } };
           const body = note ? { note } : {};
@@ -230,9 +232,13 @@ function readable(canonical: string): string {
   return text.replace(HIDDEN, escaped);
 }
 
-/** Approve / reject with a reason (required to reject). */
+/**
+ * Approve / reject with a reason: required to reject an exchange (the initiator reads it in the
+ * transcript); optional for a tool call, as the API takes a rejection without a note.
+ */
 function Decide(props: {
   label: string;
+  reasonRequired: boolean;
   decide: (approved: boolean, note: string) => Promise<unknown>;
   onDone: () => Promise<void>;
 }) {
@@ -241,7 +247,7 @@ function Decide(props: {
   const [error, setError] = useState<Error | undefined>();
   const [gone, setGone] = useState<string | undefined>();
   const run = async (approved: boolean) => {
-    if (!approved && !note.trim()) {
+    if (!approved && props.reasonRequired && !note.trim()) {
       setError(new Error('Give a reason to reject.'));
       return;
     }
@@ -263,7 +269,9 @@ function Decide(props: {
   return (
     <footer>
       <label>
-        Reason (sent with your decision; required to reject)
+        {props.reasonRequired
+          ? 'Reason (sent with your decision; required to reject)'
+          : 'Reason (optional; sent with your decision)'}
         <textarea
           rows={2}
           value={note}
