@@ -170,6 +170,12 @@ export const DEV_OIDC_CLIENT = { clientId: 'agentgov-dev', clientSecret: 'agentg
 
 export class ConfigError extends Error {}
 
+/** An `http://` URL on loopback: the only plain-HTTP OIDC issuer accepted (the development issuer, tests). */
+export function isLoopbackHttp(url: string): boolean {
+  const { protocol, hostname } = new URL(url);
+  return protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]', '::1'].includes(hostname);
+}
+
 /** The host a browser on this machine reaches a server listening on `host` at (not 0.0.0.0 or ::). */
 export function browserHost(host: string): string {
   if (host === '0.0.0.0' || host === '::' || host === '[::]') return '127.0.0.1';
@@ -205,6 +211,11 @@ export function loadConfig(
     );
   if (e.OIDC_ISSUER && (!e.OIDC_CLIENT_ID || !e.OIDC_CLIENT_SECRET)) {
     throw new ConfigError('OIDC_ISSUER needs OIDC_CLIENT_ID and OIDC_CLIENT_SECRET');
+  }
+  if (e.OIDC_ISSUER && new URL(e.OIDC_ISSUER).protocol !== 'https:' && !isLoopbackHttp(e.OIDC_ISSUER)) {
+    throw new ConfigError(
+      `invalid configuration: OIDC_ISSUER=${shownValue('OIDC_ISSUER', e.OIDC_ISSUER)}: expected an https:// URL (http:// only for an issuer on loopback: localhost, 127.0.0.1 or [::1])`,
+    );
   }
   const tls = tlsSettings(e, { opaUrl: e.OPA_URL, databaseUrl: e.DATABASE_URL, redisUrl: e.REDIS_URL }, cwd);
   if (!tls.settings) throw new ConfigError(`invalid configuration: ${tls.problems.join('; ')}`);

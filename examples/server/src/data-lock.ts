@@ -4,8 +4,9 @@
  * verify`, is told "in use by process N" instead of a WebAssembly abort. A lock left by a process
  * that no longer runs is taken over.
  */
-import { open, readFile, rm } from 'node:fs/promises';
+import { mkdir, open, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { ConfigError } from './config';
 
 const LOCK_FILE = 'agentgov.pid';
 
@@ -57,4 +58,31 @@ export async function lockDataDir(dir: string): Promise<() => Promise<void>> {
     }
   }
   throw new Error(`cannot lock the data directory ${dir}`);
+}
+
+/** What each file-system error says about AGENTGOV_DATA_DIR. */
+const DIR_PROBLEMS: Record<string, string> = {
+  EEXIST: 'it is a file, not a directory',
+  ENOTDIR: 'a part of the path is a file, not a directory',
+  EACCES: 'not allowed to create or write it',
+  EPERM: 'not allowed to create or write it',
+  EROFS: 'it is on a read-only file system',
+};
+
+/**
+ * Creates the data directory when missing and takes its lock; resolves to the lock's release. A
+ * directory that cannot be used is a ConfigError naming AGENTGOV_DATA_DIR and what to do.
+ */
+export async function openDataDir(dir: string): Promise<() => Promise<void>> {
+  try {
+    await mkdir(dir, { recursive: true });
+    return await lockDataDir(dir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    const problem = DIR_PROBLEMS[code];
+    if (!problem) throw error;
+    throw new ConfigError(
+      `cannot use AGENTGOV_DATA_DIR=${JSON.stringify(dir)}: ${problem} (${code}); set AGENTGOV_DATA_DIR to a directory this user can write (created when missing), or unset it for ./.agentgov`,
+    );
+  }
 }

@@ -10,7 +10,6 @@
  * the request log, checkpoints, data-directory lock and secrets.
  */
 
-import { mkdir } from 'node:fs/promises';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -54,11 +53,12 @@ import { connectorIntegrations } from '@agentgov/work-tracking';
 import { workTrackingRoutes } from '@agentgov/work-tracking/gateway';
 import { apiReference } from './api-reference';
 import { scheduleCheckpoints } from './checkpoints';
-import { browserHost, type ServerConfig } from './config';
-import { lockDataDir } from './data-lock';
+import { browserHost, isLoopbackHttp, type ServerConfig } from './config';
+import { openDataDir } from './data-lock';
 import { DEV_ACCOUNTS, type DevIssuer, startDevIssuer } from './dev-issuer';
 import { serverSecrets } from './dev-secrets';
 import { frameworkListener } from './http-front';
+import { listen } from './listen';
 import { mcpPluginFromEnv } from './mcp';
 import { PGLITE_TEMPLATE_DIR } from './pglite-template';
 import { connectRedis } from './redis';
@@ -109,11 +109,7 @@ export async function startServer(
     // HTTPS with AGENTGOV_TLS_CERT/KEY; client certificates per AGENTGOV_TLS_CLIENT_AUTH (./tls-config.ts).
     const listenTls = config.tls.listen;
     const server = createNodeServer((req, res) => ready(req, res), listenTls);
-    server.listen(config.port, config.host);
-    await new Promise<void>((resolve, reject) => {
-      server.once('listening', resolve);
-      server.once('error', reject);
-    });
+    await listen(server, config.port, config.host); // ./listen.ts: a HOST it cannot use, named
     cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
     const { port } = server.address() as AddressInfo;
     const url = `${listenTls ? 'https' : 'http'}://${browserHost(config.host)}:${port}`;
@@ -123,10 +119,7 @@ export async function startServer(
     // --- database
     let sqlStores: SqlStores | undefined;
     phase = 'migrating';
-    if (config.database.kind === 'pglite') {
-      await mkdir(config.database.dataDir, { recursive: true });
-      cleanups.push(await lockDataDir(config.database.dataDir));
-    }
+    if (config.database.kind === 'pglite') cleanups.push(await openDataDir(config.database.dataDir));
     // The development OIDC issuer starts while the database opens (its start-up is mostly loading
     // its modules, the database's is WebAssembly work): awaited below, closed with the rest.
     const issuerStarting = config.oidc.issuer
@@ -390,9 +383,4 @@ export async function startServer(
     await cleanup();
     throw error;
   }
-}
-
-function isLoopbackHttp(url: string): boolean {
-  const { protocol, hostname } = new URL(url);
-  return protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]', '::1'].includes(hostname);
 }

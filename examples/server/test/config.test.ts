@@ -84,6 +84,10 @@ describe('reference server configuration', () => {
     [{ OIDC_ISSUER: 'https://idp.example' }, /OIDC_CLIENT_ID/],
     [{ AGENTGOV_SECRETS: 'vault' }, /AGENTGOV_SECRETS/],
     [
+      { OIDC_ISSUER: 'http://idp.example', OIDC_CLIENT_ID: 'a', OIDC_CLIENT_SECRET: 'b' },
+      /^invalid configuration: OIDC_ISSUER="http:\/\/idp\.example": expected an https:\/\/ URL \(http:\/\/ only for an issuer on loopback/,
+    ],
+    [
       { REDIS_URL: 'http://u:pw@cache:6379' },
       /^invalid configuration: REDIS_URL="http:\/\/u:\*\*\*@cache:6379": expected redis:\/\/… or rediss:\/\/…/,
     ],

@@ -6,7 +6,10 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/config';
@@ -116,4 +119,43 @@ describe('start-up failures in one line', () => {
     );
     expect(`${short.err}${notJson.err}`).not.toMatch(/notjson|=short/);
   }, 90_000);
+
+  it('a HOST, a data directory or an OIDC issuer it cannot use: one line naming the variable, its value and what to set', async () => {
+    const memory = { PORT: '0', DATABASE_URL: 'memory:' };
+    const choose =
+      'set HOST to an address of this machine: 127.0.0.1 (this machine only) or 0.0.0.0 (every interface)';
+    const noSuchHost = await run({ ...memory, HOST: '999.1.1.1' });
+    expect(noSuchHost.code).toBe(1);
+    expect(noSuchHost.err.split('\n')[0]).toMatch(
+      /^agentgov: cannot listen on HOST="999\.1\.1\.1": no such address or host name \((ENOTFOUND|EAI_AGAIN|EAI_NONAME|EAI_FAIL)\); /,
+    );
+    expect(noSuchHost.err.split('\n')[0]).toContain(`; ${choose}, or a host name that resolves to one`);
+    const notMine = await run({ ...memory, HOST: '8.8.8.8' });
+    expect(notMine.code).toBe(1);
+    expect(notMine.err.split('\n')[0]).toBe(
+      `agentgov: cannot listen on HOST="8.8.8.8": not an address of this machine (EADDRNOTAVAIL); ${choose}`,
+    );
+    const dir = await mkdtemp(join(tmpdir(), 'agentgov-startup-'));
+    try {
+      const file = join(dir, 'a-file');
+      await writeFile(file, 'x');
+      const notDir = await run({ PORT: '0', AGENTGOV_DATA_DIR: file });
+      expect(notDir.code).toBe(1);
+      expect(notDir.err.split('\n')[0]).toBe(
+        `agentgov: cannot use AGENTGOV_DATA_DIR=${JSON.stringify(file)}: it is a file, not a directory (EEXIST); set AGENTGOV_DATA_DIR to a directory this user can write (created when missing), or unset it for ./.agentgov`,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    const plainIssuer = await run({
+      ...memory,
+      OIDC_ISSUER: 'http://example.com',
+      OIDC_CLIENT_ID: 'a',
+      OIDC_CLIENT_SECRET: 'b',
+    });
+    expect(plainIssuer.code).toBe(1);
+    expect(plainIssuer.err.split('\n')[0]).toBe(
+      'agentgov: invalid configuration: OIDC_ISSUER="http://example.com": expected an https:// URL (http:// only for an issuer on loopback: localhost, 127.0.0.1 or [::1])',
+    );
+  }, 120_000);
 });
