@@ -1,9 +1,10 @@
 /**
  * The console plugin's answers on a real server: the page with the API base path, content types,
  * the CSP (no unsafe-inline), caching of hashed assets, gzip, 304, 404 for a missing asset (never
- * the page), 405 for writes, the SPA's routes, and `/` redirected for a browser only.
+ * the page), 405 for writes, the SPA's routes, and `/` redirected for a browser only; the README
+ * quotes the CSP as sent.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -56,6 +57,13 @@ describe('consoleRoutes', () => {
       expect(r.headers.get('x-content-type-options')).toBe('nosniff');
       expect(await r.text()).toContain('content="/gov/v2"');
     }
+  });
+
+  it('the README quotes the CSP the plugin sends, word for word', async () => {
+    const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
+    const quoted = /\*\*CSP\*\* on every answer: `([^`]+)`/.exec(readme)?.[1]?.replace(/\s+/g, ' ');
+    const sent = (await fetch(`${base}/console/`)).headers.get('content-security-policy');
+    expect(quoted).toBe(sent);
   });
 
   it('serves hashed assets for a year, gzip when asked, 304 on a matching ETag', async () => {
