@@ -225,6 +225,20 @@ spec:
     const printed = await file(r.out);
     expect((await cli(['config', 'validate', printed])).code).toBe(0);
   });
+
+  it("masks the password of every URL it shows: an upstream's url, a URL setting, an argument", async () => {
+    const proxy = await file(
+      `${PROXY}spec:\n  upstreams:\n  - {namespace: search, transport: http, url: "https://user:urlpass@example.com/mcp"}\n  - {namespace: db, transport: stdio, command: node, args: [server.js, "postgres://app:argpass@db/app"]}\n`,
+    );
+    const r = await cli(['config', 'print', proxy]);
+    expect(r.code).toBe(0);
+    expect(r.out).not.toMatch(/urlpass|argpass/);
+    expect(r.out).toContain('url: https://user:****@example.com/mcp');
+    expect(r.out).toContain('postgres://app:****@db/app');
+    const server = await cli(['config', 'print'], { OPA_URL: 'https://agentgov:opapass@opa:8181' });
+    expect(server.out).not.toContain('opapass');
+    expect(server.out).toContain('url: https://agentgov:****@opa:8181');
+  });
 });
 
 describe('the published JSON Schema', () => {

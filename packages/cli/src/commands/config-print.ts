@@ -5,7 +5,7 @@
  * paths resolved against the file, defaults filled in; without a file, what the environment alone
  * gives. For `kind: McpProxy`: the spec with its defaults, every upstream header and environment
  * value masked (credentials go there), in the agentgov.dev/v1 form even when the file has the
- * legacy bare form. Exit 0; 1 with each problem; 2 unreadable file.
+ * legacy bare form. Either kind: the password of every URL shown is masked. Exit 0; 1 with each problem; 2 unreadable file.
  */
 import { parseArgs } from 'node:util';
 import {
@@ -17,6 +17,7 @@ import {
   GOVERNANCE_SERVER_KIND,
   GOVERNANCE_SERVER_TABLE,
   MASK,
+  maskUrlPassword,
   printableSpec,
 } from '@agentgov/core';
 import type { McpConfig } from '@agentgov/mcp';
@@ -50,6 +51,8 @@ export default async function configPrint(args: string[], io: CliIo): Promise<nu
     }
     spec = printableSpec(GOVERNANCE_SERVER_TABLE, new Map([...fromFile.value, ...fromEnv.value]));
   } else spec = maskedProxy(checked.spec as McpConfig);
+  // A password in any URL shown (an upstream's url, OPA_URL, an argument) is masked too.
+  spec = maskedUrls(spec);
   const doc = {
     apiVersion: DEPLOYMENT_API_VERSION,
     kind: checked.kind,
@@ -80,6 +83,15 @@ function maskedProxy(config: McpConfig): McpConfig {
       u.transport === 'http' ? { ...u, headers: mask(u.headers) } : { ...u, env: mask(u.env) },
     ),
   };
+}
+
+/** `value` with the password of every URL in its strings masked (`scheme://user:****@…`). */
+function maskedUrls(value: unknown): unknown {
+  if (typeof value === 'string') return maskUrlPassword(value);
+  if (Array.isArray(value)) return value.map(maskedUrls);
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskedUrls(v)]));
+  return value;
 }
 
 function parse(args: string[]) {
