@@ -34,8 +34,19 @@ describe('agentgov db migrate: PGlite directory and bad input', () => {
     expect(first.err).toBe('');
     expect(first.code).toBe(0);
     expect(first.out).toMatch(/\d+ migrations? applied \(0001_initial/);
-    expect(first.out).toMatch(/audit partitions ready through \d{4}-\d{2}\n/); // the migration itself created them
+    // The first migration creates this month's partition and the 12 following: counted as created.
+    expect(first.out).toMatch(
+      /\naudit partitions ready through \d{4}-\d{2} \(13 created: audit_entries_p\d{6}(, audit_entries_p\d{6}){12}\)\n/,
+    );
 
+    // A second run: what packages/cli/README.md says it reports.
+    const again = await migrate('--database', data);
+    expect(again.code).toBe(0);
+    expect(again.out.split('\n').slice(1)).toEqual([
+      'no migrations to apply: the schema is up to date',
+      expect.stringMatching(/^audit partitions ready through \d{4}-\d{2}$/),
+      '',
+    ]);
     const second = await migrate('--database', data, '--json');
     expect(second.code).toBe(0);
     expect(JSON.parse(second.out)).toMatchObject({ applied: [], partitions: { created: [], blocked: [] } });
@@ -112,10 +123,14 @@ await describeWithService(
     });
 
     it('applies the migrations once; a second run is a no-op; postgresql:// works too', async () => {
-      const first = await migrate('--database', url, '--schema', schema);
+      const first = await migrate('--database', url, '--schema', schema, '--json');
       expect(first.err).toBe('');
       expect(first.code).toBe(0);
-      expect(first.out).toMatch(/\d+ migrations? applied \(0001_initial/);
+      const report = JSON.parse(first.out) as { applied: string[]; partitions: { created: string[] } };
+      expect(report.applied[0]).toBe('0001_initial');
+      // A fresh schema: the partitions the first migration made are reported as created.
+      expect(report.partitions.created).toHaveLength(13);
+      expect(report.partitions.created.every((p) => /^audit_entries_p\d{6}$/.test(p))).toBe(true);
       const second = await migrate(
         '--database',
         url.replace(/^postgres:/, 'postgresql:'),
