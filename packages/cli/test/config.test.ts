@@ -179,6 +179,8 @@ spec:
   oidc:
     clientId: gov
     clientSecret: "****"
+    redirectUri: http://127.0.0.1:9100/api/v1/auth/callback
+    scopes: openid email agentgov
   secrets: env
   checkpointInterval: 60
   log:
@@ -190,10 +192,56 @@ spec:
     forwardedHeader: x-forwarded-for
   cookies:
     secure: true
+  webhooks:
+    tenant: acme
   connectors:
     egress: private
 `,
     );
+  });
+
+  it('fills in what the doc says: relative paths resolved, the defaults derived from other settings', async () => {
+    // Without a file: the environment's relative paths and the default data directory against
+    // the working directory; the development issuer's client, scopes and webhook tenant.
+    const dev = await cli(['config', 'print'], {
+      AGENTGOV_DATA_DIR: 'rel/data',
+      HOST: '0.0.0.0',
+      PORT: '9000',
+    });
+    expect(dev.code).toBe(0);
+    expect(dev.out).toContain(`  database:\n    dataDir: ${join(process.cwd(), 'rel/data')}\n`);
+    expect(dev.out).toContain(
+      [
+        '  oidc:',
+        '    clientId: agentgov-dev',
+        '    clientSecret: "****"',
+        '    redirectUri: http://127.0.0.1:9000/api/v1/auth/callback',
+        '    scopes: openid email agentgov',
+      ].join('\n'),
+    );
+    expect(dev.out).toContain('  webhooks:\n    tenant: acme\n');
+    expect((await cli(['config', 'print'])).out).toContain(`dataDir: ${join(process.cwd(), '.agentgov')}\n`);
+    // An outside issuer: its scopes, no webhook tenant; HTTPS: the callback, the client-certificate
+    // mode and internal paths, the MCP resource; TLS to a service: the name checked.
+    const f = await file(
+      `${SERVER}spec:\n  port: 8443\n  oidc: {issuer: "https://idp.example", clientId: gov, clientSecret: s}\n  tls: {cert: tls/server.crt, key: tls/server.key, clientCa: tls/ca.crt}\n  mcp: {config: mcp.yaml}\n  redis: {url: "rediss://cache.internal:6380", tls: {ca: tls/ca.crt}}\n`,
+    );
+    const prod = await cli(['config', 'print', f], { AGENTGOV_TLS_KEY: 'keys/server.key' });
+    expect(prod.code).toBe(0);
+    expect(prod.out).toContain('    scopes: openid email profile\n');
+    expect(prod.out).toContain('    redirectUri: https://127.0.0.1:8443/api/v1/auth/callback\n');
+    expect(prod.out).not.toContain('webhooks:');
+    expect(prod.out).toContain(`    key: ${join(process.cwd(), 'keys/server.key')}\n`);
+    expect(prod.out).toContain(`    cert: ${join(dir, 'tls/server.crt')}\n`);
+    expect(prod.out).toContain(
+      '    clientAuth: optional\n    internalPaths:\n      - /api/v1/metrics/prometheus\n',
+    );
+    expect(prod.out).toContain(
+      `  mcp:\n    config: ${join(dir, 'mcp.yaml')}\n    resource: https://127.0.0.1:8443/api/v1/mcp\n`,
+    );
+    expect(prod.out).toContain('      serverName: cache.internal\n');
+    // What it prints is itself a valid configuration file.
+    expect((await cli(['config', 'validate', await file(prod.out)])).code).toBe(0);
   });
 
   it('names a bad variable, a missing secret, and prints the environment alone without a file', async () => {

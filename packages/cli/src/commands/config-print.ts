@@ -2,8 +2,9 @@
  * `agentgov config print [FILE]`: the effective configuration as YAML, secrets masked (`****`).
  * For `kind: GovernanceServer`: the file's settings under the environment variables that are set
  * (what the reference server runs with), secret references read from the secret store, relative
- * paths resolved against the file, defaults filled in; without a file, what the environment alone
- * gives. For `kind: McpProxy`: the spec with its defaults, every upstream header and environment
+ * paths resolved (against the file; from the environment, against the working directory), defaults
+ * filled in, also those derived from other settings (./config-defaults.ts); without a file, what
+ * the environment alone gives. For `kind: McpProxy`: the spec with its defaults, every upstream header and environment
  * value masked (credentials go there), in the agentgov.dev/v1 form even when the file has the
  * legacy bare form. Either kind: the password of every URL shown is masked. Exit 0; 1 with each problem; 2 unreadable file.
  */
@@ -24,6 +25,7 @@ import type { McpConfig } from '@agentgov/mcp';
 import { toYaml } from '@agentgov/policy';
 import { type CliIo, EXIT, parseUsage, UsageError } from '../io';
 import { baseDirOf, type CheckedConfig, checkConfig, configFile, readConfigText } from './config-common';
+import { effectiveValues } from './config-defaults';
 import { CONFIG_USAGE } from './config-validate';
 
 const USAGE = CONFIG_USAGE('print');
@@ -49,7 +51,10 @@ export default async function configPrint(args: string[], io: CliIo): Promise<nu
       const issues = [...(fromFile.isErr() ? fromFile.error : []), ...(fromEnv.isErr() ? fromEnv.error : [])];
       return problems(io, file ?? 'environment', issues);
     }
-    spec = printableSpec(GOVERNANCE_SERVER_TABLE, new Map([...fromFile.value, ...fromEnv.value]));
+    spec = printableSpec(
+      GOVERNANCE_SERVER_TABLE,
+      effectiveValues(fromFile.value, fromEnv.value, process.cwd()),
+    );
   } else spec = maskedProxy(checked.spec as McpConfig);
   // A password in any URL shown (an upstream's url, OPA_URL, an argument) is masked too.
   spec = maskedUrls(spec);
