@@ -5,6 +5,7 @@
 import path from 'node:path';
 import {
   DURATION_FORM,
+  GOVERNANCE_SERVER_TABLE,
   parseDurationSeconds,
   parseNetworks,
   parseSecretOwners,
@@ -252,10 +253,20 @@ export function loadConfig(
   };
 }
 
-/** A value as an error message may show it: secrets withheld, a URL's password masked. */
+/** The settings whose value is a secret (`OIDC_CLIENT_SECRET`, `AGENTGOV_METRICS_TOKEN`). */
+const SECRET_SETTINGS = new Set(GOVERNANCE_SERVER_TABLE.filter((e) => e.secret === true).map((e) => e.env));
+
+/**
+ * A value as an error message may show it: secrets withheld (the secret settings, and the secret
+ * store's variables, `AGENTGOV_SECRET_<REF>`), a URL's password masked; every other setting shown
+ * (`AGENTGOV_SECRETS=vault` names a store, `AGENTGOV_SECRET_OWNERS` references).
+ */
 export function shownValue(key: string, value: string | undefined): string {
   if (value === undefined) return '(unset)';
-  if (/SECRET|TOKEN|PASSWORD/i.test(key)) return `(${value.length} characters, not shown)`;
+  const secret = CONFIG_VARIABLES.includes(key)
+    ? SECRET_SETTINGS.has(key)
+    : /SECRET|TOKEN|PASSWORD|KEY/i.test(key);
+  if (secret) return `(${value.length} characters, not shown)`;
   return JSON.stringify(value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, '$1***@'));
 }
 

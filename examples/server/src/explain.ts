@@ -26,7 +26,8 @@ export function explain(error: unknown, env: Record<string, string | undefined>)
   }
   if (env.REDIS_URL && /max retries per request/i.test(String(e?.message))) {
     const tls = env.REDIS_URL.startsWith('rediss:') ? ' and REDIS_TLS_*' : '';
-    return `cannot reach Redis at ${redact(env.REDIS_URL)}; start Redis, or fix REDIS_URL${tls} (unset it for in-process limits and sessions)`;
+    const sessions = env.DATABASE_URL === 'memory:' ? 'in-process' : 'in the database';
+    return `cannot reach Redis at ${redact(env.REDIS_URL)}; start Redis, or fix REDIS_URL${tls} (unset it: rate limits in-process, sessions ${sessions})`;
   }
   if (
     env.DATABASE_URL?.startsWith('postgres') &&

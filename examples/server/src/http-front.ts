@@ -7,6 +7,7 @@
  */
 import type http from 'node:http';
 import type { consoleRoutes } from '@agentgov/console/gateway';
+import type { Logger } from '@agentgov/core';
 import { type Governance, requestIdFrom, sendFetchResponse, toFetchRequest } from '@agentgov/gateway';
 import type { McpPlugin } from '@agentgov/mcp/gateway';
 import type { ServerConfig } from './config';
@@ -14,10 +15,36 @@ import type { ServerConfig } from './config';
 /** The gateway's base path (the kernel's default, which the server keeps). */
 const API_BASE = '/api/v1';
 
-/** Every answer carries an `X-Request-Id`, the console's and `/`'s too (the gateway's has one). */
-function withRequestId(response: Response, request: Request): Response {
-  response.headers.set('x-request-id', requestIdFrom(request));
-  return response;
+/** The error code of an answer of the console or `/` (the request log's `error`), by status. */
+const ERROR_CODES: Record<number, string> = {
+  404: 'NOT_FOUND',
+  405: 'method_not_allowed',
+  500: 'internal_error',
+  503: 'service_unavailable',
+};
+
+/**
+ * The request line of an answer given here rather than by the gateway (the console's pages and
+ * files, `/`): the fields the kernel writes, with the route template `/` or `/console/{path}` —
+ * never the raw path, which can carry identifiers.
+ */
+function logRequest(
+  logger: Logger,
+  fields: { requestId: string; method: string; path: string; status: number; started: number },
+): void {
+  const error = fields.status >= 400 ? ERROR_CODES[fields.status] : undefined;
+  const line = {
+    requestId: fields.requestId,
+    method: fields.method,
+    route: fields.path === '/' ? '/' : '/console/{path}',
+    status: fields.status,
+    durationMs: Math.round((performance.now() - fields.started) * 10) / 10,
+    tenantId: null,
+    userId: null,
+    ...(error ? { error } : {}),
+  };
+  if (fields.status >= 500) logger.error('request', line);
+  else logger.info('request', line);
 }
 
 /**
@@ -29,7 +56,9 @@ export async function frameworkListener(
   governance: Governance,
   consolePlugin: ReturnType<typeof consoleRoutes>,
   /** The MCP plugin, when it is served: its resource's metadata is also at RFC 9728's place. */
-  mcp?: Pick<McpPlugin, 'resource' | 'metadataPath'>,
+  mcp: Pick<McpPlugin, 'resource' | 'metadataPath'> | undefined,
+  /** The log the gateway writes its request lines to: the answers given here get theirs too. */
+  logger: Logger,
 ): Promise<http.RequestListener> {
   // RFC 9728 3.1: the metadata of resource `<origin>/api/v1/mcp` is at
   // `<origin>/.well-known/oauth-protected-resource/api/v1/mcp`, outside the API (MCP clients that
@@ -42,8 +71,7 @@ export async function frameworkListener(
   };
   // `/` for an API client (a browser was sent to the console above): where things are.
   const rootIndex = (request: Request): Response | undefined => {
-    if (new URL(request.url).pathname !== '/') return undefined;
-    if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
+    if (new URL(request.url).pathname !== '/' || request.method !== 'GET') return undefined;
     const api = API_BASE;
     const body = JSON.stringify({
       name: 'agentgov',
@@ -53,7 +81,7 @@ export async function frameworkListener(
       openapi: `${api}/openapi.json`,
       status: `${api}/status`,
     });
-    return new Response(request.method === 'HEAD' ? null : body, {
+    return new Response(body, {
       status: 200,
       headers: {
         'content-type': 'application/json; charset=utf-8',
@@ -63,20 +91,43 @@ export async function frameworkListener(
     });
   };
   const fallback = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const started = performance.now();
     const remoteAddress = req.socket.remoteAddress;
     const request = toFetchRequest(req, res);
+    const requestId = requestIdFrom(request);
+    // HEAD answers as GET would (the same status and headers: `/` redirects a browser), without the body.
+    const head = request.method === 'HEAD';
+    const asGet = head ? new Request(request.url, { method: 'GET', headers: request.headers }) : request;
+    // The gateway logs the requests it answers; those answered here are logged here, once.
+    let toLog = true;
+    const log = (status: number) => {
+      if (!toLog) return;
+      toLog = false;
+      const { pathname } = new URL(request.url);
+      logRequest(logger, { requestId, method: request.method, path: pathname, status, started });
+    };
+    const answered = (page: Response) => {
+      page.headers.set('x-request-id', requestId);
+      if (!head) return page;
+      void page.body?.cancel();
+      return new Response(null, { status: page.status, statusText: page.statusText, headers: page.headers });
+    };
     consolePlugin
-      .serve(request)
-      .then((page) => page ?? rootIndex(request))
-      .then((page) =>
-        page
-          ? withRequestId(page, request)
-          : governance.handle(metadataRequest(request), remoteAddress ? { remoteAddress } : {}),
-      )
-      .then((response) => sendFetchResponse(res, response))
+      .serve(asGet)
+      .then((page) => page ?? rootIndex(asGet))
+      .then((page) => {
+        if (page) return answered(page);
+        toLog = false;
+        return governance.handle(metadataRequest(request), remoteAddress ? { remoteAddress } : {});
+      })
+      .then((response) => {
+        log(response.status);
+        return sendFetchResponse(res, response);
+      })
       .catch(() => {
-        if (!res.headersSent) res.writeHead(500, { 'x-request-id': requestIdFrom(request) });
+        if (!res.headersSent) res.writeHead(500, { 'x-request-id': requestId });
         res.end();
+        log(500);
       });
   };
   if (framework === 'koa') {

@@ -38,7 +38,12 @@ async function main(): Promise<void> {
   const lines = [
     `agentgov reference server listening on ${server.url} (${config.framework})`,
     `  database: ${database}`,
-    `  rate limits and sessions: ${config.redisUrl ? 'Redis' : 'in-process'}`,
+    // Sessions live in Redis, else in the database (kept across restarts), else in the process.
+    config.redisUrl
+      ? '  rate limits and sessions: Redis'
+      : config.database.kind === 'memory'
+        ? '  rate limits and sessions: in-process'
+        : '  rate limits: in-process; sessions: in the database (kept across restarts)',
     `  decision engine: ${config.opaUrl ? `OPA at ${config.opaUrl}` : 'built-in'}`,
     `  audit checkpoints: ${config.checkpointIntervalSeconds > 0 ? `every ${config.checkpointIntervalSeconds} s when there were appends` : 'off'}`,
     `  OpenAPI: ${api}/openapi.json   status: ${api}/status`,

@@ -354,7 +354,7 @@ export async function startServer(
     cleanups.push(() => checkpoints.tick().then(() => checkpoints.stop()));
 
     // --- HTTP: the chosen framework; outside /api/v1 the console, `/` and else the gateway (./http-front.ts).
-    ready = await frameworkListener(config.framework, governance, consolePlugin, mcpPlugin);
+    ready = await frameworkListener(config.framework, governance, consolePlugin, mcpPlugin, logger);
 
     let closing: Promise<void> | undefined;
     return {

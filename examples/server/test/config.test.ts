@@ -162,6 +162,12 @@ describe('configuration errors name the variable, the value and the form expecte
       message = (error as Error).message;
     }
     expect(message).toContain('AGENTGOV_METRICS_TOKEN=(7 characters, not shown)');
+    // A store's name and secret references are no secrets: shown.
+    expect(() => loadConfig({ AGENTGOV_SECRETS: 'vault' })).toThrow(/AGENTGOV_SECRETS="vault": /);
+    expect(() => loadConfig({ AGENTGOV_SECRET_OWNERS: 'acme' })).toThrow(/AGENTGOV_SECRET_OWNERS="acme": /);
+    expect(() => loadConfig({ OIDC_CLIENT_SECRET: 's3cret', OIDC_ISSUER: 'nope' })).toThrow(
+      /OIDC_ISSUER="nope": /,
+    );
     expect(message).toContain('OPA_URL="http://user:***@opa host"');
     expect(message).not.toMatch(/hunter2|pa55word/);
   });

@@ -58,6 +58,62 @@ describe('request log', () => {
   });
 });
 
+describe('request log outside /api/v1, and HEAD', () => {
+  it('writes one line for `/` and every console answer (page, asset, 404); HEAD answers as GET, without a body', async () => {
+    const lines: string[] = [];
+    const server = await startServer(loadConfig({ DATABASE_URL: 'memory:', PORT: '0' }), {
+      env: {},
+      log: (l) => lines.push(l),
+    });
+    try {
+      const cases = [
+        ['GET', '/', 'application/json', 200, '/'],
+        ['GET', '/', 'text/html', 302, '/'],
+        ['HEAD', '/', 'text/html', 302, '/'],
+        ['HEAD', '/', 'application/json', 200, '/'],
+        ['GET', '/console/', 'text/html', 200, '/console/{path}'],
+        ['HEAD', '/console/', 'text/html', 200, '/console/{path}'],
+        ['GET', '/console/assets/gone-1.js', '*/*', 404, '/console/{path}'],
+        ['GET', '/nope', '*/*', 404, null], // the gateway's answer, logged by the kernel
+      ] as const;
+      for (const [i, [method, path, accept, status, route]] of cases.entries()) {
+        const requestId = `req-front-${i}`;
+        const res = await fetch(`${server.url}${path}`, {
+          method,
+          headers: { accept, 'x-request-id': requestId },
+          redirect: 'manual',
+        });
+        const body = await res.text();
+        expect([method, path, accept, res.status]).toEqual([method, path, accept, status]);
+        if (method === 'HEAD') {
+          expect(body).toBe('');
+          // The same status and headers as GET (aside from the date, the request id, how the
+          // connection carries a body, and the `content-length: 0` Node adds to an empty GET answer).
+          const get = await fetch(`${server.url}${path}`, { headers: { accept }, redirect: 'manual' });
+          await get.text();
+          const headers = (r: Response) =>
+            [...r.headers].filter(
+              ([name, value]) =>
+                !['date', 'x-request-id', 'connection', 'keep-alive', 'transfer-encoding'].includes(name) &&
+                !(name === 'content-length' && value === '0'),
+            );
+          expect(headers(res), `${method} ${path} ${accept}`).toEqual(headers(get));
+        }
+        await new Promise((r) => setTimeout(r, 20));
+        const mine = lines
+          .map((l) => JSON.parse(l) as Record<string, unknown>)
+          .filter((r) => r.msg === 'request' && r.requestId === requestId);
+        expect(mine, `${method} ${path} ${accept}`).toHaveLength(1);
+        expect(mine[0]).toMatchObject({ method, route, status, tenantId: null, userId: null });
+        expect(typeof mine[0]?.durationMs).toBe('number');
+      }
+      expect(lines.join('\n')).not.toContain('gone-1.js'); // the template, never the raw path
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('embedded database directory', () => {
   it('keeps dev tokens valid across a restart, is held by one process, and gets checkpoints', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'agentgov-operator-'));
@@ -160,6 +216,7 @@ describe('`pnpm start` from the repository root', () => {
     expect(code, output()).toBe(0);
     expect(await gone(port)).toBe(true);
     expect(output()).not.toContain('ELIFECYCLE');
+    expect(output()).toContain('\n  rate limits and sessions: in-process\n'); // DATABASE_URL=memory:
     // oidc-provider's warnings are replaced by one line of explanation in the banner.
     expect(output()).not.toContain('oidc-provider WARNING');
     expect(output()).toContain('development mode: state in memory');
@@ -202,6 +259,10 @@ describe('`pnpm start` from the repository root', () => {
         output(),
       ).toBe(true);
       expect([...steps].sort((a, b) => a - b)).toEqual(steps);
+      // Sessions are in the embedded database (they survive a restart); rate limits in the process.
+      expect(output()).toContain(
+        '\n  rate limits: in-process; sessions: in the database (kept across restarts)\n',
+      );
       const token = /^\s+alice\s+\S+\s+(\S+)$/m.exec(output())?.[1];
       const created = await fetch(`http://127.0.0.1:${port}/api/v1/policies`, {
         method: 'POST',
