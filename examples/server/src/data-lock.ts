@@ -34,7 +34,7 @@ function alive(pid: number): boolean {
 }
 
 /** Takes the directory's lock for this process; resolves to its release. */
-export async function lockDataDir(dir: string): Promise<() => Promise<void>> {
+async function lockDataDir(dir: string): Promise<() => Promise<void>> {
   const file = path.join(dir, LOCK_FILE);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {

@@ -113,11 +113,7 @@ const KEY_FORMS: Record<string, string> = {
  * append or checkpoint stops the start with a ConfigError naming the variable, instead of a
  * server whose audited requests all fail.
  */
-export async function checkAuditKeys(
-  secrets: SecretStore,
-  env: SecretStore,
-  store: AuditStore,
-): Promise<void> {
+async function checkAuditKeys(secrets: SecretStore, env: SecretStore, store: AuditStore): Promise<void> {
   const log = createAuditLog({ store, secrets });
   for (const result of [await log.commitment('key-check', 'key-check'), await log.loadPublicJwk()]) {
     if (result.isOk()) continue;
