@@ -6,8 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
-  errorOf,
   type ErrorBody,
+  errorOf,
   type GovernanceError,
   json,
   type RouteResult,
@@ -110,7 +110,7 @@ export function outcomeOf(result: RouteResult): Outcome {
  * detail of any other shape (an object naming the active policy, a rate limit's category) is
  * answered as an array of that one value.
  */
-export function httpErrorBody(error: GovernanceError): ErrorBody {
+function httpErrorBody(error: GovernanceError): ErrorBody {
   const body = toErrorBody(error);
   const { detail } = body;
   if (detail !== undefined && typeof detail !== 'string' && !Array.isArray(detail)) body.detail = [detail];

@@ -108,7 +108,11 @@ export const auditAppendCases = {
     expect(await store.get(A, '01ARZ3NDEKTSV4RRFFQ69G5FAV')).toBeUndefined();
     // ULID-shaped ids whose time is past what an entry's timestamp can be (year 9999), or past
     // a ULID's 48 bits: unknown, not a store error.
-    for (const far of ['XXXXXXXXXXXXXXXXXXXXXXXXXX', '7ZZZZZZZZZZZZZZZZZZZZZZZZZ', '80000000000000000000000000'])
+    for (const far of [
+      'XXXXXXXXXXXXXXXXXXXXXXXXXX',
+      '7ZZZZZZZZZZZZZZZZZZZZZZZZZ',
+      '80000000000000000000000000',
+    ])
       expect(await store.get(A, far)).toBeUndefined();
     expect(await store.get(B, rec?.entry.id ?? '')).toBeUndefined();
   },

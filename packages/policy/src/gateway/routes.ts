@@ -12,7 +12,6 @@ import {
   type DecisionEngine,
   defineRoute,
   errorSpec as err,
-  errorOf,
   type GatewayPlugin,
   guardPort,
   IdParams,
