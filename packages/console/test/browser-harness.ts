@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import axe from 'axe-core';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { describe, it } from 'vitest';
 import { loadConfig } from '../../../examples/server/src/config';
 import { type RunningServer, startServer } from '../../../examples/server/src/server';
 
@@ -17,6 +18,23 @@ export const available = existsSync(CHROMIUM);
 export const required = process.env.AGENTGOV_REQUIRE_SERVICES === '1';
 /** Generous: CI runs this beside the rest of the suite on two cores (waits end as soon as the page is ready). */
 export const WAIT = { timeout: 60_000 };
+
+/**
+ * A describe block that needs Chromium: skipped (saying why) without it, and one failing test
+ * instead under AGENTGOV_REQUIRE_SERVICES=1 (CI), where a missing browser must not pass quietly.
+ */
+export function describeInChromium(title: string, body: () => void): void {
+  if (!available && required) {
+    describe(title, () => {
+      it(`needs Chromium at ${CHROMIUM} (AGENTGOV_REQUIRE_SERVICES=1): apt-get install -y chromium`, () => {
+        throw new Error(`${CHROMIUM} is missing`);
+      });
+    });
+    return;
+  }
+  const why = available ? '' : ` — skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`;
+  describe.skipIf(!available)(`${title}${why}`, body);
+}
 
 export interface Harness {
   server: RunningServer;

@@ -9,12 +9,10 @@
  * missing browser fails the run. No sleeps: every wait is a locator's (or the page's next poll).
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
-  available,
-  CHROMIUM,
+  describeInChromium,
   type Harness,
-  required,
   seriousViolations,
   signIn,
   startHarness,
@@ -47,83 +45,72 @@ async function visitAll(page: Page): Promise<void> {
   }
 }
 
-if (!available && required) {
-  describe('pages by role (real Chromium)', () => {
-    it('needs Chromium at /usr/bin/chromium (AGENTGOV_REQUIRE_SERVICES=1): apt-get install -y chromium', () => {
-      throw new Error(`${CHROMIUM} is missing`);
-    });
+describeInChromium('pages by role (real Chromium)', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  }, 300_000);
+  afterAll(async () => {
+    await h?.close();
   });
-} else {
-  describe.skipIf(!available)(
-    `pages by role (real Chromium)${available ? '' : ` — skipped: ${CHROMIUM} is missing`}`,
-    () => {
-      let h: Harness;
-      beforeAll(async () => {
-        h = await startHarness();
-      }, 300_000);
-      afterAll(async () => {
-        await h?.close();
-      });
 
-      it('every role has Status, and its pages make no request the role cannot make', async () => {
-        for (const [who, role] of ROLES) {
-          const { context, page, failures } = await signIn(h, who);
-          const nav = page.getByRole('navigation', { name: 'Main' });
-          await nav.getByRole('link', { name: 'Inbox' }).waitFor(WAIT);
-          expect(await nav.getByRole('link').allTextContents(), role).toEqual(PAGES);
-          await visitAll(page);
-          await page.getByRole('heading', { name: 'Status', exact: true }).waitFor(WAIT);
-          await page.getByText(/^Service (healthy|degraded)/).waitFor(WAIT);
-          expect(await page.getByRole('heading', { name: 'Metrics' }).count(), role).toBe(
-            role === 'enterprise_admin' || role === 'org_admin' ? 1 : 0,
-          );
-          expect(await seriousViolations(page), role).toEqual([]);
-          // The signed-out page learns it is signed out from userinfo's 401 (the session cookie is
-          // HttpOnly and not sent on the sign-in's cross-site redirect): that one stays.
-          expect(failures.signedOut, role).toEqual(['401 GET /api/v1/auth/userinfo']);
-          // The inbox's one question whether the server governs MCP tool calls (it does not here).
-          const detect = '404 GET /api/v1/mcp/approvals';
-          expect(
-            failures.responses.filter((r) => r === detect),
-            role,
-          ).toHaveLength(1);
-          expect(
-            failures.responses.filter((r) => r !== detect && !LEFT.test(r)),
-            role,
-          ).toEqual([]);
-          expect(failures.errors.length, role).toBe(failures.responses.length);
-          await context.close();
-        }
-      }, 300_000);
+  it('every role has Status, and its pages make no request the role cannot make', async () => {
+    for (const [who, role] of ROLES) {
+      const { context, page, failures } = await signIn(h, who);
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      await nav.getByRole('link', { name: 'Inbox' }).waitFor(WAIT);
+      expect(await nav.getByRole('link').allTextContents(), role).toEqual(PAGES);
+      await visitAll(page);
+      await page.getByRole('heading', { name: 'Status', exact: true }).waitFor(WAIT);
+      await page.getByText(/^Service (healthy|degraded)/).waitFor(WAIT);
+      expect(await page.getByRole('heading', { name: 'Metrics' }).count(), role).toBe(
+        role === 'enterprise_admin' || role === 'org_admin' ? 1 : 0,
+      );
+      expect(await seriousViolations(page), role).toEqual([]);
+      // The signed-out page learns it is signed out from userinfo's 401 (the session cookie is
+      // HttpOnly and not sent on the sign-in's cross-site redirect): that one stays.
+      expect(failures.signedOut, role).toEqual(['401 GET /api/v1/auth/userinfo']);
+      // The inbox's one question whether the server governs MCP tool calls (it does not here).
+      const detect = '404 GET /api/v1/mcp/approvals';
+      expect(
+        failures.responses.filter((r) => r === detect),
+        role,
+      ).toHaveLength(1);
+      expect(
+        failures.responses.filter((r) => r !== detect && !LEFT.test(r)),
+        role,
+      ).toEqual([]);
+      expect(failures.errors.length, role).toBe(failures.responses.length);
+      await context.close();
+    }
+  }, 300_000);
 
-      it('without MCP on the server the inbox asks once whether tool calls wait, says they are not configured, and stops asking', async () => {
-        const { context, page, failures } = await signIn(h, 'dave');
-        const NOTE = 'Tool-call approvals are not configured on this server';
-        await page.getByText(NOTE).waitFor(WAIT);
-        const asked: string[] = [];
-        page.on('request', (r) => {
-          if (new URL(r.url()).pathname === '/api/v1/mcp/approvals') asked.push(r.url());
-        });
-        const nextPoll = () =>
-          page.waitForRequest((r) => new URL(r.url()).searchParams.get('outcome') === 'in_progress', WAIT);
-        // Two more polls of the inbox (every 5 s): the approvals are not asked for again.
-        await nextPoll();
-        await nextPoll();
-        expect(asked).toEqual([]);
-        // Another page and back: still known, not asked again.
-        await page.getByRole('link', { name: 'Work' }).click();
-        await page.getByRole('link', { name: 'Inbox' }).click();
-        await page.getByText(NOTE).waitFor(WAIT);
-        await nextPoll();
-        expect(asked).toEqual([]);
-        // A new page load asks once again.
-        await page.reload();
-        await page.getByText(NOTE).waitFor(WAIT);
-        await nextPoll();
-        expect(asked).toHaveLength(1);
-        expect(failures.responses.filter((r) => r.includes('/mcp/approvals'))).toHaveLength(2);
-        await context.close();
-      }, 300_000);
-    },
-  );
-}
+  it('without MCP on the server the inbox asks once whether tool calls wait, says they are not configured, and stops asking', async () => {
+    const { context, page, failures } = await signIn(h, 'dave');
+    const NOTE = 'Tool-call approvals are not configured on this server';
+    await page.getByText(NOTE).waitFor(WAIT);
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/v1/mcp/approvals') asked.push(r.url());
+    });
+    const nextPoll = () =>
+      page.waitForRequest((r) => new URL(r.url()).searchParams.get('outcome') === 'in_progress', WAIT);
+    // Two more polls of the inbox (every 5 s): the approvals are not asked for again.
+    await nextPoll();
+    await nextPoll();
+    expect(asked).toEqual([]);
+    // Another page and back: still known, not asked again.
+    await page.getByRole('link', { name: 'Work' }).click();
+    await page.getByRole('link', { name: 'Inbox' }).click();
+    await page.getByText(NOTE).waitFor(WAIT);
+    await nextPoll();
+    expect(asked).toEqual([]);
+    // A new page load asks once again.
+    await page.reload();
+    await page.getByText(NOTE).waitFor(WAIT);
+    await nextPoll();
+    expect(asked).toHaveLength(1);
+    expect(failures.responses.filter((r) => r.includes('/mcp/approvals'))).toHaveLength(2);
+    await context.close();
+  }, 300_000);
+});
