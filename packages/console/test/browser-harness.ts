@@ -14,8 +14,8 @@ import { loadConfig } from '../../../examples/server/src/config';
 import { type RunningServer, startServer } from '../../../examples/server/src/server';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const available = existsSync(CHROMIUM);
-export const required = process.env.AGENTGOV_REQUIRE_SERVICES === '1';
+const available = existsSync(CHROMIUM);
+const required = process.env.AGENTGOV_REQUIRE_SERVICES === '1';
 /** Generous: CI runs this beside the rest of the suite on two cores (waits end as soon as the page is ready). */
 export const WAIT = { timeout: 60_000 };
 
