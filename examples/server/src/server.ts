@@ -249,6 +249,9 @@ export async function startServer(
       audit,
       transaction,
       engine: decisionEngine,
+      // The org tree is learned from sign-ins: an org nobody of it has signed in from yet is
+      // still a valid target (its parent is the enterprise).
+      acceptUnseenOrgs: true,
       onChange: (tenantId, policy) => {
         resolver?.invalidate(tenantId);
         if (policy.domain === 'actions') actionsChanged?.(tenantId); // MCP sessions list again

@@ -82,11 +82,18 @@ export function canManage(principal: Principal, target: ScopeRef, targetChain: r
   return false;
 }
 
-/** Checks that a target node exists: enterprise = the tenant; others known to the directory when it knows the tenant. */
+/**
+ * Checks that a target node exists: enterprise = the tenant; others known to the directory when it
+ * knows the tenant. With `acceptUnseenOrgs` (a directory learned from sign-ins, which knows an org
+ * only once one of its people has signed in) an org it has not seen is accepted: an org's parent is
+ * always the enterprise, so its place is known. A team or user it has not seen is still refused
+ * (its org, which the hierarchy and the roles need, is unknown).
+ */
 export async function checkTarget(
   directory: OrgDirectory,
   tenantId: string,
   ref: ScopeRef,
+  options: { acceptUnseenOrgs?: boolean } = {},
 ): Promise<Result<ScopeRef[], ValidationError>> {
   if (ref.scope === 'enterprise') {
     return ref.scopeId === tenantId
@@ -103,7 +110,7 @@ export async function checkTarget(
   if (orgs.length === 0) return ok(chain); // the directory does not know this tenant's tree (yet)
   const known =
     ref.scope === 'org'
-      ? orgs.some((o) => o.scopeId === ref.scopeId)
+      ? options.acceptUnseenOrgs === true || orgs.some((o) => o.scopeId === ref.scopeId)
       : ref.scope === 'team'
         ? chain.some((r) => r.scope === 'org')
         : (await directory.users(tenantId)).includes(ref.scopeId);

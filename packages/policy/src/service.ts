@@ -64,6 +64,12 @@ export interface PolicyServiceOptions {
   /** Called after every successful write (e.g. `resolver.invalidate(tenantId)`). */
   onChange?: (tenantId: string, policy: Policy) => void;
   /**
+   * Accept a policy for an org the directory has not seen (default false: `400 unknown org`).
+   * For a directory learned from sign-ins, where an org appears only once one of its people has
+   * signed in; an org's place (under the enterprise) needs no directory. See `checkTarget`.
+   */
+  acceptUnseenOrgs?: boolean;
+  /**
    * Runs each write in one transaction (`auditedTransactions(unitOfWork, …)`): the policy and its
    * `policy_change` entry commit together or not at all, and the tenant's writes are serialised
    * by the transaction's lock (`policies:<tenant>`, an advisory lock in PostgreSQL — safe across
@@ -100,6 +106,7 @@ export class PolicyService {
   readonly #newId: () => string;
   readonly #onChange: ((tenantId: string, policy: Policy) => void) | undefined;
   readonly #transaction: RunAudited | undefined;
+  readonly #acceptUnseenOrgs: boolean;
   /** Without a transaction: writes of one tenant are serialized in this process. */
   readonly #mutex = new KeyedMutex();
 
@@ -111,6 +118,7 @@ export class PolicyService {
     this.#newId = options.newId ?? newId;
     this.#onChange = options.onChange;
     this.#transaction = options.transaction;
+    this.#acceptUnseenOrgs = options.acceptUnseenOrgs === true;
   }
 
   /** POST /policies: validates, checks hierarchy (also of descendants), stores as `active`, audits. */
@@ -128,7 +136,9 @@ export class PolicyService {
     if (content.isErr()) return err(content.error);
     return this.#guard(principal.tenantId, async (ports) => {
       const tenantId = principal.tenantId;
-      const target = await checkTarget(ports.directory, tenantId, refOf(input));
+      const target = await checkTarget(ports.directory, tenantId, refOf(input), {
+        acceptUnseenOrgs: this.#acceptUnseenOrgs,
+      });
       if (target.isErr()) return err(target.error);
       if (!canManage(principal, refOf(input), target.value)) {
         return err(

@@ -20,7 +20,7 @@ const directory = () =>
     },
   });
 
-function setup() {
+function setup(options: { acceptUnseenOrgs?: boolean } = {}) {
   const store = new InMemoryPolicyStore();
   const audit = new InMemoryAuditSink();
   const clock = new ManualClock('2025-01-01T00:00:00Z');
@@ -32,6 +32,7 @@ function setup() {
     audit,
     clock,
     onChange: (tenantId, p) => changes.push(`${tenantId}:${p.id}`),
+    ...options,
   });
   return { store, audit, clock, service, changes, dir };
 }
@@ -196,6 +197,25 @@ describe('PolicyService.create', () => {
     expect(mixed.message).toContain('lower-case name');
     const missing = await bad({ scope: 'enterprise' });
     expect(missing.code).toBe('missing_type');
+  });
+
+  it('acceptUnseenOrgs (a directory learned from sign-ins): an org not seen yet is a target under the enterprise; teams and users are still checked', async () => {
+    const { service } = setup({ acceptUnseenOrgs: true });
+    expect(
+      (await service.create(root, body('enterprise', 'acme', 'max_classification_shared: internal'))).isOk(),
+    ).toBe(true);
+    const hr = await service.create(root, body('org', 'hr', 'max_classification_shared: public'));
+    expect(hr._unsafeUnwrap()).toMatchObject({ scope: 'org', scopeId: 'hr', status: 'active' });
+    // the hierarchy still holds for it: it may only restrict the enterprise
+    const wider = await service.create(root, body('org', 'finance', 'max_classification_shared: restricted'));
+    expect(wider._unsafeUnwrapErr().code).toBe('POLICY_HIERARCHY_VIOLATION');
+    // an org_admin of another org may not write it
+    expect(
+      (await service.create(engAdmin, body('org', 'legal', 'enabled: true')))._unsafeUnwrapErr().code,
+    ).toBe('forbidden');
+    expect(
+      (await service.create(root, body('team', 'ghost', 'enabled: true')))._unsafeUnwrapErr().message,
+    ).toContain("unknown team 'ghost'");
   });
 
   it('checks the target: enterprise scopeId is the tenant; org/team/user must exist in the directory', async () => {

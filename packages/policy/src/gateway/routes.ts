@@ -61,6 +61,8 @@ export interface PolicyRoutesOptions {
   onChange?: (tenantId: string, policy: Policy) => void;
   /** Each write and its `policy_change` entry in one transaction (see `PolicyServiceOptions.transaction`). */
   transaction?: RunAudited;
+  /** A policy for an org the directory has not seen is accepted (see `PolicyServiceOptions.acceptUnseenOrgs`). */
+  acceptUnseenOrgs?: boolean;
 }
 
 /** The policy plugin, with the service and engine it serves (for in-process use beside HTTP). */
@@ -87,6 +89,7 @@ export function policyRoutes(options: PolicyRoutesOptions): PolicyPlugin {
     audit,
     clock,
     ...(options.transaction ? { transaction: options.transaction } : {}),
+    ...(options.acceptUnseenOrgs ? { acceptUnseenOrgs: true } : {}),
     onChange: (tenantId, policy) => {
       invalidate?.(tenantId);
       options.onChange?.(tenantId, policy);
