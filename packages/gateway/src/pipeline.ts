@@ -135,6 +135,16 @@ export function createPipeline(o: PipelineOptions): Pipeline {
     }
   }
 
+  /** The tenant of the credentials a request presents, if they are valid (else undefined, no error). */
+  async function presentedTenant(incoming: Incoming): Promise<string | undefined> {
+    if (incoming.header('authorization') === null && incoming.header('cookie') === null) return undefined;
+    try {
+      return (await o.authenticate(incoming, 'required')).tenantId;
+    } catch {
+      return undefined;
+    }
+  }
+
   async function limitAuthFailure(remoteAddress: string | undefined, out: Outcome['headers']): Promise<void> {
     if (!o.rateLimits[AUTH_FAILURES]) return;
     await consume(AUTH_FAILURES, `addr:${remoteAddress ?? 'unknown'}`, out);
@@ -199,12 +209,13 @@ export function createPipeline(o: PipelineOptions): Pipeline {
       throw errorOf('forbidden', `This action requires one of the roles: ${route.roles.join(', ')}`);
     }
     if (route.rateLimit) {
-      // The spec's categories are per tenant ("Rate limits are per tenant"); `/status` (no
-      // authentication) is per client address.
-      const subject =
-        route.rateLimit === 'system_status' || !principal
-          ? `addr:${remoteAddress ?? 'unknown'}`
-          : `tenant:${principal.tenantId}`;
+      // The spec's categories are per tenant ("Rate limits are per tenant"). `/status` needs no
+      // authentication: a caller presenting valid credentials counts for its tenant, any other
+      // caller (none, or invalid ones — never a 401 there) per client address.
+      const tenantId =
+        principal?.tenantId ??
+        (route.rateLimit === 'system_status' ? await presentedTenant(incoming) : undefined);
+      const subject = tenantId === undefined ? `addr:${remoteAddress ?? 'unknown'}` : `tenant:${tenantId}`;
       await consume(route.rateLimit, subject, extraOf(seen));
     }
     // No await (and no microtask) for a route without a body.

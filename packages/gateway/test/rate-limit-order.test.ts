@@ -69,4 +69,22 @@ describe('rate limit order (issue 12 item 4)', () => {
       await gov.close();
     }
   });
+  it('/status counts a caller with valid credentials for its tenant, any other caller per address', async () => {
+    const gov = createTestGovernance(idp, {
+      limits: { rateLimits: { system_status: { points: 2, durationSeconds: 60 } } },
+    });
+    try {
+      const a = await idp.signIdToken({ sub: 'a', roles: ['user'], tenant_id: 'ta' });
+      const b = await idp.signIdToken({ sub: 'b', roles: ['user'], tenant_id: 'tb' });
+      const statusOf = async (token: string | undefined) => (await call(gov, '/status', token)).status;
+      expect([await statusOf(a), await statusOf(a), await statusOf(a)]).toEqual([200, 200, 429]);
+      // the same address: another tenant, and anonymous callers, have budgets of their own
+      expect([await statusOf(b), await statusOf(b), await statusOf(b)]).toEqual([200, 200, 429]);
+      expect([await statusOf(undefined), await statusOf('not-a-token'), await statusOf(undefined)]).toEqual([
+        200, 200, 429,
+      ]);
+    } finally {
+      await gov.close();
+    }
+  });
 });
