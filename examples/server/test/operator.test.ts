@@ -11,7 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../src/config';
 import { DataDirInUseError } from '../src/data-lock';
 import { startServer } from '../src/server';
@@ -99,10 +99,13 @@ describe('request log outside /api/v1, and HEAD', () => {
             );
           expect(headers(res), `${method} ${path} ${accept}`).toEqual(headers(get));
         }
-        await new Promise((r) => setTimeout(r, 20));
-        const mine = lines
-          .map((l) => JSON.parse(l) as Record<string, unknown>)
-          .filter((r) => r.msg === 'request' && r.requestId === requestId);
+        // The line is written when the answer ends: wait for it (no fixed sleep).
+        const logged = () =>
+          lines
+            .map((l) => JSON.parse(l) as Record<string, unknown>)
+            .filter((r) => r.msg === 'request' && r.requestId === requestId);
+        await vi.waitFor(() => expect(logged().length).toBeGreaterThan(0), { timeout: 30_000, interval: 5 });
+        const mine = logged();
         expect(mine, `${method} ${path} ${accept}`).toHaveLength(1);
         expect(mine[0]).toMatchObject({ method, route, status, tenantId: null, userId: null });
         expect(typeof mine[0]?.durationMs).toBe('number');

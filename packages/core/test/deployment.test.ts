@@ -225,6 +225,10 @@ describe('settings trees', () => {
       token: MASK,
     });
     expect(maskUrlPassword('postgres://u@h/d')).toBe('postgres://u@h/d');
+    // URLs inside a text (an upstream's argument, a DSN setting) are masked too, every one
+    expect(maskUrlPassword('--dsn=postgres://u:pw@db/x DATABASE_URL=redis://:s3cret@cache')).toBe(
+      `--dsn=postgres://u:${MASK}@db/x DATABASE_URL=redis://:${MASK}@cache`,
+    );
   });
 
   it('GovernanceServer: every setting goes to its variable and back unchanged (property)', () => {

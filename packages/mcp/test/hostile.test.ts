@@ -18,7 +18,7 @@ import {
   McpError,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
   linked,
@@ -331,9 +331,8 @@ describe('hanging, dying and malformed', () => {
         .split('\n')
         .filter(Boolean)
         .map((l) => JSON.parse(l) as Record<string, unknown>);
-    const until = async (done: () => boolean) => {
-      for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 5));
-    };
+    const until = (done: () => boolean) =>
+      vi.waitFor(() => expect(done()).toBe(true), { timeout: 30_000, interval: 5 });
     const write = (line: string) => stdin.write(`${line}\n`);
     write(
       JSON.stringify({

@@ -41,7 +41,7 @@ export function policyHome(me: Me): { scope: Scope; scopeId: string } | undefine
     team: me.team,
     user: me.userId,
   };
-  if (!(policyScope in DEPTH)) return undefined;
+  if (!Object.hasOwn(DEPTH, policyScope)) return undefined;
   const scopeId = id[policyScope as Scope];
   return scopeId ? { scope: policyScope as Scope, scopeId } : undefined;
 }

@@ -210,9 +210,9 @@ function masked(entry: SettingEntry, value: unknown): unknown {
   return MASK;
 }
 
-/** A URL with its password (if any) replaced by `****`. */
+/** Every URL in `url` (the whole text, or URLs inside it: `--dsn=postgres://u:pw@db`) with its password (if any) replaced by `****`. */
 export function maskUrlPassword(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, `$1${MASK}@`);
+  return url.replace(/([a-z][a-z0-9+.-]*:\/\/[^:/@\s]*:)[^@/\s]*@/gi, `$1${MASK}@`);
 }
 
 /**

@@ -55,17 +55,21 @@ export function sameOriginCheck(trusted: readonly string[]): (request: Presented
     // cross-site — and any other is refused. Without an Origin, Sec-Fetch-Site decides.
     const origin = request.header('origin');
     if (origin !== null) {
-      if (origins.has(origin) || origin === request.url().origin) return;
-      throw errorOf(
-        'forbidden',
-        'A request from another origin cannot use the session cookie to change anything',
-      );
+      if (!origins.has(origin) && origin !== request.url().origin) {
+        throw errorOf(
+          'forbidden',
+          'A request from another origin cannot use the session cookie to change anything',
+        );
+      }
+    } else {
+      const site = request.header('sec-fetch-site');
+      if (site !== null && site !== 'same-origin' && site !== 'none') {
+        throw errorOf('forbidden', `A ${site} request cannot use the session cookie to change anything`);
+      }
     }
-    const site = request.header('sec-fetch-site');
-    if (site !== null && site !== 'same-origin' && site !== 'none') {
-      throw errorOf('forbidden', `A ${site} request cannot use the session cookie to change anything`);
-    }
-    if (hasBody(request) && !JSON_TYPE.test(request.header('content-type') ?? '')) {
+    // From any origin: a type that is not JSON, or a body without a type.
+    const type = request.header('content-type');
+    if (type !== null ? !JSON_TYPE.test(type) : hasBody(request)) {
       throw errorOf(
         'unsupported_media_type',
         'A write authenticated by the session cookie must send its body as application/json',

@@ -29,7 +29,6 @@ import { parsePolicyContent } from '../content';
 import { BuiltinDecisionEngine } from '../engines';
 import { EffectivePolicyResolver } from '../resolver';
 import { PolicyService } from '../service';
-import { activeIdentical, alreadyActive } from '../service-checks';
 import { type PolicyWarning, policyContentWarnings } from '../warnings';
 import { decisionRoutes } from './decision-routes';
 import { PolicyListQuery, PolicyOut, PolicyWrittenOut } from './schemas';
@@ -134,12 +133,9 @@ export function policyRoutes(options: PolicyRoutesOptions): PolicyPlugin {
           409: err('POLICY_ALREADY_ACTIVE (detail[0].id: the active identical policy)'),
         },
         async handler({ body }, rc) {
-          // A re-POST of the same policy (a retry after a lost response) creates nothing: 409
-          // names the active policy with the same scope, domain, name, version and content.
-          // Told here to a caller who may read that policy (others go on to the service's 403);
-          // the service checks again under the tenant's lock (concurrent identical POSTs).
-          const same = await activeIdentical(store, rc.principal.tenantId, body);
-          if (same && (await service.get(rc.principal, same.id)).isOk()) throw alreadyActive(same.id);
+          // A re-POST of the same policy (a retry after a lost response) creates nothing: the
+          // service answers 409 naming the active policy with the same scope, domain, name,
+          // version and content, checked under the tenant's lock (concurrent identical POSTs).
           return {
             status: 201,
             body: withWarnings(unwrapOrThrow(await service.create(rc.principal, body, rc))),
