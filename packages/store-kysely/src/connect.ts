@@ -29,7 +29,7 @@ import { openPGlite, openPostgresPool, type PostgresTlsOptions } from './drivers
 import { KyselyExchangeStore } from './exchange-store';
 import { KyselyIdempotencyStore } from './idempotency-store';
 import { KyselyInstanceRegistry } from './instance-registry';
-import { type EnsurePartitionsResult, ensurePartitions } from './migrations/partitions';
+import { auditPartitions, type EnsurePartitionsResult, ensurePartitions } from './migrations/partitions';
 import { migrateToLatest } from './migrations/run';
 import { KyselyOrgDirectory } from './org-directory';
 import { KyselyPolicyStore } from './policy-store';
@@ -41,6 +41,9 @@ import { KyselyTenantStore } from './tenant-store';
 import { KyselyToolCallInbox } from './tool-call-inbox';
 import { KyselyUnitOfWork } from './unit-of-work';
 import { KyselyWorkTrackingStore } from './work-tracking-store';
+
+/** The migration that creates a schema's tables and its first audit partitions. */
+const FIRST_MIGRATION = '0001_initial';
 
 export interface MigrateResult {
   /** Migrations applied by this call (empty when already up to date). */
@@ -117,7 +120,13 @@ export function createSqlStores(
     async migrate() {
       const applied = await migrateToLatest(db, schema);
       const partitions = await ensurePartitions(db);
-      return { applied, partitions };
+      // A new schema gets its partitions from the first migration: created by this call too.
+      if (!applied.includes(FIRST_MIGRATION)) return { applied, partitions };
+      const made = await auditPartitions(db, schema);
+      return {
+        applied,
+        partitions: { ...partitions, created: [...new Set([...made, ...partitions.created])].sort() },
+      };
     },
     ensurePartitions: (now?: Date) => ensurePartitions(db, now),
     async ping() {

@@ -34,8 +34,13 @@ describePGlite('PGlite dialect', () => {
       expect(databaseKind('memory://')).toBe('pglite-memory');
       expect(databaseKind('postgresql://h/db')).toBe('postgres');
       expect(databaseKind('./data')).toBe('pglite-dir');
-      const mem = await openStore({ database: 'memory://' });
+      const mem = await openStore({ database: 'memory://', migrate: false });
       await mem.ping();
+      // a new schema's partitions come with its first migration: created by this migrate()
+      const fresh = await mem.migrate();
+      expect(fresh.applied[0]).toBe('0001_initial');
+      expect(fresh.partitions.created).toHaveLength(13);
+      expect(fresh.partitions.created.every((p) => /^audit_entries_p\d{6}$/.test(p))).toBe(true);
       expect(await mem.audit.count()).toBe(0);
       await mem.close();
 

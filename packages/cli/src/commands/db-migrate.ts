@@ -31,7 +31,7 @@ export default async function dbMigrate(args: string[], io: CliIo): Promise<numb
   }
   const database = values.database;
   if (!database) throw new UsageError(`--database is required\n${USAGE}`);
-  const { databaseKind, openStore, DEFAULT_SCHEMA, sql } = await import('@agentgov/store-kysely');
+  const { databaseKind, openStore, DEFAULT_SCHEMA } = await import('@agentgov/store-kysely');
   const schema = values.schema ?? DEFAULT_SCHEMA;
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
     throw new UsageError(`invalid --schema '${schema}': use 1–63 characters of a-z, 0-9 and _`);
@@ -51,31 +51,9 @@ export default async function dbMigrate(args: string[], io: CliIo): Promise<numb
   }
   // Progress on a terminal only; piped output stays exactly the report.
   if (io.isTTY) io.stderr(`migrating ${redact(database)} (schema ${schema})…`);
-  // The monthly audit partitions there are, before and after: a new database gets its partitions
-  // from the first migration, which `migrate()`'s own `partitions.created` (what its
-  // `ensurePartitions()` added afterwards) does not count.
-  const partitions = async (): Promise<string[]> => {
-    const { rows } = await sql<{ name: string }>`
-      SELECT c.relname AS name FROM pg_inherits i
-      JOIN pg_class c ON c.oid = i.inhrelid
-      JOIN pg_class p ON p.oid = i.inhparent
-      JOIN pg_namespace n ON n.oid = p.relnamespace
-      WHERE n.nspname = ${schema} AND p.relname = 'audit_entries' AND c.relname ~ '^audit_entries_p[0-9]{6}$'`.execute(
-      stores.db,
-    );
-    return rows.map((r) => r.name);
-  };
   try {
-    const before = new Set(await partitions());
-    const migrated = await stores.migrate();
-    const made = (await partitions()).filter((name) => !before.has(name));
-    const result = {
-      ...migrated,
-      partitions: {
-        ...migrated.partitions,
-        created: [...new Set([...made, ...migrated.partitions.created])].sort(),
-      },
-    };
+    // `partitions.created` counts the partitions a new schema gets from its first migration too.
+    const result = await stores.migrate();
     if (io.isTTY) io.stderr('\r\x1b[2K');
     if (values.json) {
       io.stdout(`${JSON.stringify({ database: redact(database), schema, ...result })}\n`);

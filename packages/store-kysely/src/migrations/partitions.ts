@@ -55,3 +55,15 @@ async function allPartitionsExist(db: Kysely<Database>, now: Date): Promise<bool
     WHERE to_regclass(quote_ident(n.name)) IS NULL`.execute(db);
   return rows[0]?.missing === 0;
 }
+
+/** The monthly audit partitions (`audit_entries_pYYYYMM`) of `schema`'s `audit_entries`, sorted. */
+export async function auditPartitions(db: Kysely<Database>, schema: string): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`
+    SELECT c.relname AS name FROM pg_inherits i
+    JOIN pg_class c ON c.oid = i.inhrelid
+    JOIN pg_class p ON p.oid = i.inhparent
+    JOIN pg_namespace n ON n.oid = p.relnamespace
+    WHERE n.nspname = ${schema} AND p.relname = 'audit_entries' AND c.relname ~ '^audit_entries_p[0-9]{6}$'
+    ORDER BY 1`.execute(db);
+  return rows.map((r) => r.name);
+}
