@@ -4,6 +4,8 @@
  */
 import path from 'node:path';
 import {
+  browserHost,
+  DEV_OIDC_CLIENT,
   DURATION_FORM,
   GOVERNANCE_SERVER_TABLE,
   parseDurationSeconds,
@@ -166,21 +168,12 @@ export interface ServerConfig {
   secretOwners: Record<string, string[]>;
 }
 
-/** Development values of the OIDC client, used with the in-process development issuer. */
-export const DEV_OIDC_CLIENT = { clientId: 'agentgov-dev', clientSecret: 'agentgov-dev-secret' } as const;
-
 export class ConfigError extends Error {}
 
 /** An `http://` URL on loopback: the only plain-HTTP OIDC issuer accepted (the development issuer, tests). */
 export function isLoopbackHttp(url: string): boolean {
   const { protocol, hostname } = new URL(url);
   return protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]', '::1'].includes(hostname);
-}
-
-/** The host a browser on this machine reaches a server listening on `host` at (not 0.0.0.0 or ::). */
-export function browserHost(host: string): string {
-  if (host === '0.0.0.0' || host === '::' || host === '[::]') return '127.0.0.1';
-  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
 export function loadConfig(

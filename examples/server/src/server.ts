@@ -18,7 +18,11 @@ import { auditRoutes } from '@agentgov/audit/gateway';
 import { consoleRoutes } from '@agentgov/console/gateway';
 import {
   auditedTransactions,
+  browserHost,
   createUlidFactory,
+  DEFAULT_OIDC_SCOPES,
+  DEV_OIDC_SCOPES,
+  DEV_WEBHOOK_TENANT,
   type DecisionEngine,
   EnvSecretStore,
   guardPort,
@@ -53,7 +57,7 @@ import { connectorIntegrations } from '@agentgov/work-tracking';
 import { workTrackingRoutes } from '@agentgov/work-tracking/gateway';
 import { apiReference } from './api-reference';
 import { scheduleCheckpoints } from './checkpoints';
-import { browserHost, isLoopbackHttp, type ServerConfig } from './config';
+import { isLoopbackHttp, type ServerConfig } from './config';
 import { openDataDir } from './data-lock';
 import { DEV_ACCOUNTS, type DevIssuer, startDevIssuer } from './dev-issuer';
 import { serverSecrets } from './dev-secrets';
@@ -292,7 +296,7 @@ export async function startServer(
       audit,
       directory,
       ...(env.AGENTGOV_WEBHOOK_TENANT || devIssuer
-        ? { defaultTenant: env.AGENTGOV_WEBHOOK_TENANT || 'acme' }
+        ? { defaultTenant: env.AGENTGOV_WEBHOOK_TENANT || DEV_WEBHOOK_TENANT }
         : {}),
       retention: { tenants: async () => (await stores.tenants.list()).map((t) => t.id) },
       // Scheduled pulls of the tracker/codehost connectors and daily briefings (07:00 in each
@@ -325,7 +329,7 @@ export async function startServer(
       oidc: {
         ...oidcClient,
         // The development issuer puts tenant_id and the roles under its `agentgov` scope.
-        scope: config.oidc.scope ?? (devIssuer ? 'openid email agentgov' : 'openid email profile'),
+        scope: config.oidc.scope ?? (devIssuer ? DEV_OIDC_SCOPES : DEFAULT_OIDC_SCOPES),
         afterLogin: `${consolePlugin.path}/`,
       },
       rateLimiter,

@@ -16,6 +16,7 @@
 import { createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { DEFAULT_INTERNAL_PATHS } from '@agentgov/core';
 
 type ClientAuth = 'off' | 'optional' | 'require';
 
@@ -47,7 +48,6 @@ export interface TlsSettings {
 }
 
 /** The Prometheus scrape path: what needs a client certificate under `optional` by default. */
-const DEFAULT_INTERNAL_PATHS = ['/api/v1/metrics/prometheus'];
 
 /** The values of the TLS block (config.ts's EnvSchema), as parsed there. */
 export interface TlsVariables {

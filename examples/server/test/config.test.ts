@@ -1,6 +1,7 @@
+import { DEV_OIDC_CLIENT } from '@agentgov/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEV_OIDC_CLIENT, loadConfig } from '../src/config';
+import { ConfigError, loadConfig } from '../src/config';
 import { EVERY_VARIABLE } from './contract-env';
 
 describe('reference server configuration', () => {

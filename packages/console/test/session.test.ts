@@ -84,6 +84,8 @@ describe('policy actions follow effectivePermissions', () => {
   it('a user (dave) is offered exactly what userinfo says: own policies only if it says he manages any', () => {
     const { me } = signedIn('dave');
     const manages = me.effectivePermissions.canManagePolicies;
+    // The spec's POST /policies is for enterprise_admin, org_admin or team_lead: not a user.
+    expect(manages).toBe(false);
     expect(policyHome(me)).toEqual(manages ? { scope: 'user', scopeId: 'dave' } : undefined);
     expect(mayManage(me, { scope: 'user', scopeId: 'dave' })).toBe(manages);
     expect(mayManage(me, { scope: 'team', scopeId: 'platform' })).toBe(false);

@@ -28,6 +28,7 @@ export * from './connector/schema';
 export * from './decision/port';
 export * from './decision/schema';
 // Deployment configuration files (apiVersion agentgov.dev/v1)
+export * from './deployment/derived';
 export * from './deployment/envelope';
 export * from './deployment/governance-server';
 export * from './deployment/settings';

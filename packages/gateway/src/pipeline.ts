@@ -26,7 +26,7 @@ import {
   type RequestObserver,
   type RequestOutcome,
 } from '@agentgov/core';
-import { presentedNone } from './auth/authenticate';
+import { presentedNone, presentedTenant } from './auth/authenticate';
 import { errorOutcome, type Outcome, outcomeOf, readBodyLimited, requestIdFrom, responseOf } from './http';
 import type { IdempotencyHook } from './idempotency';
 import { createInputReader } from './pipeline-input';
@@ -135,16 +135,6 @@ export function createPipeline(o: PipelineOptions): Pipeline {
     }
   }
 
-  /** The tenant of the credentials a request presents, if they are valid (else undefined, no error). */
-  async function presentedTenant(incoming: Incoming): Promise<string | undefined> {
-    if (incoming.header('authorization') === null && incoming.header('cookie') === null) return undefined;
-    try {
-      return (await o.authenticate(incoming, 'required')).tenantId;
-    } catch {
-      return undefined;
-    }
-  }
-
   async function limitAuthFailure(remoteAddress: string | undefined, out: Outcome['headers']): Promise<void> {
     if (!o.rateLimits[AUTH_FAILURES]) return;
     await consume(AUTH_FAILURES, `addr:${remoteAddress ?? 'unknown'}`, out);
@@ -214,7 +204,7 @@ export function createPipeline(o: PipelineOptions): Pipeline {
       // caller (none, or invalid ones — never a 401 there) per client address.
       const tenantId =
         principal?.tenantId ??
-        (route.rateLimit === 'system_status' ? await presentedTenant(incoming) : undefined);
+        (route.rateLimit === 'system_status' ? await presentedTenant(o.authenticate, incoming) : undefined);
       const subject = tenantId === undefined ? `addr:${remoteAddress ?? 'unknown'}` : `tenant:${tenantId}`;
       await consume(route.rateLimit, subject, extraOf(seen));
     }

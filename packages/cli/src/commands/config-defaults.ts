@@ -9,12 +9,17 @@
  * bound and what follows from it).
  */
 import path from 'node:path';
-import { GOVERNANCE_SERVER_TABLE, type SettingEntry, type SettingValues } from '@agentgov/core';
-
-/** The development issuer's client (examples/server's DEV_OIDC_CLIENT). */
-const DEV_CLIENT = { id: 'agentgov-dev', secret: 'agentgov-dev-secret' };
-/** The paths that need a client certificate under `clientAuth: optional` (the server's default). */
-const INTERNAL_PATHS = ['/api/v1/metrics/prometheus'];
+import {
+  browserHost,
+  DEFAULT_INTERNAL_PATHS,
+  DEFAULT_OIDC_SCOPES,
+  DEV_OIDC_CLIENT,
+  DEV_OIDC_SCOPES,
+  DEV_WEBHOOK_TENANT,
+  GOVERNANCE_SERVER_TABLE,
+  type SettingEntry,
+  type SettingValues,
+} from '@agentgov/core';
 
 const byEnv = new Map(GOVERNANCE_SERVER_TABLE.map((entry) => [entry.env, entry]));
 const entry = (variable: string): SettingEntry => {
@@ -22,12 +27,6 @@ const entry = (variable: string): SettingEntry => {
   if (!found) throw new Error(`no setting for ${variable}`);
   return found;
 };
-
-/** The host a browser on this machine reaches a server listening on `host` at (the server's rule). */
-function browserHost(host: string): string {
-  if (host === '0.0.0.0' || host === '::' || host === '[::]') return '127.0.0.1';
-  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-}
 
 /**
  * The effective values: the file's (paths already resolved against it) under the environment's
@@ -48,11 +47,11 @@ export function effectiveValues(fromFile: SettingValues, fromEnv: SettingValues,
 
   const devIssuer = get('OIDC_ISSUER') === undefined;
   if (devIssuer) {
-    fill('OIDC_CLIENT_ID', DEV_CLIENT.id);
-    fill('OIDC_CLIENT_SECRET', DEV_CLIENT.secret); // printed masked, as every secret
-    fill('AGENTGOV_WEBHOOK_TENANT', 'acme');
+    fill('OIDC_CLIENT_ID', DEV_OIDC_CLIENT.clientId);
+    fill('OIDC_CLIENT_SECRET', DEV_OIDC_CLIENT.clientSecret); // printed masked, as every secret
+    fill('AGENTGOV_WEBHOOK_TENANT', DEV_WEBHOOK_TENANT);
   }
-  fill('OIDC_SCOPES', devIssuer ? 'openid email agentgov' : 'openid email profile');
+  fill('OIDC_SCOPES', devIssuer ? DEV_OIDC_SCOPES : DEFAULT_OIDC_SCOPES);
   const https = get('AGENTGOV_TLS_CERT') !== undefined;
   const port = (get('PORT') ?? entry('PORT').default) as number;
   const host = (get('HOST') ?? entry('HOST').default) as string;
@@ -60,7 +59,8 @@ export function effectiveValues(fromFile: SettingValues, fromEnv: SettingValues,
   if (origin) fill('OIDC_REDIRECT_URI', `${origin}/api/v1/auth/callback`);
   if (https) {
     fill('AGENTGOV_TLS_CLIENT_AUTH', get('AGENTGOV_TLS_CLIENT_CA') === undefined ? 'off' : 'optional');
-    if (get('AGENTGOV_TLS_CLIENT_AUTH') === 'optional') fill('AGENTGOV_TLS_INTERNAL_PATHS', INTERNAL_PATHS);
+    if (get('AGENTGOV_TLS_CLIENT_AUTH') === 'optional')
+      fill('AGENTGOV_TLS_INTERNAL_PATHS', [...DEFAULT_INTERNAL_PATHS]);
   }
   if (origin && get('AGENTGOV_MCP_CONFIG') !== undefined)
     fill('AGENTGOV_MCP_RESOURCE', `${origin}/api/v1/mcp`);

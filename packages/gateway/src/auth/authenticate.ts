@@ -46,6 +46,24 @@ export type Authenticator = (
   mode: 'required' | 'session',
 ) => Principal | Promise<Principal>;
 
+/**
+ * The tenant of the credentials a request presents, when they are valid; undefined for none or
+ * invalid ones (never an error): for a route that needs no authentication but answers (and
+ * counts) a caller who shows who it is — `/status`.
+ */
+export async function presentedTenant<F extends Request | Pick<Presented, 'header'>>(
+  authenticate: (from: F, mode: 'required') => Principal | Promise<Principal>,
+  from: F,
+): Promise<string | undefined> {
+  const header = (name: string) => (from instanceof Request ? from.headers.get(name) : from.header(name));
+  if (header('authorization') === null && header('cookie') === null) return undefined;
+  try {
+    return (await authenticate(from, 'required')).tenantId;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The kernel's own authentication: a Bearer token of the OIDC issuer, or its session cookie. */
 export function oidcAuthenticator(oidc: OidcClient, sessions: SessionManager): Authenticator {
   return (from, mode) => authenticateNow(from, mode, oidc, sessions);

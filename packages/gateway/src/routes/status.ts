@@ -13,6 +13,7 @@
  */
 import { type AnyRoute, defineRoute, json } from '@agentgov/core';
 import { z } from 'zod';
+import { presentedTenant } from '../auth/authenticate';
 import type { KernelServices } from '../services';
 import { connectorReporter } from './connector-health';
 import { pluginHealth, pluginMetrics, within } from './plugin-reports';
@@ -55,16 +56,6 @@ const LiveOut = z.object({ status: z.literal('alive') });
 const noStore = { 'cache-control': 'no-store' };
 
 const s = (ok: boolean) => ({ status: ok ? ('healthy' as const) : ('unhealthy' as const) });
-
-/** The caller's tenant when the request carries valid credentials (never an error: /status is public). */
-async function callerTenant(ctx: KernelServices, request: Request): Promise<string | undefined> {
-  if (!request.headers.has('authorization') && !request.headers.has('cookie')) return undefined;
-  try {
-    return (await ctx.authenticate(request, 'required')).tenantId;
-  } catch {
-    return undefined;
-  }
-}
 
 export function statusRoutes(ctx: KernelServices): AnyRoute[] {
   // `/status` needs no authentication: an anonymous caller gets no connector entries at all; a
@@ -113,7 +104,7 @@ export function statusRoutes(ctx: KernelServices): AnyRoute[] {
         const [database, plugins, tenantId] = await Promise.all([
           within(() => ctx.probeDatabase(), false),
           pluginHealth(ctx.plugins, signal),
-          callerTenant(ctx, request),
+          presentedTenant(ctx.authenticate, request),
         ]);
         const connectors = database ? await within(() => connectorHealth(tenantId), {}, 5000) : {};
         const healthy =
