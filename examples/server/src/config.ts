@@ -12,6 +12,7 @@ import {
   parseNetworks,
   parseSecretOwners,
   parsesWith,
+  RedisUrl,
 } from '@agentgov/core';
 import { z } from 'zod';
 import { type TlsSettings, tlsSettings } from './tls-config';
@@ -38,10 +39,7 @@ const EnvSchema = z.object({
   AGENTGOV_FRAMEWORK: z.enum(['express', 'koa']).default('express'),
   DATABASE_URL: z.string().min(1).optional(),
   AGENTGOV_DATA_DIR: z.string().min(1).default('./.agentgov'),
-  REDIS_URL: z
-    .string()
-    .regex(/^rediss?:\/\/./i, 'expected redis://… or rediss://… (TLS)')
-    .optional(),
+  REDIS_URL: RedisUrl.optional(),
   OPA_URL: z.url().optional(),
   OIDC_ISSUER: z.url().optional(),
   OIDC_CLIENT_ID: z.string().min(1).optional(),

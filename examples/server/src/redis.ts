@@ -45,7 +45,8 @@ export async function connectRedis(
   options: { tls?: RedisTlsOptions | undefined; logger: Logger },
 ): Promise<RedisStores> {
   const { createRedisStores } = await import('@agentgov/store-redis');
-  const shared = createRedisStores(url, options.tls ? { tls: options.tls } : {});
+  // Outages are reported by watchRedis (in the server's log), not as process warnings.
+  const shared = createRedisStores(url, { ...(options.tls ? { tls: options.tls } : {}), onError: () => {} });
   watchRedis(shared.redis, options.logger);
   try {
     await shared.redis.ping();

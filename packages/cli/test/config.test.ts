@@ -94,6 +94,17 @@ describe('agentgov config validate', () => {
     expect((await cli(['config', 'validate', yaml])).err).toContain('malformed YAML');
   });
 
+  it('refuses a Redis URL that is not redis:// or rediss://, as REDIS_URL is refused at start', async () => {
+    const http = await file(`${SERVER}spec:\n  redis: {url: "http://127.0.0.1:6379"}\n`);
+    const r = await cli(['config', 'validate', http]);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(`${http}: spec.redis.url: expected redis://… or rediss://… (TLS)`);
+    for (const url of ['redis://127.0.0.1:6379', 'rediss://cache.example:6380/0']) {
+      const good = await file(`${SERVER}spec:\n  redis: {url: "${url}"}\n`);
+      expect((await cli(['config', 'validate', good])).code).toBe(0);
+    }
+  });
+
   it('reads AGENTGOV_CONFIG without FILE; no file or an unreadable one is exit 2', async () => {
     const f = await file(`${SERVER}spec: {}\n`);
     expect((await cli(['config', 'validate'], { AGENTGOV_CONFIG: f })).out).toBe(

@@ -8,7 +8,9 @@ export * from './activity-tracker';
 export * from './instance-registry';
 export * from './rate-limiter';
 export type {
+  OpenRedisOptions,
   RedisConnection,
+  RedisErrorHandler,
   RedisLike,
   RedisMultiLike,
   RedisRateLimiterClient,

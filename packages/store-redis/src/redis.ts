@@ -72,26 +72,62 @@ function redisTls(url: string, tls: RedisTlsOptions): ConnectionOptions {
   return verifiedClientTls('Redis', tls);
 }
 
+/** What `openRedis` does with the client's `error` events (ioredis emits one per failed reconnection). */
+export type RedisErrorHandler = (error: Error) => void;
+
+/**
+ * The default `onError`: one `process.emitWarning` when the connection is lost (or cannot be made),
+ * none again until it has been ready once more. Without a listener ioredis prints an "Unhandled
+ * error event" stack for every reconnection attempt; the commands themselves fail as they would.
+ */
+function warnOncePerOutage(client: Redis): RedisErrorHandler {
+  let warned = false;
+  client.on('ready', () => {
+    warned = false;
+  });
+  return (error) => {
+    if (warned) return;
+    warned = true;
+    const code = (error as NodeJS.ErrnoException).code;
+    process.emitWarning(`Redis unreachable: ${code ?? error.message}`, {
+      code: 'AGENTGOV_REDIS_UNREACHABLE',
+    });
+  };
+}
+
+/** Options of a client opened for a URL. */
+export interface OpenRedisOptions {
+  tls?: RedisTlsOptions | undefined;
+  /**
+   * Called with each of the client's `error` events. Default: one `process.emitWarning`
+   * (`AGENTGOV_REDIS_UNREACHABLE`) per outage. The handler is attached before the client connects,
+   * so no error event is ever unhandled.
+   */
+  onError?: RedisErrorHandler | undefined;
+}
+
 /**
  * Opens an ioredis client for a URL (`rediss://` for TLS; `tls` for a CA of your own and a client
  * certificate). Commands issued while the connection is down fail after two reconnection attempts
  * instead of ioredis' default twenty, so a request does not hang for long on a missing Redis.
- * Callers that want other settings pass their own client.
+ * Its `error` events go to `onError`. Callers that want other settings pass their own client.
  */
-export function openRedis(url: string, options: { tls?: RedisTlsOptions } = {}): Redis {
-  return new Redis(url, {
+export function openRedis(url: string, options: OpenRedisOptions = {}): Redis {
+  const client = new Redis(url, {
     maxRetriesPerRequest: 2,
     ...(options.tls ? { tls: redisTls(url, options.tls) } : {}),
   });
+  client.on('error', options.onError ?? warnOncePerOutage(client));
+  return client;
 }
 
 /** The client for `connection`, and whether this package opened it (and so must quit it). */
 export function resolveConnection<C>(
   connection: RedisConnection<C>,
-  tls?: RedisTlsOptions,
+  options: OpenRedisOptions = {},
 ): { client: C; owned: boolean } {
   if (typeof connection === 'string')
-    return { client: openRedis(connection, tls ? { tls } : {}) as unknown as C, owned: true };
+    return { client: openRedis(connection, options) as unknown as C, owned: true };
   return { client: connection, owned: false };
 }
 

@@ -4,6 +4,7 @@ import { RedisInstanceRegistry } from './instance-registry';
 import { RedisRateLimiter, type RedisRateLimiterOptions } from './rate-limiter';
 import {
   type RedisConnection,
+  type RedisErrorHandler,
   type RedisLike,
   type RedisRateLimiterClient,
   type RedisTlsOptions,
@@ -23,6 +24,8 @@ export interface RedisStoresOptions {
   keyPrefix?: string;
   /** With a `rediss://` URL: CA, client certificate and key, the name to verify (`RedisTlsOptions`). */
   tls?: RedisTlsOptions;
+  /** A client opened for a URL: its `error` events (default: one process warning per outage; see `openRedis`). */
+  onError?: RedisErrorHandler;
   sessions?: Omit<RedisSessionStoreOptions, 'keyPrefix'>;
   activity?: Omit<RedisActivityTrackerOptions, 'keyPrefix'>;
   rateLimiter?: Omit<RedisRateLimiterOptions, 'keyPrefix'>;
@@ -53,7 +56,7 @@ export function createRedisStores<C extends RedisClientLike>(
   connection: RedisConnection<C>,
   options: RedisStoresOptions = {},
 ): RedisStores<C> {
-  const { client, owned } = resolveConnection(connection, options.tls);
+  const { client, owned } = resolveConnection(connection, { tls: options.tls, onError: options.onError });
   const prefix = options.keyPrefix ?? 'agentgov';
   const activity = new RedisActivityTracker(client, { ...options.activity, keyPrefix: prefix });
   return {

@@ -32,6 +32,8 @@ const Duration = z
 const DatabaseUrl = z
   .string()
   .regex(/^(postgres(ql)?:\/\/.+|memory:)$/, 'expected postgres://…, postgresql://… or memory:');
+/** `redis://…` or `rediss://…` (TLS): what ioredis connects to (an `http://` URL is a mistake, not a Redis). */
+export const RedisUrl = z.string().regex(/^rediss?:\/\/./i, 'expected redis://… or rediss://… (TLS)');
 const TrustProxy = z.union([z.boolean(), z.number().int().min(0), z.string().regex(/^[0-9A-Za-z.:/,\s]+$/)], {
   error: 'expected true, false, a hop count or addresses and CIDR ranges',
 });
@@ -117,7 +119,7 @@ export const GOVERNANCE_SERVER_SETTINGS = {
   redis: {
     url: setting(
       'REDIS_URL',
-      Text,
+      RedisUrl,
       'Redis for rate limits and sessions shared across processes; unset: in-process.',
       { secret: 'url' },
     ),
