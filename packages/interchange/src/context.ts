@@ -21,6 +21,7 @@ import {
   VerificationError,
 } from '@agentgov/core';
 import { type ExchangeAuditFacts, writeAudit } from './audit';
+import type { AnswerError } from './automatic-answer';
 import {
   type EnvelopeClaims,
   type EnvelopeVerificationError,
@@ -80,8 +81,16 @@ export interface NodeOptions {
   audit: AuditSink;
   engine: DecisionEngine;
   transport: Transport;
-  /** The agent's automatic answer to an information query. Without it, every query waits for a human. */
+  /**
+   * The agent's automatic answer to an information query. Without it, every query waits for a
+   * human; so does a query whose answer throws, takes longer than `answerTimeoutMs` or is no valid
+   * message (see `onAnswerError`).
+   */
   answer?: (query: IncomingQuery) => Promise<ExchangeMessageInput>;
+  /** How long `answer` may take (default 5 s: the A2A client gives up on a round trip after 10 s). */
+  answerTimeoutMs?: number;
+  /** Told when `answer` fails (the round then waits for a human; the peer only hears that it failed). */
+  onAnswerError?: (error: AnswerError) => void;
   /** Deployment round limits (one number, or per exchange type); policy and identities may lower them. */
   roundLimits?: RoundLimits;
   /** An exchange still in progress after this long expires (default 24 h). */

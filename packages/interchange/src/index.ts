@@ -5,6 +5,7 @@
  * `./a2a` carries it over the A2A protocol; `./gateway` is the routes plugin for humans.
  */
 export { type ExchangeAuditFacts, type ExchangeEvent, exchangeAuditEntry } from './audit';
+export { type AnswerError, type AnswerFailure, DEFAULT_ANSWER_TIMEOUT_MS } from './automatic-answer';
 export type { IncomingQuery, NodeOptions } from './context';
 export {
   EXCHANGE_ADMIN_ROLES,

@@ -4,10 +4,11 @@
  * bound to that request's approval id, round and action, and only before it expires.
  */
 import { type Exchange, GovernanceError, isGovernanceError, minClassification, newId } from '@agentgov/core';
+import { automaticAnswer } from './automatic-answer';
 import { type NodeContext, policyDenied } from './context';
 import { buildEnvelope, contentDigest, type EnvelopeClaims } from './envelope';
 import { filterByClassification, highestLevel, summarizeShared, summarizeWithheld } from './filter';
-import { type ExchangeMessage, ExchangeMessageSchema } from './message';
+import type { ExchangeMessage } from './message';
 import {
   appended,
   casUpdate,
@@ -233,22 +234,23 @@ export async function materialize(
   }
   let answer: ExchangeMessage;
   if (request.action === 'answer' && ctx.options.answer && asked) {
-    answer = ExchangeMessageSchema.parse(
-      await ctx.options.answer({
-        exchangeId: x.exchangeId,
-        round,
-        exchangeType: x.exchangeType,
-        from: {
-          agentId: x.initiatorAgentId,
-          userId: x.initiatorUserId,
-          orgUnit: request.initiatorOrgUnit,
-          ...(request.initiatorTeam ? { team: request.initiatorTeam } : {}),
-        },
-        text: asked.text,
-        items: asked.items,
-        ceiling: request.ceiling,
-      }),
-    );
+    const got = await automaticAnswer(ctx.options, ctx.options.answer, {
+      exchangeId: x.exchangeId,
+      round,
+      exchangeType: x.exchangeType,
+      from: {
+        agentId: x.initiatorAgentId,
+        userId: x.initiatorUserId,
+        orgUnit: request.initiatorOrgUnit,
+        ...(request.initiatorTeam ? { team: request.initiatorTeam } : {}),
+      },
+      text: asked.text,
+      items: asked.items,
+      ceiling: request.ceiling,
+    });
+    // Approved, but the answer failed: nothing is sent and nothing used up; the next ask tries again.
+    if ('failed' in got) return { status: 'pending', reason: `approved; ${got.failed}, try again` };
+    answer = { ...got.answer };
     delete answer.commitment;
   } else {
     answer = {

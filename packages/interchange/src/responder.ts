@@ -24,11 +24,12 @@ import {
   minClassification,
   newId,
 } from '@agentgov/core';
+import { automaticAnswer } from './automatic-answer';
 import { type NodeContext, policyDenied, type Sender } from './context';
 import type { EnvelopeClaims } from './envelope';
-import { fastMessage, parseMessage } from './fast-parse';
+import { parseMessage } from './fast-parse';
 import { filterByClassification, highestLevel, summarizeShared, summarizeWithheld } from './filter';
-import { type ExchangeMessage, ExchangeMessageSchema } from './message';
+import type { ExchangeMessage } from './message';
 import {
   appended,
   casUpdate,
@@ -280,7 +281,7 @@ async function answerRound(
   else if (!options.answer) waitReason = 'no automatic answer is configured';
   let answer: ExchangeMessage | undefined;
   if (!waitReason && options.answer) {
-    const raw = await options.answer({
+    const got = await automaticAnswer(options, options.answer, {
       exchangeId: x.exchangeId,
       round: claims.envelope.currentRound,
       exchangeType: x.exchangeType,
@@ -294,14 +295,16 @@ async function answerRound(
       items,
       ceiling,
     });
-    answer = fastMessage(raw) ?? ExchangeMessageSchema.parse(raw);
-    if (answer.commitment) {
-      // The agent tried to commit: COMMITMENT_REQUIRES_HUMAN; the round waits for a human instead.
-      const error = new CommitmentRequiresHumanError(x.exchangeType);
-      await auditRefusal(ctx, error, x, requestId, 'responder');
-      waitReason = 'the agent tried to make a commitment';
-      answer = undefined;
-    }
+    // A failed automatic answer leaves the round to a human, as if none were configured.
+    if ('failed' in got) waitReason = `${got.failed}: a human answers`;
+    else answer = got.answer;
+  }
+  if (answer?.commitment) {
+    // The agent tried to commit: COMMITMENT_REQUIRES_HUMAN; the round waits for a human instead.
+    const error = new CommitmentRequiresHumanError(x.exchangeType);
+    await auditRefusal(ctx, error, x, requestId, 'responder');
+    waitReason = 'the agent tried to make a commitment';
+    answer = undefined;
   }
   if (!answer)
     return waitForHuman(ctx, x, claims, sender, waitReason ?? 'a human must answer', ceiling, requestId);
