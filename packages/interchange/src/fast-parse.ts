@@ -9,7 +9,9 @@
  * goes to the schema itself. `test/fast-parse.test.ts` checks with fast-check that whatever a
  * fast path accepts the schema accepts with the same output.
  */
+
 import { CLASSIFICATION_LEVELS, EXCHANGE_TYPES, MESSAGE_TYPES, REPLY_POLICIES } from '@agentgov/core';
+import { valueDepthOk } from './json-depth';
 import { type ExchangeMessage, ExchangeMessageSchema } from './message';
 
 export type Obj = Record<string, unknown>;
@@ -66,7 +68,13 @@ export function fastMessage(value: unknown): ExchangeMessage | undefined {
     const item = items[i];
     if (!isPlain(item) || !hasOnly(item, ITEM_KEYS)) return undefined;
     const { source, field, classification, value: v } = item;
-    if (!str(source, 1, 255) || !str(field, 1, 255) || !isLevel(classification) || v === undefined)
+    if (
+      !str(source, 1, 255) ||
+      !str(field, 1, 255) ||
+      !isLevel(classification) ||
+      v === undefined ||
+      !valueDepthOk(v)
+    )
       return undefined;
     out[i] = {
       source,

@@ -99,7 +99,7 @@ async function admit(
 function parseQueryMessage(input: ExchangeMessageInput): ExchangeMessage {
   return (
     fastMessage(input) ??
-    parseWith(ExchangeMessageSchema, input, 'message.').match(
+    parseWith(ExchangeMessageSchema, input, 'message').match(
       (m) => m,
       (e) => {
         throw e;

@@ -1,13 +1,14 @@
 /** What an exchange carries besides its envelope: text, classified data items, an optional commitment. */
 import { ClassificationLevelSchema } from '@agentgov/core';
 import { z } from 'zod';
+import { MAX_VALUE_DEPTH, valueDepthOk } from './json-depth';
 
 /** One piece of data with its classification: `source` (e.g. `calendar`), `field`, level, value. */
 export const ClassifiedItemSchema = z.object({
   source: z.string().min(1).max(255),
   field: z.string().min(1).max(255),
   classification: ClassificationLevelSchema,
-  value: z.unknown(),
+  value: z.unknown().refine(valueDepthOk, `nests deeper than ${MAX_VALUE_DEPTH} levels`),
 });
 export type ClassifiedItem = z.infer<typeof ClassifiedItemSchema>;
 

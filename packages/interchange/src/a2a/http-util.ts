@@ -103,19 +103,3 @@ export function closeAfter(req: http.IncomingMessage, res: http.ServerResponse, 
     else socket.once('end', () => socket.destroy());
   };
 }
-
-/** How deep a request's JSON may nest (objects and arrays). */
-export const MAX_DEPTH = 64;
-
-/** Whether `value` nests objects or arrays deeper than `max` (iterative: no stack to overflow). */
-export function nestedDeeperThan(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop() as [unknown, number];
-    if (typeof v !== 'object' || v === null) continue;
-    if (depth > max) return true;
-    for (const child of Object.values(v))
-      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
-  }
-  return false;
-}

@@ -12,11 +12,11 @@
  * `structuredClone` and JSON could differ) — returns undefined and takes the SDK's path.
  */
 import { newId } from '@agentgov/core';
+import { MAX_DEPTH } from '../json-depth';
 import type { GovernedOutcome } from './executor';
 import { toWireMessage, type WireMessage } from './wire';
 
 /** Deeper replies take the SDK's path. */
-const MAX_DEPTH = 64;
 
 /** Plain JSON data: strings, finite numbers, booleans, null, arrays and plain (or null-prototype) objects of them, no `__proto__` key. */
 export function isPlainJson(value: unknown, depth = 0): boolean {

@@ -25,6 +25,7 @@ import {
   validateVersion,
 } from '@a2a-js/sdk/server';
 import { type Clock, type Logger, silentLogger, systemClock } from '@agentgov/core';
+import { MAX_DEPTH, nestedDeeperThan } from '../json-depth';
 import { InMemoryReplayGuard, type KeyResolver, keyId, type ReplayGuard, type SigningKey } from '../keys';
 import type { InterchangeNode } from '../node';
 import { type Caller, CallerUser, type VerifiedCaller, verifyCallerToken } from './caller';
@@ -32,15 +33,7 @@ import { buildGovernedCard } from './card';
 import { routeSdkConsole } from './console';
 import { deliverSendMessage } from './deliver';
 import { type GovernedOutcome, governedExecutor, type TaskBinding } from './executor';
-import {
-  activates,
-  closeAfter,
-  isAsyncIterable,
-  MAX_DEPTH,
-  nestedDeeperThan,
-  readBody,
-  send,
-} from './http-util';
+import { activates, closeAfter, isAsyncIterable, readBody, send } from './http-util';
 import { immediateAnswer } from './immediate';
 import { checkSendMessage, envelopeMissing, readSendMessage, type SendMessageView } from './send-message';
 import { subscribeToTask } from './subscribe';
