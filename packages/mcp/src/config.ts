@@ -20,6 +20,9 @@ import { z } from 'zod';
  */
 export const NAMESPACE_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;
 
+/** The default of `limits.callTimeoutMs`, ms. */
+export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+
 const Namespace = z
   .string()
   .regex(NAMESPACE_PATTERN, 'lower-case letters, digits and -, starting with a letter (no _), at most 32');
@@ -32,7 +35,10 @@ const Common = {
   tools: z
     .record(z.string().min(1).max(128), z.object({ classification: ClassificationLevelSchema }))
     .default({}),
-  /** Upper bound of one upstream call, ms (default: the proxy's `limits.callTimeoutMs`). */
+  /**
+   * Upper bound of connecting to this upstream, of one call and of one whole tools/list, ms
+   * (default: the proxy's `limits.callTimeoutMs`).
+   */
   timeoutMs: z.number().int().min(1).max(3_600_000).optional(),
 };
 
@@ -84,7 +90,7 @@ export const LimitsSchema = z.strictObject({
   /** Most tools taken from one upstream's list (the rest are dropped and reported; default 500). */
   maxToolsPerUpstream: z.number().int().min(1).default(500),
   /** Upper bound of one upstream call, ms (default 60 s). */
-  callTimeoutMs: z.number().int().min(1).default(60_000),
+  callTimeoutMs: z.number().int().min(1).default(DEFAULT_CALL_TIMEOUT_MS),
   /** How long a pending approval waits for a human, ms (default 15 min). */
   approvalTtlMs: z
     .number()

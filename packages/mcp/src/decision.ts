@@ -4,8 +4,10 @@
  * upstream call is.
  */
 import type { ActionAutonomy, ClassificationLevel, DecisionEngine } from '@agentgov/core';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { ToolCallRefused } from './errors';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { McpLimits } from './config';
+import { canonicalOrUndefined } from './digest';
+import { ToolCallRefused, UpstreamError } from './errors';
 import type { CallFacts } from './facts';
 import type { CallContext, SessionIdentity, ToolEntry } from './session';
 
@@ -42,6 +44,18 @@ export function autonomyOf(r: Decided) {
     reason: d.reason,
     policyIds: d.policyIds,
   };
+}
+
+/**
+ * The refusal of a call over the user's limit (only then are its arguments made canonical: its
+ * entry names their digest whenever they are a JSON object).
+ */
+export function rateLimited(limits: McpLimits, resetSeconds: number, f: CallFacts, args: unknown) {
+  f.canonical = canonicalOrUndefined(args);
+  return new ToolCallRefused(
+    'rate_limit_exceeded',
+    `more than ${limits.callsPerWindow} calls in ${limits.windowSeconds} s; retry in ${resetSeconds} s`,
+  );
 }
 
 /** The refusal of a call whose audit entry could not be written. */
@@ -82,17 +96,18 @@ export function upstreamFailure(
   f: CallFacts,
 ): ToolCallRefused | undefined {
   f.outcome = 'error';
-  const code = (error as { code?: unknown })?.code;
-  if (code === -32001)
-    return new ToolCallRefused('upstream_timeout', `${entry.upstream.namespace} did not answer in time`, {
-      tool: entry.exposed,
-    });
-  if (error instanceof McpError && code !== -32000) {
-    // The upstream's own answer (invalid params, a tool error): passed through as it is.
-    f.error = `upstream ${String(code)}`;
+  if (error instanceof UpstreamError) {
+    // The upstream's own answer (invalid params, a tool error, whatever its code): passed through
+    // as it is.
+    f.error = `upstream ${String(error.code)}`;
     f.reason = error.message.slice(0, 500);
     return undefined;
   }
+  // Only the proxy's own deadline (the forwarder's, or the connection's) is a timeout.
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
+    return new ToolCallRefused('upstream_timeout', `${entry.upstream.namespace} did not answer in time`, {
+      tool: entry.exposed,
+    });
   if (ctx.signal?.aborted) {
     f.reason = 'cancelled by the client';
     f.error = 'cancelled';

@@ -50,6 +50,26 @@ export class ToolCallRefused extends McpError {
   }
 }
 
+/**
+ * The upstream's own JSON-RPC error, as it sent it: passed through unchanged — its code (even the
+ * SDK's -32000 and -32001, which an upstream, or another proxy in front of one, may send itself),
+ * its message without McpError's "MCP error <code>:" prefix (the client's McpError adds it once)
+ * and its data. Never a refusal of this proxy, and an answer for the upstream's health.
+ */
+export class UpstreamError extends McpError {
+  constructor(code: number, message: string, data?: unknown) {
+    super(code, message, data);
+    this.message = message;
+  }
+
+  /** The upstream's error the SDK's `Client` received (its message without the prefix the SDK added). */
+  static of(error: McpError): UpstreamError {
+    const prefix = `MCP error ${error.code}: `;
+    const message = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+    return new UpstreamError(error.code, message, error.data);
+  }
+}
+
 /** The refusal carried by an error a client received, when it is one of the proxy's. */
 export function refusalOf(error: unknown): RefusalData['agentgov'] | undefined {
   const data = (error as { data?: unknown } | null)?.data as Partial<RefusalData> | undefined;

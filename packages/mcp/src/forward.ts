@@ -20,6 +20,7 @@ import {
   McpError,
   type Progress,
 } from '@modelcontextprotocol/sdk/types.js';
+import { UpstreamError } from './errors';
 import type { CallContext, CallSignal } from './session';
 import { fastCallResult } from './wire-check';
 
@@ -201,7 +202,7 @@ export class CallForwarder {
       const p = this.#settle(m.id);
       if (!p) return true; // a late answer to a call already cut or cancelled
       if (m.error !== undefined) {
-        p.reject(McpError.fromError(m.error.code, m.error.message, m.error.data));
+        p.reject(new UpstreamError(m.error.code, m.error.message, m.error.data));
         return true;
       }
       const fast = fastCallResult(m.result);

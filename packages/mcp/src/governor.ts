@@ -15,6 +15,7 @@ import {
   autonomyOf,
   type Decided,
   notForwarded,
+  rateLimited,
   upstreamFailure,
 } from './decision';
 import { canonicalArguments, canonicalOrUndefined, digestOfCanonical } from './digest';
@@ -166,13 +167,7 @@ export class ToolGovernor {
         const key = `mcp:${encodeURIComponent(identity.tenantId)}:${encodeURIComponent(identity.userId)}`;
         const r = await this.#o.rateLimiter.consume(key, this.#rateKeyOptions);
         if (!r.allowed)
-          return await this.#refuse(
-            facts,
-            new ToolCallRefused(
-              'rate_limit_exceeded',
-              `more than ${this.limits.callsPerWindow} calls in ${this.limits.windowSeconds} s; retry in ${r.resetSeconds} s`,
-            ),
-          );
+          return await this.#refuse(facts, rateLimited(this.limits, r.resetSeconds, facts, args));
       }
       if (session.listed === undefined) await this.listTools(session);
       const entry = typeof name === 'string' ? session.listed?.get(name) : undefined;

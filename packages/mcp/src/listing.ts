@@ -127,7 +127,12 @@ async function upstreamLists(deps: ListingDeps): Promise<{ u: Upstream; tools: T
   return Promise.all(
     deps.upstreams.map(async (u) => {
       try {
-        const { tools, truncated } = await u.listTools(limits.maxToolsPerUpstream, limits.callTimeoutMs);
+        const { tools, truncated, malformed } = await u.listTools(
+          limits.maxToolsPerUpstream,
+          limits.callTimeoutMs,
+        );
+        for (const m of malformed)
+          deps.warn({ upstream: u.namespace, ...m, problem: `withheld: ${m.problem}` });
         if (truncated)
           deps.warn({
             upstream: u.namespace,

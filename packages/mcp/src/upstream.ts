@@ -13,11 +13,15 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   type CallToolRequest,
   type CallToolResult,
+  ErrorCode,
   McpError,
   type Tool,
   ToolListChangedNotificationSchema,
+  ToolSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { UpstreamConfig } from './config';
+import { z } from 'zod';
+import { DEFAULT_CALL_TIMEOUT_MS, type UpstreamConfig } from './config';
+import { UpstreamError } from './errors';
 import { CallForwarder, type ForwardOptions } from './forward';
 import type { CallSignal } from './session';
 
@@ -27,6 +31,10 @@ export interface UpstreamSpec {
   classification: ClassificationLevel;
   /** Per-tool classification, by the upstream's tool name. */
   tools?: Record<string, { classification: ClassificationLevel }>;
+  /**
+   * Upper bound of connecting, of one call and of one whole tools/list, ms (default: the caller's,
+   * i.e. the proxy's `limits.callTimeoutMs`).
+   */
   timeoutMs?: number;
   /** Reconnections after the transport closed, before the upstream is unhealthy (default 0). */
   maxRestarts?: number;
@@ -44,6 +52,18 @@ export interface UpstreamSpec {
 export type UpstreamHealth = 'up' | 'down' | 'unhealthy';
 
 const PROXY_INFO = { name: 'agentgov-mcp-proxy', version: '0.1.0' };
+
+/** A tools/list page taken leniently: each entry is checked on its own against `ToolSchema`. */
+const ToolsPageSchema = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
+
+/** An upstream's tools, as `Upstream.listTools` gives them. */
+export interface ListedTools {
+  tools: Tool[];
+  /** It listed more than `max`: the rest are dropped. */
+  truncated: boolean;
+  /** Entries that are no valid tool, withheld: the entry's name when it has one, and what is wrong. */
+  malformed: { tool?: string; problem: string }[];
+}
 
 /** The spec of a configured upstream (stdio child or Streamable HTTP URL). */
 export function upstreamSpecOf(config: UpstreamConfig): UpstreamSpec {
@@ -107,8 +127,11 @@ export class Upstream {
     return (Object.hasOwn(tools, tool) ? tools[tool]?.classification : undefined) ?? this.spec.classification;
   }
 
-  /** The connected client, connecting (or reconnecting, within `maxRestarts`) when needed. */
-  async client(): Promise<Client> {
+  /**
+   * The connected client, connecting (or reconnecting, within `maxRestarts`) when needed; a
+   * connection not made within `timeoutMs` (default: the upstream's `timeoutMs`, else 60 s) fails.
+   */
+  async client(timeoutMs = this.spec.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS): Promise<Client> {
     if (this.#closed) throw new Error(`upstream ${this.namespace} is closed`);
     if (this.#client) return this.#client;
     if (this.spec.client && !this.#everConnected) {
@@ -142,7 +165,7 @@ export class Upstream {
         if (this.#health === 'up') this.#health = 'down';
       };
       try {
-        await client.connect(connect(), { timeout: this.spec.timeoutMs ?? 30_000 });
+        await client.connect(connect(), { timeout: timeoutMs });
       } catch (error) {
         this.#everConnected = true;
         this.#health = 'down';
@@ -178,6 +201,8 @@ export class Upstream {
   async #failed(error: unknown, client: Client | undefined, signal: CallSignal | undefined): Promise<void> {
     const threshold = this.spec.unhealthyAfter;
     if (threshold === undefined) return;
+    // The upstream's own error answer (whatever its code) is an answer.
+    if (error instanceof UpstreamError) return this.#answered();
     const code = error instanceof McpError ? error.code : undefined;
     // -32000 (connection closed) and -32001 (timeout) are the SDK's own, not the upstream's.
     if (code !== undefined && code !== -32000 && code !== -32001) return this.#answered();
@@ -193,37 +218,57 @@ export class Upstream {
     if (this.#failures >= threshold && !this.#closed) this.#health = 'unhealthy';
   }
 
-  /** Every tool of the upstream (paginated), at most `max`; `truncated` when it listed more. */
-  async listTools(max: number, timeoutMs: number): Promise<{ tools: Tool[]; truncated: boolean }> {
+  /**
+   * Every tool of the upstream (paginated), at most `max`; `truncated` when it listed more. The
+   * connection and every page within one deadline: the upstream's `timeoutMs`, else `timeoutMs`
+   * (the proxy's `limits.callTimeoutMs`). Entries that are no valid tool are withheld
+   * (`malformed`); the valid ones are kept.
+   */
+  async listTools(max: number, timeoutMs: number): Promise<ListedTools> {
+    const ms = this.spec.timeoutMs ?? timeoutMs;
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(listTimeout(this.namespace, ms)), ms);
     let client: Client | undefined;
     try {
-      client = await this.client();
-      const listed = await this.#listTools(client, max, timeoutMs);
+      client = await within(this.client(ms), deadline.signal);
+      const listed = await this.#listTools(client, max, ms, deadline.signal);
       this.#answered();
       return listed;
     } catch (error) {
       await this.#failed(error, client, undefined);
       throw error;
+    } finally {
+      clearTimeout(timer);
     }
   }
 
-  async #listTools(
-    client: Client,
-    max: number,
-    timeoutMs: number,
-  ): Promise<{ tools: Tool[]; truncated: boolean }> {
+  async #listTools(client: Client, max: number, ms: number, signal: AbortSignal): Promise<ListedTools> {
     const tools: Tool[] = [];
+    const malformed: ListedTools['malformed'] = [];
     let cursor: string | undefined;
     for (let page = 0; page < 100; page++) {
-      const r = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: timeoutMs });
-      for (const t of r.tools) {
-        if (tools.length >= max) return { tools, truncated: true };
-        tools.push(t);
+      let r: z.infer<typeof ToolsPageSchema>;
+      try {
+        const params = cursor === undefined ? {} : { cursor };
+        r = await client.request({ method: 'tools/list', params }, ToolsPageSchema, { signal, timeout: ms });
+      } catch (error) {
+        if (signal.aborted) throw signal.reason; // the listing's own deadline
+        // An error the upstream answered (the connection is still there): as it sent it.
+        throw error instanceof McpError && client.transport ? UpstreamError.of(error) : error;
+      }
+      for (const entry of r.tools) {
+        const tool = ToolSchema.safeParse(entry);
+        if (!tool.success) {
+          malformed.push(malformedEntry(entry, tool.error));
+          continue;
+        }
+        if (tools.length >= max) return { tools, truncated: true, malformed };
+        tools.push(tool.data);
       }
       cursor = r.nextCursor;
-      if (!cursor) return { tools, truncated: false };
+      if (!cursor) return { tools, truncated: false, malformed };
     }
-    return { tools, truncated: true };
+    return { tools, truncated: true, malformed };
   }
 
   /**
@@ -253,7 +298,8 @@ export class Upstream {
   async #connectAndCall(params: CallToolRequest['params'], options: ForwardOptions): Promise<CallToolResult> {
     let client: Client | undefined;
     try {
-      client = (!this.#closed && this.#client) || (await this.client());
+      client =
+        (!this.#closed && this.#client) || (await this.client(this.spec.timeoutMs ?? options.timeoutMs));
       let forwarder = this.#forwarders.get(client);
       if (!forwarder) {
         forwarder = new CallForwarder(client);
@@ -281,4 +327,32 @@ export class Upstream {
     this.#health = 'down';
     await client?.close().catch(() => {});
   }
+}
+
+/** The listing's own deadline passed (an McpError -32001 of the proxy's, never the upstream's). */
+function listTimeout(namespace: string, ms: number): McpError {
+  const error = new McpError(ErrorCode.RequestTimeout, '', { timeout: ms });
+  error.message = `${namespace} did not answer tools/list within ${ms} ms`;
+  return error;
+}
+
+/** `promise`, or `signal`'s reason once it aborts first. */
+function within<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onabort = () => reject(signal.reason);
+    signal.addEventListener('abort', onabort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onabort));
+  });
+}
+
+/** What is wrong with a tools/list entry that is no valid tool. */
+function malformedEntry(entry: unknown, error: z.ZodError): ListedTools['malformed'][number] {
+  const name = (entry as { name?: unknown } | null)?.name;
+  const issue = error.issues[0];
+  const where = issue?.path.length ? issue.path.map(String).join('.') : '(entry)';
+  return {
+    ...(typeof name === 'string' ? { tool: name.slice(0, 200) } : {}),
+    problem: `not a valid tool: ${where}: ${issue?.message ?? 'invalid'}`,
+  };
 }
