@@ -25,10 +25,17 @@ import {
 import { BuiltinDecisionEngine, EffectivePolicyResolver, PolicyService } from '@agentgov/policy';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { ElicitRequestSchema, type ElicitResult, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  CallToolRequestSchema,
+  ElicitRequestSchema,
+  type ElicitResult,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'vitest';
 import { z } from 'zod';
 import {
@@ -262,7 +269,7 @@ export async function makeProxyWorld(
     models?: string;
     config?: Partial<McpConfigInput>;
     extraTools?: (server: McpServer) => void;
-    upstreams?: Record<string, () => InMemoryTransport>;
+    upstreams?: Record<string, () => Transport>;
     engine?: (e: DecisionEngine) => DecisionEngine;
     /** The proxy's audit sink instead of `audit` (e.g. a hash-chained log; `audit` then stays empty). */
     sink?: AuditSink;
@@ -321,3 +328,41 @@ export async function makeProxyWorld(
     },
   };
 }
+
+/**
+ * A low-level upstream whose `fail` tool answers with the JSON-RPC error its arguments name, exactly
+ * (`wire: true`: message, code and data as given; else an SDK McpError thrown, as SDK servers do).
+ */
+export function failingServer(): Server {
+  const s = new Server({ name: 'failing', version: '1.0.0' }, { capabilities: { tools: {} } });
+  s.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: [{ name: 'fail', inputSchema: { type: 'object' } }],
+  }));
+  s.setRequestHandler(CallToolRequestSchema, async (req) => {
+    const a = req.params.arguments as { code: number; message: string; data?: unknown; wire?: boolean };
+    if (a.wire) throw Object.assign(new Error(a.message), { code: a.code, data: a.data });
+    throw new McpError(a.code, a.message, a.data);
+  });
+  return s;
+}
+
+/** What a client sees of a failed call: the error's class, message, code and data. */
+export async function failure(p: Promise<unknown>) {
+  const e = await p.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  expect(e).toBeInstanceOf(McpError);
+  const { name, message, code, data } = e as McpError;
+  return { name, message, code, data };
+}
+
+export const FAILURES = [
+  { code: -32001, message: 'ev2 is busy', wire: true },
+  { code: -32001, message: 'ev2 is busy', data: { retryAfter: 5 } },
+  { code: -32000, message: 'server error', wire: true },
+  { code: -32099, message: 'upstream says no', data: { why: ['x'] }, wire: true },
+  { code: -32099, message: 'upstream says no' },
+  { code: -32602, message: 'bad path', data: { path: '/x' } },
+  { code: -32603, message: 'it broke', wire: true },
+];

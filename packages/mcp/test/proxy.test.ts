@@ -4,8 +4,19 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { argumentsDigest, governTools, META_AUTONOMY } from '../src/index';
-import { makeProxyWorld, newNotesState, notesServer, type ProxyWorld, refusal, USERS } from './harness';
+import { argumentsDigest, governTools, META_AUTONOMY, refusalOf } from '../src/index';
+import {
+  FAILURES,
+  failingServer,
+  failure,
+  linked,
+  makeProxyWorld,
+  newNotesState,
+  notesServer,
+  type ProxyWorld,
+  refusal,
+  USERS,
+} from './harness';
 
 /** A client of `world` that keeps the MCP log messages it is sent; its tools listed. */
 async function withMessages(w: ProxyWorld) {
@@ -552,5 +563,33 @@ describe('conformance: the SDK client sees through the proxy what it sees on the
       expect(p?.description?.endsWith(t.description ?? '')).toBe(true);
     }
     await direct.close();
+  });
+
+  it("the upstream's own JSON-RPC errors: the same message, code and data (-32001 and -32000 included)", async () => {
+    const w = await makeProxyWorld({ upstreams: { notes: linked(failingServer) } });
+    world = w;
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
+    const [c, s] = InMemoryTransport.createLinkedPair();
+    await failingServer().connect(s);
+    const direct = new Client({ name: 'direct', version: '1' });
+    await direct.connect(c);
+    const proxied = await w.client();
+    try {
+      for (const args of FAILURES) {
+        const a = await failure(direct.callTool({ name: 'fail', arguments: args }));
+        const b = await failure(proxied.callTool({ name: 'notes__fail', arguments: args }));
+        expect(b).toEqual(a);
+        expect(refusalOf(b)).toBeUndefined();
+        if (args.wire) expect(b.message).toBe(`MCP error ${args.code}: ${args.message}`); // one prefix
+      }
+      // Audited as the upstream's errors, not as the proxy's refusals.
+      const errors = w.audit.entries
+        .filter((e) => e.actionType === 'tool_invocation')
+        .map((e) => e.actionDetail?.error);
+      expect(errors).toEqual(FAILURES.map((f) => `upstream ${f.code}`));
+    } finally {
+      await direct.close();
+    }
   });
 });
