@@ -180,7 +180,8 @@ const COMMANDS: Spec[] = [
       ),
     ],
     load: async () => (await import('./commands/mcp-proxy')).default,
-    after: '\nstdout is the MCP channel: nothing else is written to it. Runs until stdin closes.',
+    after:
+      '\nstdout is the MCP channel: nothing else is written to it. Runs until stdin closes.\nExit codes: 0 the session ended (stdin closed), 2 cannot run (usage, an unreadable or invalid configuration,\nunusable policies or database).',
   },
   {
     group: 'config',

@@ -160,6 +160,24 @@ describe('agentgov config validate', () => {
   });
 });
 
+describe('agentgov mcp proxy on an invalid configuration', () => {
+  it('cannot run: exit 2 naming every problem, where config validate finds them (exit 1)', async () => {
+    const bad = await file(
+      `${PROXY}spec:\n  identity: {tenantId: acme, userId: alice}\n  limts: {}\n  upstreams: [{namespace: n, transport: stdio, comand: x}]\n`,
+    );
+    const policies = join(root, 'examples/mcp/policies');
+    const proxy = await cli(['mcp', 'proxy', '--config', bad, '--policies', policies]);
+    expect(proxy.code).toBe(2);
+    expect(proxy.out).toBe('');
+    expect(proxy.err).toContain('spec.limts: unknown key; did you mean spec.limits?');
+    expect(proxy.err).toContain('spec.upstreams.0.comand: unknown key; did you mean');
+    expect((await cli(['config', 'validate', bad])).code).toBe(1);
+    const help = await cli(['mcp', 'proxy', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.out).toContain('Exit codes: 0 the session ended (stdin closed), 2 cannot run');
+  });
+});
+
 describe('agentgov config print', () => {
   it('prints the effective GovernanceServer: environment over the file, defaults, secrets masked', async () => {
     const f = await file(
