@@ -55,6 +55,7 @@ export * from './plugin/index';
 export * from './policy/memory';
 export * from './policy/port';
 export * from './policy/schema';
+export * from './rate-limit/memory';
 export * from './rate-limit/port';
 export * from './result';
 export * from './schedule/memory';

@@ -1,11 +1,10 @@
 /**
  * Rate limits of the spec ("Limits"): one category per route, counted per tenant (status: per
  * client address). Plugins may add categories (`GatewayPlugin.rateLimits`). The RateLimiter port
- * comes from core; the in-process implementation here uses rate-limiter-flexible (fixed windows);
- * the Redis one, shared by every process, is `@agentgov/store-redis`.
+ * and its in-process implementation (rate-limiter-flexible, fixed windows) come from core; the
+ * Redis one, shared by every process, is `@agentgov/store-redis`.
  */
-import type { RateLimit, RateLimitDecision, RateLimiter } from '@agentgov/core';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimit, RateLimitDecision } from '@agentgov/core';
 
 export const RATE_LIMIT_CATEGORIES = {
   policy_mutations: { points: 60, durationSeconds: 60 },
@@ -69,35 +68,4 @@ export function rateLimitHeaders(category: string, limit: RateLimit, d: RateLimi
   return h;
 }
 
-/** In-process limits (one server process), on rate-limiter-flexible's memory limiter. */
-export class MemoryRateLimiter implements RateLimiter {
-  readonly #limiters = new Map<string, RateLimiterMemory>();
-  async consume(key: string, limit: RateLimit): Promise<RateLimitDecision> {
-    const id = `${limit.points}/${limit.durationSeconds}`;
-    let limiter = this.#limiters.get(id);
-    if (!limiter) {
-      limiter = new RateLimiterMemory({ points: limit.points, duration: limit.durationSeconds });
-      this.#limiters.set(id, limiter);
-    }
-    try {
-      return decisionOf(await limiter.consume(key, 1), true, limit.points);
-    } catch (error) {
-      if (error instanceof RateLimiterRes) return decisionOf(error, false, limit.points);
-      throw error;
-    }
-  }
-}
-
-function decisionOf(res: RateLimiterRes, allowed: boolean, points: number): RateLimitDecision {
-  const reset = Math.ceil(res.msBeforeNext / 1000);
-  return {
-    allowed,
-    limit: points,
-    remaining: res.remainingPoints,
-    resetSeconds: allowed ? reset : Math.max(1, reset),
-  };
-}
-
-export function createMemoryRateLimiter(): RateLimiter {
-  return new MemoryRateLimiter();
-}
+export { createMemoryRateLimiter, MemoryRateLimiter } from '@agentgov/core';

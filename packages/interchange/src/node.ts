@@ -20,7 +20,7 @@ import { type HumanDecisionInput, recordHumanDecision } from './desk';
 import { followUp, type QueryInput, type RoundResult, startQuery } from './initiator';
 import { InMemoryReplayGuard } from './keys';
 import { casUpdate, ended, isStale } from './record';
-import { materialize, serveCollect } from './reply';
+import { materialize, type RecordUnverified, serveCollect } from './reply';
 import { type ReceiveOptions, receiveDelivery } from './responder';
 import { collect, resolveExchange } from './settle';
 import type { CollectRequest, Delivery, DeliveryResult, PeerInfo, Receiver } from './transport';
@@ -108,7 +108,10 @@ export class InterchangeNode implements Receiver {
   }
 
   /** Transport entry: the initiator asks for the reply of a pending round. */
-  serveCollect(request: CollectRequest, options: { requestId?: string } = {}): Promise<DeliveryResult> {
+  serveCollect(
+    request: CollectRequest,
+    options: { requestId?: string; recordUnverified?: RecordUnverified } = {},
+  ): Promise<DeliveryResult> {
     return serveCollect(this.#ctx, request, options);
   }
 

@@ -29,7 +29,7 @@ export const refused = (error: GovernanceError): DeliveryResult => ({
   error: error.toBody(),
 });
 
-export const unverified = (me: { agentId: string }) => ({
+const unverified = (me: { agentId: string }) => ({
   exchangeId: '(unverified)',
   exchangeType: 'information_query' as const,
   initiatorAgentId: '(unverified)',
@@ -38,6 +38,31 @@ export const unverified = (me: { agentId: string }) => ({
   maxRounds: 0,
   classificationLevel: 'public' as const,
 });
+
+/**
+ * Whether to record the refusal of an envelope that did not verify (a bad signature, an unknown
+ * signer, a replay …): the transport's flood guard (the A2A server's per-address limit). `false`:
+ * the delivery is refused with `rate_limit_exceeded`, unrecorded — it did nothing, and whoever
+ * cannot sign must not be able to write to the tenant's audit log at will.
+ */
+export type RecordUnverified = () => Promise<boolean>;
+
+/** The refusal of an envelope that did not verify: recorded (unless `record` says no) and returned. */
+export async function refuseUnverified(
+  ctx: NodeContext,
+  error: GovernanceError,
+  requestId: string,
+  record: RecordUnverified | undefined,
+): Promise<DeliveryResult> {
+  if (record && !(await record()))
+    return refused(
+      new GovernanceError('rate_limit_exceeded', 'Too many deliveries that do not verify; retry later', {
+        detail: { reason: 'unverified_rate' },
+      }),
+    );
+  await auditRefusal(ctx, error, unverified(ctx.me()), requestId, 'responder');
+  return refused(error);
+}
 
 /** Signs, records and returns the reply of `round` (once: a second call returns the recorded one). */
 export async function sendReply(
@@ -140,7 +165,7 @@ export async function sendReply(
 export async function serveCollect(
   ctx: NodeContext,
   request: CollectRequest,
-  opts: { requestId?: string } = {},
+  opts: { requestId?: string; recordUnverified?: RecordUnverified } = {},
 ): Promise<DeliveryResult> {
   const me = ctx.me();
   const requestId = opts.requestId ?? newId();
@@ -153,8 +178,7 @@ export async function serveCollect(
       });
   } catch (error) {
     if (!isGovernanceError(error)) throw error;
-    await auditRefusal(ctx, error, unverified(me), requestId, 'responder');
-    return refused(error);
+    return refuseUnverified(ctx, error, requestId, opts.recordUnverified);
   }
   const x = await ctx.options.store.get(me.tenantId, request.exchangeId);
   if (

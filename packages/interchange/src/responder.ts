@@ -40,7 +40,7 @@ import {
   type TranscriptEntry,
   withData,
 } from './record';
-import { describeItem, refused, sendReply, unverified } from './reply';
+import { describeItem, type RecordUnverified, refused, refuseUnverified, sendReply } from './reply';
 import { effectiveMaxRounds, roundLimitFor } from './rounds';
 import { auditRefusal } from './settle';
 import type { Delivery, DeliveryResult } from './transport';
@@ -56,6 +56,8 @@ export interface ReceiveOptions {
    * exchange, the round) without decoding the JWS again. Not called for a refused envelope.
    */
   onVerified?: (claims: EnvelopeClaims) => void;
+  /** Whether to record the refusal of an envelope that did not verify (default: always; see `RecordUnverified`). */
+  recordUnverified?: RecordUnverified;
 }
 
 export async function receiveDelivery(
@@ -75,8 +77,7 @@ export async function receiveDelivery(
     }
   } catch (error) {
     if (!isGovernanceError(error)) throw error;
-    await auditRefusal(ctx, error, unverified(me), requestId, 'responder');
-    return refused(error);
+    return refuseUnverified(ctx, error, requestId, opts.recordUnverified);
   }
   opts.onVerified?.(claims);
   const e = claims.envelope;

@@ -9,6 +9,7 @@
 import { newId } from '@agentgov/core';
 import type { InterchangeNode } from '../node';
 import type { MessageEntry } from '../record';
+import type { RecordUnverified } from '../reply';
 import type { DeliveryResult } from '../transport';
 import type { GovernedOutcome, TaskBinding } from './executor';
 import {
@@ -51,8 +52,10 @@ export async function deliverSendMessage(input: {
   owner: string;
   /** The request's `params.configuration`, as sent. */
   rawConfiguration: unknown;
+  /** The server's flood guard for envelopes that do not verify (see `RecordUnverified`). */
+  recordUnverified: RecordUnverified;
 }): Promise<Delivery> {
-  const { node, tasks, wire, owner, rawConfiguration } = input;
+  const { node, tasks, wire, owner, rawConfiguration, recordUnverified } = input;
   const requestId = newId();
   let result: DeliveryResult;
   // The query's exchange, round and jti, as the node verified them.
@@ -64,6 +67,7 @@ export async function deliverSendMessage(input: {
       {
         contextId: wire.contextId,
         requestId,
+        recordUnverified,
         onVerified: (claims) => {
           verified = {
             exchangeId: claims.envelope.exchangeId,
@@ -90,7 +94,7 @@ export async function deliverSendMessage(input: {
         exchangeId: String(content.exchangeId),
         round: Number(content.round),
       },
-      { requestId },
+      { requestId, recordUnverified },
     );
   } else {
     return refused(rpcError(E.refused, 'A reply cannot be sent as a request', 'wrong_kind'));

@@ -24,9 +24,9 @@ import {
   ServerCallContext,
   validateVersion,
 } from '@a2a-js/sdk/server';
-import { type Clock, type Logger, silentLogger, systemClock } from '@agentgov/core';
+import { silentLogger, systemClock } from '@agentgov/core';
 import { MAX_DEPTH, nestedDeeperThan } from '../json-depth';
-import { InMemoryReplayGuard, type KeyResolver, keyId, type ReplayGuard, type SigningKey } from '../keys';
+import { InMemoryReplayGuard, keyId } from '../keys';
 import type { InterchangeNode } from '../node';
 import { type Caller, CallerUser, type VerifiedCaller, verifyCallerToken } from './caller';
 import { buildGovernedCard } from './card';
@@ -36,9 +36,14 @@ import { type GovernedOutcome, governedExecutor, type TaskBinding } from './exec
 import { activates, closeAfter, isAsyncIterable, readBody, send } from './http-util';
 import { immediateAnswer } from './immediate';
 import { checkSendMessage, envelopeMissing, readSendMessage, type SendMessageView } from './send-message';
+import type { A2AServerOptions } from './server-options';
 import { subscribeToTask } from './subscribe';
 import { checkTaskRead } from './task-read';
-import { RetainingTaskStore, type TaskRetention } from './task-store';
+import { RetainingTaskStore } from './task-store';
+import { unverifiedGuard } from './unverified-limit';
+
+export type { A2AServerOptions } from './server-options';
+
 import {
   GOVERNANCE_ERRORS as E,
   GOVERNANCE_EXTENSION_URI,
@@ -46,38 +51,6 @@ import {
   rpcError,
   type WireMessage,
 } from './wire';
-
-export interface A2AServerOptions {
-  node: InterchangeNode;
-  /** The node's signing key (signs the AgentCard). */
-  signingKey: SigningKey;
-  /** Public keys of the agents that may call (caller tokens and envelopes). */
-  keys: KeyResolver;
-  host?: string;
-  /** 0 (default): any free port. */
-  port?: number;
-  /** The URL published in the card (default: http://host:port/). */
-  publicUrl?: string;
-  /** How long tasks are kept and how many (`RetainingTaskStore`; defaults 1 h after they end, 24 h, 10,000). */
-  tasks?: TaskRetention;
-  /**
-   * `bodyBytes` (64 KiB) and `metadataBytes` (20 KiB): above them a request is refused (-32043).
-   * A body above `bodyBytes` is read on and discarded up to `drainBytes` (8 MiB) so the connection
-   * stays usable; a larger one is answered at once with `Connection: close`, the server going on
-   * discarding what arrives for at most `lingerMs` (5 s) before it closes.
-   */
-  limits?: { bodyBytes?: number; metadataBytes?: number; drainBytes?: number; lingerMs?: number };
-  /**
-   * SubscribeToTask streams: how often the task and its exchange are looked at (default 250 ms)
-   * and how long one subscription lasts at most (default 10 minutes).
-   */
-  subscription?: { pollMs?: number; maxMs?: number };
-  name?: string;
-  description?: string;
-  logger?: Logger;
-  clock?: Clock;
-  replay?: ReplayGuard;
-}
 
 export interface GovernedA2AServer {
   url: string;
@@ -112,6 +85,11 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
   const outcomes = new WeakMap<ServerCallContext, GovernedOutcome>();
   const tasks = new Map<string, TaskBinding>();
   const unroute = routeSdkConsole(logger);
+  const guard = unverifiedGuard({
+    perMinute: options.limits?.unverifiedPerMinute,
+    rateLimiter: options.rateLimiter,
+    logger,
+  });
   let closing = false;
 
   const executor = governedExecutor({ outcomes, tasks, clock });
@@ -304,7 +282,14 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
     if (sendView) {
       const wire = sendView.wire as WireMessage;
       const rawConfiguration = body.params?.configuration;
-      const delivered = await deliverSendMessage({ node, tasks, wire, owner, rawConfiguration });
+      const delivered = await deliverSendMessage({
+        node,
+        tasks,
+        wire,
+        owner,
+        rawConfiguration,
+        recordUnverified: guard(req.socket.remoteAddress ?? 'unknown'),
+      });
       if (delivered.status === 'refused') return fail(200, id, delivered.error);
       // Answered at once: the SDK's answer, without the SDK (./immediate; anything else goes on).
       const direct = immediateAnswer({
