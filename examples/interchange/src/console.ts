@@ -22,9 +22,7 @@ import {
   type Exchange,
   type ExchangeListFilter,
   type ExchangeStore,
-  errorOf,
   type GatewayPlugin,
-  type GovernanceError,
   InMemoryAuditSink,
   InMemoryOrgDirectory,
   InMemorySecretStore,
@@ -162,19 +160,6 @@ function pendingRoutes(store: ExchangeStore, assistants: readonly Assistant[]): 
   };
 }
 
-/**
- * A state-changing request that is not JSON is refused before it reaches the kernel (a cross-site
- * form cannot send `application/json` without a preflight, which nothing here answers). Where it
- * comes from is the kernel's own check: a cookie-authenticated write from another origin is 403
- * (`@agentgov/gateway`, the same rule as the reference server).
- */
-function nonJsonRefusal(req: http.IncomingMessage): GovernanceError | undefined {
-  if (req.method === 'GET' || req.method === 'HEAD') return undefined;
-  const type = req.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
-  if (type !== 'application/json') return errorOf('unsupported_media_type');
-  return undefined;
-}
-
 export async function startConsole(options: {
   assistants: readonly Assistant[];
   /** Console port (0: any free one). */
@@ -244,13 +229,8 @@ export async function startConsole(options: {
       res.end(path === '/' ? PAGE : SCRIPT);
       return;
     }
-    const refused = nonJsonRefusal(req);
-    if (refused) {
-      res.writeHead(refused.status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(refused.toBody()));
-      req.resume();
-      return;
-    }
+    // A write that is not JSON (a cross-site form's text/plain) is the kernel's 415, as on the
+    // reference server; one from another origin its 403.
     governance.handleNode(req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500);
       res.end();

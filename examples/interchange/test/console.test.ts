@@ -122,6 +122,8 @@ describe('approval console (--serve): sign-in, and only the human asked decides'
       body: JSON.stringify({ approvalId }),
     });
     expect(form.status).toBe(415);
+    expect(form.headers.get('x-request-id')).toMatch(/\S/);
+    expect(await form.json()).toMatchObject({ error: 'unsupported_media_type' });
     expect(await decision()).toBeUndefined();
   });
 
