@@ -241,6 +241,9 @@ function nextRound(
     (t) => t.kind === 'message' && t.round === e.currentRound && t.jti === claims.jti,
   );
   if (shared && c.currentRound === e.currentRound && c.outcome === 'in_progress') return c;
+  // Escalated at its limit: whatever round the next message names, it is one past the limit.
+  if (c.outcome === 'escalated' && c.currentRound >= c.maxRounds)
+    throw new ExchangeRoundLimitError(c.exchangeId, e.currentRound, c.maxRounds);
   if (c.outcome !== 'in_progress') throw policyDenied(`the exchange is ${c.outcome}`, { outcome: c.outcome });
   if (e.currentRound !== c.currentRound + 1 || !replyOf(c, c.currentRound)) {
     throw policyDenied('the round is out of order', { reason: 'round_out_of_order' });

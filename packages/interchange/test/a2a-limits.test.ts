@@ -37,6 +37,30 @@ describe('the gate answers malformed reads with JSON-RPC errors, never a 500', (
     }
   });
 
+  it('a request id that is no string, number or null → -32600 with a null id (JSON-RPC 2.0)', async () => {
+    for (const id of [{ a: 1 }, ['x'], true]) {
+      const r = await postJsonRpc(
+        bob(),
+        { jsonrpc: '2.0', id, method: 'GetTask', params: { id: 't' } },
+        await governedHeaders(w, 'alice', 'bob', 'GetTask'),
+      );
+      expect(r.status, JSON.stringify(id)).toBe(200);
+      expect(r.body).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: 'Invalid Request' },
+      });
+    }
+    for (const id of ['s', 5, null]) {
+      const r = await postJsonRpc(
+        bob(),
+        { jsonrpc: '2.0', id, method: 'GetTask', params: { id: 't' } },
+        await governedHeaders(w, 'alice', 'bob', 'GetTask'),
+      );
+      expect(r.body).toMatchObject({ id, error: { message: 'Task not found' } });
+    }
+  });
+
   it('JSON nested 3,000 deep → -32600 (no stack overflow, no engine words); 64 deep is read as usual', async () => {
     const deep = `${'['.repeat(3000)}${']'.repeat(3000)}`;
     const text = `{"jsonrpc":"2.0","id":7,"method":"SendMessage","params":{"message":{"metadata":{"x":${deep}}}}}`;

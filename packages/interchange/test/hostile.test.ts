@@ -226,6 +226,21 @@ describe('hostile deliveries are refused before anything is used', () => {
     expect(beyond).toMatchObject({ status: 'refused', error: { error: 'EXCHANGE_ROUND_LIMIT' } });
     expect((await w.stores.bob.get('acme', c1.envelope.exchangeId))?.currentRound).toBe(1);
   });
+
+  it('once the last round escalated the exchange, any further message is EXCHANGE_ROUND_LIMIT, that round again too', async () => {
+    const w = await makeWorld();
+    const c1 = validClaims(w, message, { final: false });
+    const round = (n: number) => ({ ...c1, envelope: { ...c1.envelope, currentRound: n, maxRounds: 3 } });
+    for (const n of [1, 2, 3])
+      expect((await w.nodes.bob.receive({ jws: (await sign(w, round(n))).jws, message })).status).toBe(
+        'answered',
+      );
+    expect((await w.stores.bob.get('acme', c1.envelope.exchangeId))?.outcome).toBe('escalated');
+    for (const n of [3, 4]) {
+      const again = await w.nodes.bob.receive({ jws: (await sign(w, round(n))).jws, message });
+      expect(again).toMatchObject({ status: 'refused', error: { error: 'EXCHANGE_ROUND_LIMIT' } });
+    }
+  });
 });
 
 describe('property: random forged or mutated envelopes are always rejected', () => {

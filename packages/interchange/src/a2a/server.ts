@@ -165,7 +165,12 @@ export async function startA2AServer(options: A2AServerOptions): Promise<Governe
       typeof body !== 'object' ||
       body === null ||
       body.jsonrpc !== '2.0' ||
-      typeof body.method !== 'string'
+      typeof body.method !== 'string' ||
+      // JSON-RPC 2.0: an id is a string, a number or null (an object or array id is no request)
+      (body.id !== undefined &&
+        body.id !== null &&
+        typeof body.id !== 'string' &&
+        typeof body.id !== 'number')
     ) {
       return fail(200, null, { code: -32600, message: 'Invalid Request' });
     }
