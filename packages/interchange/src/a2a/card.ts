@@ -10,13 +10,16 @@ import {
   ClassificationLevelSchema,
   ExchangeTypeSchema,
   err,
+  type Logger,
   ok,
   type Result,
+  silentLogger,
   VerificationError,
 } from '@agentgov/core';
 import { z } from 'zod';
 import { type KeyResolver, keyId, parseKeyId, type SigningKey } from '../keys';
 import type { PeerInfo } from '../transport';
+import { routeSdkConsole } from './console';
 import { GOVERNANCE_EXTENSION_URI } from './wire';
 
 export const GovernanceParamsSchema = z.object({
@@ -104,12 +107,15 @@ const reject = (reason: CardRejection, message: string): Result<never, CardVerif
 
 /**
  * Verifies a card (JSON as served) expected to belong to `agentId`; answers the peer it publishes.
- * Never throws for anything in the card: a refusal is a `CardVerificationError`.
+ * Never throws for anything in the card: a refusal is a `CardVerificationError`. What the SDK
+ * writes to `console` meanwhile (a failed signature's stack) goes to `options.logger` at debug
+ * level (default: nowhere), never to the process's stderr: a hostile peer cannot fill its logs.
  */
 export async function verifyGovernedCard(
   json: unknown,
   agentId: string,
   keys: KeyResolver,
+  options: { logger?: Logger } = {},
 ): Promise<Result<VerifiedCard, CardVerificationError>> {
   let card: AgentCard;
   try {
@@ -120,6 +126,7 @@ export async function verifyGovernedCard(
   if (card.signatures.length !== 1)
     return reject('card_unsigned', 'the agent card must carry exactly one signature');
   let signer: { tenantId: string; agentId: string; userId: string | undefined } | undefined;
+  const unroute = routeSdkConsole(options.logger ?? silentLogger);
   try {
     await verifyAgentCardSignature(async (kid) => {
       const id = parseKeyId(kid);
@@ -131,6 +138,8 @@ export async function verifyGovernedCard(
     })(card);
   } catch {
     return reject('card_signature_invalid', `the agent card is not signed by ${agentId}`);
+  } finally {
+    unroute();
   }
   const ext = card.capabilities?.extensions.find((e) => e.uri === GOVERNANCE_EXTENSION_URI);
   if (!ext?.required)

@@ -6,7 +6,7 @@
  * TASK_STATE_INPUT_REQUIRED, which `collect` continues with a signed collect request.
  */
 
-import { type Clock, type ErrorBody, errorOf, newId, systemClock } from '@agentgov/core';
+import { type Clock, type ErrorBody, errorOf, type Logger, newId, systemClock } from '@agentgov/core';
 import type { KeyResolver, SigningKey } from '../keys';
 import type { ExchangeMessage } from '../message';
 import type { CollectRequest, Delivery, DeliveryResult, PeerInfo, Transport } from '../transport';
@@ -32,6 +32,8 @@ export interface A2ATransportOptions {
   timeoutMs?: number;
   /** How long a verified card is trusted before it is fetched and verified again, ms (default 60 000). */
   cardTtlMs?: number;
+  /** Gets what the A2A SDK writes to `console` while a card is verified (debug level; default: nowhere). */
+  logger?: Logger;
 }
 
 interface Known {
@@ -70,7 +72,12 @@ export class A2ATransport implements Transport {
       },
     );
     // Verified before anything is sent: a card that does not verify is an agent we cannot reach.
-    const verified = await verifyGovernedCard(json, agentId, this.#o.keys);
+    const verified = await verifyGovernedCard(
+      json,
+      agentId,
+      this.#o.keys,
+      this.#o.logger ? { logger: this.#o.logger } : {},
+    );
     if (verified.isErr())
       throw errorOf(
         'service_unavailable',
