@@ -18,6 +18,7 @@ import type {
   TrackerClient,
   WorkTrackingStore,
 } from '@agentgov/core';
+import { TrackerRequestError } from '@agentgov/core';
 import { type BriefingInputs, BriefingService, connectorStatusOf } from './briefings';
 import { type ClassificationModel, ClassificationService } from './classification';
 import { DEFAULT_EGRESS, type EgressPolicy, egressFetch } from './egress';
@@ -52,7 +53,9 @@ export interface WorkTrackingOptions {
   audit: AuditSink;
   /**
    * The tracker client of a tenant. Default: HttpTrackerClient on the tracker integration's
-   * `baseUrl`, with the bearer token found under its `credentialsRef` (none when the secret is unset).
+   * `baseUrl`, with the token found under its `credentialsRef` (bearer, or Basic with `username`;
+   * no credentials only when the integration names no `credentialsRef` — a reference that does not
+   * resolve throws, so the outbox records why and retries, and nothing is sent).
    */
   trackerClient?: (integrations: TenantIntegrations) => Promise<TrackerClient | undefined>;
   /** IANA time zone of a user, for standups (default UTC). */
@@ -89,9 +92,15 @@ export function createWorkTracking(o: WorkTrackingOptions): WorkTracking {
     o.trackerClient ??
     (async (t: TenantIntegrations) => {
       if (!t.tracker?.baseUrl) return undefined;
-      const token = t.trackerCredentialsRef
-        ? await o.secrets.get(t.trackerCredentialsRef, { tenantId: t.tenantId })
-        : undefined;
+      const ref = t.trackerCredentialsRef;
+      const token = ref ? await o.secrets.get(ref, { tenantId: t.tenantId }) : undefined;
+      // A reference that does not resolve is a configuration error, never "no credentials": the
+      // write is not sent (retried like other retryable failures, its reason recorded).
+      if (ref && !token)
+        throw new TrackerRequestError(
+          `the tracker connector's credentials secret reference '${ref}' does not resolve for this tenant (not in the secret store, or another tenant's); nothing was sent`,
+          { retryable: true },
+        );
       const username = t.tracker.username;
       const auth = !token
         ? undefined

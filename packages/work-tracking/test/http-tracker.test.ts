@@ -197,4 +197,54 @@ describe('the default tracker client of createWorkTracking', () => {
       // (the loopback server accepts only `Bearer tok`: the Basic request reached it and was refused)
     }
   });
+
+  // Found by a black-box probe: a reference the tenant cannot resolve (another tenant's, or not in
+  // the store) was treated as "no credentials" and the writes were sent anonymously (401).
+  it('a credentials reference that does not resolve sends nothing: the write waits with the reason', async () => {
+    const wt = createWorkTracking({
+      store: new InMemoryWorkTrackingStore(),
+      tasks: new InMemoryTaskStore(),
+      briefings: new InMemoryBriefingStore(),
+      classifications: new InMemoryClassificationStore(),
+      secrets: new InMemorySecretStore({ 'tracker-token': 'tok' }),
+      integrations: staticIntegrations({
+        globex: {
+          tracker: { projectKeys: ['ENG'], baseUrl: server.url },
+          trackerCredentialsRef: 'acme-tracker-token',
+        },
+      }),
+      engine: {
+        name: 'x',
+        health: async () => true,
+        decide: async () => ok({ allow: true, deny: false, reason: 'x', constraints: {} }),
+      },
+      audit: new InMemoryAuditSink(),
+    });
+    const writes = [
+      makeTrackerWrite({ tenantId: 'globex', ticketId: 'ENG-12' }),
+      makeTrackerWrite({
+        tenantId: 'globex',
+        ticketId: 'ENG-12',
+        tool: 'tracker_transition',
+        transitionName: 'Done',
+      }),
+    ];
+    await wt.store.recordDelivery({
+      delivery: {
+        tenantId: 'globex',
+        source: 'codehost',
+        deliveryId: 'd-1',
+        event: 'x',
+        receivedAt: writes[0]!.createdAt,
+      },
+      activities: [],
+      writes,
+    });
+    expect(await wt.outbox.drain()).toEqual({ delivered: 0, retrying: 2, failed: 0 });
+    expect(server.requests).toEqual([]);
+    for (const w of await wt.store.listWrites('globex')) {
+      expect(w.state).toBe('pending');
+      expect(w.lastError).toContain("credentials secret reference 'acme-tracker-token' does not resolve");
+    }
+  });
 });
