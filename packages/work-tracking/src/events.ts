@@ -3,7 +3,7 @@
  * payload schemas are in `payload-schemas.ts`).
  */
 import { type ActivityKind, MAX_INSTANT_MS, MIN_INSTANT_MS } from '@agentgov/core';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { TrackerIntegration } from './integrations';
 import { userOf } from './integrations';
 import { JiraEvent, PullRequestEvent, PushEvent, ReviewEvent } from './payload-schemas';
@@ -98,11 +98,27 @@ export interface CodehostContext {
   now: Date;
 }
 
-/** A code-host event (GitHub, Gitea, Forgejo) by its event header value. */
+/** What decides whether an event is tracked at all, read before the fields it needs (see below). */
+const Action = z.looseObject({ action: z.string() });
+const PushRef = z.looseObject({ ref: z.string(), deleted: z.boolean().optional() });
+const TrackerEventName = z.looseObject({ webhookEvent: z.string() });
+const TRACKED_PR_ACTIONS = ['opened', 'reopened', 'closed'];
+
+/**
+ * A code-host event (GitHub, Gitea, Forgejo) by its event header value. An event or action that is
+ * not tracked is `ignored` before the fields only tracked ones need are required: a minimal
+ * `{action: "labeled"}` is answered 200 ignored, not 400 (the sender would log a failure and retry).
+ */
 export function parseCodehostEvent(event: string, payload: unknown, c: CodehostContext): ParsedEvent {
   const now = c.now.toISOString();
   if (event === 'ping') return { kind: 'ping' };
   if (event === 'pull_request') {
+    const { action } = parse(Action, payload, 'pull_request');
+    if (!TRACKED_PR_ACTIONS.includes(action))
+      return {
+        kind: 'ignored',
+        reason: `pull_request action '${action}' is not tracked (opened, reopened, closed are)`,
+      };
     const e = parse(PullRequestEvent, payload, 'pull_request');
     const pr = e.pull_request;
     const repository = e.repository.full_name;
@@ -129,42 +145,38 @@ export function parseCodehostEvent(event: string, payload: unknown, c: CodehostC
         activities: [{ ...base, kind: 'pr_opened', userId, occurredAt: at }],
       };
     }
-    if (e.action === 'closed') {
-      const merged = pr.merged === true || (pr.merged === undefined && !!pr.merged_at);
-      const actor = merged ? (pr.merged_by?.login ?? e.sender.login) : e.sender.login;
-      const userId = userOf(c.users, actor) as string;
-      const at = iso(merged ? pr.merged_at : pr.closed_at, now);
-      const activities: ActivityDraft[] = [
-        { ...base, kind: merged ? 'pr_merged' : 'pr_closed', userId, occurredAt: at },
-      ];
-      if (!merged) return { kind: 'activity', action: 'pull_request.closed', activities };
-      return {
-        kind: 'activity',
-        action: 'pull_request.merged',
-        activities,
-        merged: {
-          tickets,
-          repository,
-          number: pr.number,
-          title: pr.title,
-          url: pr.html_url,
-          branch: pr.head.ref,
-          mergedBy: actor,
-        },
-      };
-    }
+    // closed (the only action left)
+    const merged = pr.merged === true || (pr.merged === undefined && !!pr.merged_at);
+    const actor = merged ? (pr.merged_by?.login ?? e.sender.login) : e.sender.login;
+    const userId = userOf(c.users, actor) as string;
+    const at = iso(merged ? pr.merged_at : pr.closed_at, now);
+    const activities: ActivityDraft[] = [
+      { ...base, kind: merged ? 'pr_merged' : 'pr_closed', userId, occurredAt: at },
+    ];
+    if (!merged) return { kind: 'activity', action: 'pull_request.closed', activities };
     return {
-      kind: 'ignored',
-      reason: `pull_request action '${e.action}' is not tracked (opened, reopened, closed are)`,
+      kind: 'activity',
+      action: 'pull_request.merged',
+      activities,
+      merged: {
+        tickets,
+        repository,
+        number: pr.number,
+        title: pr.title,
+        url: pr.html_url,
+        branch: pr.head.ref,
+        mergedBy: actor,
+      },
     };
   }
   if (REVIEW_EVENTS.has(event)) {
-    const e = parse(ReviewEvent, payload, event);
-    if (e.action !== 'submitted' && event === 'pull_request_review')
+    const { action } = parse(Action, payload, event);
+    if (action !== 'submitted' && event === 'pull_request_review')
       return {
         kind: 'ignored',
-        reason: `pull_request_review action '${e.action}' is not tracked (submitted is)`,
+        reason: `pull_request_review action '${action}' is not tracked (submitted is)`,
       };
+    const e = parse(ReviewEvent, payload, event);
     const pr = e.pull_request;
     const repository = e.repository.full_name;
     return {
@@ -195,10 +207,11 @@ export function parseCodehostEvent(event: string, payload: unknown, c: CodehostC
     };
   }
   if (event === 'push') {
+    const { ref, deleted } = parse(PushRef, payload, 'push');
+    if (!ref.startsWith('refs/heads/'))
+      return { kind: 'ignored', reason: `push to ${ref} is not a branch push` };
+    if (deleted) return { kind: 'ignored', reason: `push deleted ${ref}` };
     const e = parse(PushEvent, payload, 'push');
-    if (!e.ref.startsWith('refs/heads/'))
-      return { kind: 'ignored', reason: `push to ${e.ref} is not a branch push` };
-    if (e.deleted) return { kind: 'ignored', reason: `push deleted ${e.ref}` };
     const branch = e.ref.slice('refs/heads/'.length);
     const messages = e.commits.map((x) => x.message);
     const repository = e.repository.full_name;
@@ -227,14 +240,18 @@ export function parseCodehostEvent(event: string, payload: unknown, c: CodehostC
   };
 }
 
-/** A tracker event (Jira-style body with `webhookEvent`). */
+/**
+ * A tracker event (Jira-style body with `webhookEvent`). Events other than `jira:issue_updated`
+ * (sprint, project, user, version events carry no `issue`) are ignored before `issue` is required.
+ */
 export function parseTrackerEvent(payload: unknown, tracker: TrackerIntegration, now: Date): ParsedEvent {
-  const e = parse(JiraEvent, payload, 'tracker');
-  if (e.webhookEvent !== 'jira:issue_updated')
+  const { webhookEvent } = parse(TrackerEventName, payload, 'tracker');
+  if (webhookEvent !== 'jira:issue_updated')
     return {
       kind: 'ignored',
-      reason: `tracker event '${e.webhookEvent}' is not tracked (jira:issue_updated is)`,
+      reason: `tracker event '${webhookEvent}' is not tracked (jira:issue_updated is)`,
     };
+  const e = parse(JiraEvent, payload, 'tracker');
   const key = e.issue.key;
   if (extractTickets(tracker.projectKeys, key)[0] !== key)
     return {

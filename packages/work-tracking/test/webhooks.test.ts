@@ -539,4 +539,60 @@ describe('WebhookService (real @octokit/webhooks-examples payloads)', () => {
       expect([e.status, e.code]).toEqual([400, 'invalid_type']);
     }
   });
+
+  // Found by a black-box probe: an event or action not tracked was parsed as a tracked one first,
+  // so Jira's sprint/project/user/version events (no `issue`) and minimal code-host bodies of
+  // untracked actions were 400 — logged as failures and retried by the sender. Not tracked comes
+  // first (README: order of checks); a tracked one missing a field is still 400.
+  it('an event or action not tracked is ignored before the fields a tracked one needs are required', async () => {
+    const s = setup();
+    const sendTracker = (payload: unknown) => {
+      const raw = new TextEncoder().encode(JSON.stringify(payload));
+      const headers = new Headers({
+        'content-type': 'application/json',
+        'x-hub-signature-256': signBody('tracker-secret', raw),
+      });
+      return s.webhooks.receive('tracker', {
+        tenantId: TENANT,
+        headers,
+        rawBody: raw,
+        payload,
+        requestId: 'r',
+      });
+    };
+    for (const payload of [
+      { webhookEvent: 'sprint_started', sprint: { id: 1, name: 'Sprint 1' } },
+      { webhookEvent: 'jira:issue_deleted', issue: { id: '10001' } },
+      { webhookEvent: 'project_created', project: { key: 'NEW' } },
+    ])
+      expect(await sendTracker(payload)).toMatchObject({
+        status: 'ignored',
+        event: payload.webhookEvent,
+        reason: expect.stringContaining('is not tracked'),
+      });
+    expect(await s.send('pull_request', { action: 'labeled' })).toMatchObject({
+      status: 'ignored',
+      reason: expect.stringContaining("'labeled'"),
+    });
+    expect(await s.send('pull_request_review', { action: 'dismissed' })).toMatchObject({ status: 'ignored' });
+    expect(await s.send('push', { ref: 'refs/tags/v1.0.0' })).toMatchObject({ status: 'ignored' });
+    expect(await s.send('push', { ref: 'refs/heads/main', deleted: true })).toMatchObject({
+      status: 'ignored',
+    });
+    // Tracked ones still need their fields (400 naming them).
+    const e = await rejection(sendTracker({ webhookEvent: 'jira:issue_updated' }));
+    expect([e.status, e.code, e.detail]).toEqual([
+      400,
+      'invalid_type',
+      [expect.objectContaining({ path: 'issue' })],
+    ]);
+    for (const [event, payload] of [
+      ['pull_request', { action: 'closed' }],
+      ['pull_request', {}],
+      ['pull_request_review', { action: 'submitted' }],
+      ['push', { ref: 'refs/heads/main' }],
+    ] as const)
+      expect((await rejection(s.send(event, payload))).code).toBe('invalid_type');
+    await nothingRecorded(s);
+  });
 });
