@@ -53,7 +53,8 @@ function plaintextSecretIn(value: unknown, path: string[] = [], depth = 0): stri
 /**
  * A secret reference a tenant's connector may hold: 1–255 characters, never one of the server's
  * own secrets (`isReservedSecretRef`: the store is shared by every tenant, and a connector sends
- * its credentials to a URL its admin chose).
+ * its credentials to a URL its admin chose), and never a value that looks like a secret itself (a
+ * token pasted where its reference belongs: it would be stored and echoed back in plain text).
  */
 export const SecretRefField = z
   .string()
@@ -61,6 +62,10 @@ export const SecretRefField = z
   .max(255)
   .refine((ref) => !isReservedSecretRef(ref), {
     message: "names one of the server's own secrets (audit-…, agentgov-…): a connector may not use it",
+  })
+  .refine((ref) => !SECRET_VALUE_RE.test(ref), {
+    message:
+      'looks like a secret in plain text, not a reference to one; store the secret in the secret store and pass its reference',
   });
 
 /**

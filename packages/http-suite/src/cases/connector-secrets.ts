@@ -60,6 +60,37 @@ export function connectorSecretCases(h: Harness): void {
       );
     });
 
+    // Found by a black-box probe: a token pasted where its reference belongs was stored and echoed
+    // back as `credentialsSecretRef`; config values already had this check.
+    it('a secret reference that looks like a secret itself (a pasted token) is refused: 400 naming the field, nothing stored, not echoed', async () => {
+      const token = 'ghp_ABCDEF0123456789abcdef0123456789ABCD';
+      const before = await h.call('/connectors', { as: 'orgAdmin' });
+      const r = await h.call('/connectors', {
+        as: 'orgAdmin',
+        method: 'POST',
+        body: { type: 'codehost', credentials_secret_ref: token, config: {} },
+      });
+      h.expectError(r, 400, 'invalid_type');
+      expect(r.body.message).toContain('credentials_secret_ref');
+      expect(r.text).not.toContain(token);
+      const after = await h.call('/connectors', { as: 'orgAdmin' });
+      expect(after.body.total).toBe(before.body.total);
+      expect(after.text).not.toContain(token);
+      const created = await h.call('/connectors', {
+        as: 'orgAdmin',
+        method: 'POST',
+        body: { type: 'mail', credentials_secret_ref: 'mail-token-2' },
+      });
+      for (const body of [
+        { credentials_secret_ref: token },
+        { webhook_secret_ref: 'xoxb-1234567890-abcdefghij' },
+      ]) {
+        const p = await h.call(`/connectors/${created.body.id}`, { as: 'orgAdmin', method: 'PATCH', body });
+        h.expectError(p, 400, 'invalid_type');
+        expect(p.text).not.toContain(Object.values(body)[0]);
+      }
+    });
+
     // Found in the session-15 review: the secret store is one namespace for every tenant, so one
     // tenant's admin could name another tenant's reference and have a connector send that secret
     // to a URL of their choosing. A reference now belongs to the first tenant that names it, and
