@@ -40,7 +40,10 @@ const objectOf = (value: fc.Arbitrary<unknown>) =>
       }
       if (how === 'symbol') return { ...d, [Symbol('k')]: 1 };
       if (how === 'array') return Object.values(d);
-      if (how === 'instance') return Object.assign(new (class Args {})(), d);
+      // Own properties defined, not assigned: an own `__proto__` key would otherwise set the
+      // instance's prototype (to a function, whose read-only `name` then refuses a `name` key).
+      if (how === 'instance')
+        return Object.defineProperties(new (class Args {})(), Object.getOwnPropertyDescriptors(d));
       return d;
     });
 
