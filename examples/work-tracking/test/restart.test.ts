@@ -22,7 +22,13 @@ describe('the outbox across a restart', () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'agentgov-wt-restart-'));
     const tracker = await startLoopbackTracker();
     tracker.tracker.addTicket('ENG-7');
-    const env = { PORT: '0', AGENTGOV_DATA_DIR: dir, AGENTGOV_SECRET_CODEHOST_WEBHOOK: 'restart-secret' };
+    // The tracker connector's credentials must resolve: a reference that does not sends nothing.
+    const env = {
+      PORT: '0',
+      AGENTGOV_DATA_DIR: dir,
+      AGENTGOV_SECRET_CODEHOST_WEBHOOK: 'restart-secret',
+      AGENTGOV_SECRET_TRACKER_TOKEN: 'tracker-token-value',
+    };
     const start = () => startServer(loadConfig(env), { env, log: () => {} });
     try {
       let server = await start();
