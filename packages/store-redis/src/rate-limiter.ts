@@ -10,7 +10,13 @@
  * again, with the exact shared counts it kept. `consume` therefore no longer throws
  * `service_unavailable` when Redis is away; pass `insurance: false` to get that behaviour back.
  */
-import { GovernanceError, type RateLimit, type RateLimitDecision, type RateLimiter } from '@agentgov/core';
+import {
+  GovernanceError,
+  type RateLimit,
+  type RateLimitDecision,
+  type RateLimiter,
+  rateLimitDecisionOf,
+} from '@agentgov/core';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { type RedisConnection, type RedisRateLimiterClient, resolveConnection } from './redis';
 
@@ -25,16 +31,6 @@ export interface RedisRateLimiterOptions {
    * unavailable.
    */
   insurance?: boolean | { processes: number };
-}
-
-function fromRes(res: RateLimiterRes, allowed: boolean, points: number): RateLimitDecision {
-  const reset = Math.ceil(res.msBeforeNext / 1000);
-  return {
-    allowed,
-    limit: points,
-    remaining: res.remainingPoints,
-    resetSeconds: allowed ? reset : Math.max(1, reset),
-  };
 }
 
 /** Limits shared through Redis by every process using the same `keyPrefix` (an ioredis client or URL). */
@@ -83,9 +79,9 @@ export class RedisRateLimiter implements RateLimiter {
   }
   async consume(key: string, limit: RateLimit): Promise<RateLimitDecision> {
     try {
-      return fromRes(await this.#limiter(limit).consume(key, 1), true, limit.points);
+      return rateLimitDecisionOf(await this.#limiter(limit).consume(key, 1), true, limit.points);
     } catch (error) {
-      if (error instanceof RateLimiterRes) return fromRes(error, false, limit.points);
+      if (error instanceof RateLimiterRes) return rateLimitDecisionOf(error, false, limit.points);
       throw new GovernanceError('service_unavailable', 'The rate-limit store is unavailable', {
         cause: error,
       });

@@ -17,15 +17,20 @@ export class MemoryRateLimiter implements RateLimiter {
       this.#limiters.set(id, limiter);
     }
     try {
-      return decisionOf(await limiter.consume(key, 1), true, limit.points);
+      return rateLimitDecisionOf(await limiter.consume(key, 1), true, limit.points);
     } catch (error) {
-      if (error instanceof RateLimiterRes) return decisionOf(error, false, limit.points);
+      if (error instanceof RateLimiterRes) return rateLimitDecisionOf(error, false, limit.points);
       throw error;
     }
   }
 }
 
-function decisionOf(res: RateLimiterRes, allowed: boolean, points: number): RateLimitDecision {
+/** The port's decision for a rate-limiter-flexible answer (allowed, or its RateLimiterRes rejection). */
+export function rateLimitDecisionOf(
+  res: RateLimiterRes,
+  allowed: boolean,
+  points: number,
+): RateLimitDecision {
   const reset = Math.ceil(res.msBeforeNext / 1000);
   return {
     allowed,
