@@ -5,6 +5,7 @@
  */
 export * from './briefings';
 export * from './classification';
+export * from './connector-config';
 export * from './correlation';
 export * from './egress';
 export * from './events';

@@ -3,7 +3,7 @@
  * connectors (their `config`), or a static table. Secrets are never in the configuration, only
  * references into a SecretStore (`webhookSecretRef`, the connector's `credentialsRef`).
  */
-import type { ConnectorStore, SecretContext, SecretStore } from '@agentgov/core';
+import type { ConnectorStore, SecretContext, SecretStore, WebhookSource } from '@agentgov/core';
 import { z } from 'zod';
 import { isProjectKey } from './tickets';
 
@@ -57,6 +57,20 @@ export interface TenantIntegrations {
   tracker?: TrackerIntegration | undefined;
   /** Secret reference of the tracker API credentials (the tracker connector's `credentialsRef`). */
   trackerCredentialsRef?: string | undefined;
+  /**
+   * A connector of the type whose config could not be read (and none of that type that could):
+   * stored before configs were checked on write, or changed in the store behind the API. Webhooks
+   * and tracker writes then say what is wrong instead of failing for a misleading reason.
+   */
+  unreadable?: Partial<Record<WebhookSource, UnreadableConfig>>;
+}
+
+export interface UnreadableConfig {
+  connectorId: string;
+  /** What does not parse, field by field (`users: expected record, received string`). */
+  issues: string;
+  /** The webhook secret references as the config holds them, when they are strings. */
+  refs: { webhookSecretRef?: string; previousWebhookSecretRef?: string; webhookRotationEndsAt?: string };
 }
 
 /** Resolves a tenant's work-tracking configuration. */
@@ -91,7 +105,8 @@ export function staticIntegrations(
  * Integrations from the tenant's connectors that are not disabled (active ones first, then those
  * in `error`): the first `codehost` connector whose config parses as CodehostIntegration, the
  * first `tracker` connector whose config parses as TrackerIntegration (its `credentialsRef` holds the API token). Connectors whose config does
- * not parse are skipped (reported through `onInvalid`).
+ * not parse are skipped (reported through `onInvalid`, and as `unreadable` when no connector of
+ * their type parses).
  */
 export function connectorIntegrations(
   connectors: Pick<ConnectorStore, 'list'>,
@@ -108,22 +123,41 @@ export function connectorIntegrations(
         ...all.filter((c) => c.status === 'error'),
       ];
       const out: TenantIntegrations = { tenantId };
+      const unreadable: Partial<Record<WebhookSource, UnreadableConfig>> = {};
+      const skip = (c: (typeof all)[number], source: WebhookSource, error: z.ZodError) => {
+        const issues = error.issues.map((i) => `${i.path.join('.') || '(config)'}: ${i.message}`).join('; ');
+        onInvalid(c.id, issues);
+        unreadable[source] ??= { connectorId: c.id, issues, refs: webhookRefsIn(c.config) };
+      };
       for (const c of usable) {
         if (c.type === 'codehost' && !out.codehost) {
           const r = CodehostIntegrationSchema.safeParse(c.config);
           if (r.success) out.codehost = r.data;
-          else onInvalid(c.id, r.error.message);
+          else skip(c, 'codehost', r.error);
         } else if (c.type === 'tracker' && !out.tracker) {
           const r = TrackerIntegrationSchema.safeParse(c.config);
           if (r.success) {
             out.tracker = r.data;
             out.trackerCredentialsRef = c.credentialsRef;
-          } else onInvalid(c.id, r.error.message);
+          } else skip(c, 'tracker', r.error);
         }
       }
-      return out.codehost || out.tracker ? out : undefined;
+      if (out.codehost) delete unreadable.codehost;
+      if (out.tracker) delete unreadable.tracker;
+      if (unreadable.codehost || unreadable.tracker) out.unreadable = unreadable;
+      return out.codehost || out.tracker || out.unreadable ? out : undefined;
     },
   };
+}
+
+/** The webhook secret references of a config that does not parse, as far as they are strings. */
+function webhookRefsIn(config: Record<string, unknown>): UnreadableConfig['refs'] {
+  const refs: UnreadableConfig['refs'] = {};
+  for (const key of ['webhookSecretRef', 'previousWebhookSecretRef', 'webhookRotationEndsAt'] as const) {
+    const v = config[key];
+    if (typeof v === 'string' && v !== '') refs[key] = v;
+  }
+  return refs;
 }
 
 /**

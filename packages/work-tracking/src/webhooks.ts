@@ -138,18 +138,36 @@ export class WebhookService {
     req: Omit<WebhookRequest, 'payload' | 'requestId'>,
   ): Promise<TenantIntegrations | undefined> {
     const integ = await this.#o.integrations.resolve(req.tenantId);
-    const refs = source === 'codehost' ? integ?.codehost : integ?.tracker;
-    const secrets = await webhookSecrets(this.#o.secrets, refs, this.#o.clock.now(), {
+    const configured = source === 'codehost' ? integ?.codehost : integ?.tracker;
+    // A config that cannot be read: the secret references it holds verify the sender, who is told
+    // what is wrong (503, not a misleading 401); an unsigned caller still learns nothing (401).
+    const bad = configured ? undefined : integ?.unreadable?.[source];
+    const log = {
+      tenantId: req.tenantId,
+      source,
+      ...(bad && { connectorId: bad.connectorId, issues: bad.issues }),
+    };
+    const secrets = await webhookSecrets(this.#o.secrets, configured ?? bad?.refs, this.#o.clock.now(), {
       tenantId: req.tenantId,
     });
     if (secrets.length === 0) {
-      this.#o.logger.warn('webhook refused: no secret configured', { tenantId: req.tenantId, source });
+      this.#o.logger.warn(
+        `webhook refused: ${bad ? 'the connector config cannot be read' : 'no secret configured'}`,
+        log,
+      );
       throw errorOf('invalid_webhook_secret');
     }
     if (verifySignature(req.rawBody, req.headers, secrets).isErr()) throw errorOf('invalid_webhook_secret');
     const type = req.headers.get('content-type') ?? '';
     if (!/^application\/(?:[\w.+-]*\+)?json\b/i.test(type))
       throw errorOf('unsupported_media_type', 'Webhooks must be sent as application/json');
+    if (bad) {
+      this.#o.logger.error('webhook refused: the connector config cannot be read', log);
+      throw errorOf(
+        'service_unavailable',
+        `The tenant's ${source} connector ${bad.connectorId} has a config work tracking cannot read (${bad.issues}); nothing was recorded. An admin fixes it with PATCH /connectors/${bad.connectorId}; send the delivery again afterwards`,
+      );
+    }
     return integ;
   }
 

@@ -91,6 +91,12 @@ export function createWorkTracking(o: WorkTrackingOptions): WorkTracking {
   const trackerClient =
     o.trackerClient ??
     (async (t: TenantIntegrations) => {
+      const unreadable = t.unreadable?.tracker;
+      if (unreadable)
+        throw new TrackerRequestError(
+          `the tracker connector ${unreadable.connectorId} has a config work tracking cannot read (${unreadable.issues}); nothing was sent`,
+          { retryable: true },
+        );
       if (!t.tracker?.baseUrl) return undefined;
       const ref = t.trackerCredentialsRef;
       const token = ref ? await o.secrets.get(ref, { tenantId: t.tenantId }) : undefined;

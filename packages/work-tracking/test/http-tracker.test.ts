@@ -3,16 +3,17 @@ import {
   InMemoryAuditSink,
   InMemoryBriefingStore,
   InMemoryClassificationStore,
+  InMemoryConnectorStore,
   InMemorySecretStore,
   InMemoryTaskStore,
   InMemoryWorkTrackingStore,
   ok,
   TrackerRequestError,
 } from '@agentgov/core';
-import { makeTrackerWrite } from '@agentgov/core/testing';
+import { makeConnector, makeTrackerWrite } from '@agentgov/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HttpTrackerClient, parseRetryAfter } from '../src/http-tracker';
-import { staticIntegrations } from '../src/integrations';
+import { connectorIntegrations, staticIntegrations } from '../src/integrations';
 import { type LoopbackTracker, startLoopbackTracker } from '../src/testing/index';
 import { createWorkTracking } from '../src/work-tracking';
 import { manualTimeouts } from './helpers';
@@ -246,5 +247,47 @@ describe('the default tracker client of createWorkTracking', () => {
       expect(w.state).toBe('pending');
       expect(w.lastError).toContain("credentials secret reference 'acme-tracker-token' does not resolve");
     }
+  });
+
+  it('a tracker connector whose stored config cannot be read sends nothing: the write waits with the reason', async () => {
+    const connectors = new InMemoryConnectorStore();
+    const c = makeConnector({
+      tenantId: 'acme',
+      type: 'tracker',
+      credentialsRef: 'tracker-token',
+      config: { baseUrl: server.url, projectKeys: 'ENG' },
+    });
+    await connectors.insert(c);
+    const wt = createWorkTracking({
+      store: new InMemoryWorkTrackingStore(),
+      tasks: new InMemoryTaskStore(),
+      briefings: new InMemoryBriefingStore(),
+      classifications: new InMemoryClassificationStore(),
+      secrets: new InMemorySecretStore({ 'tracker-token': 'tok' }),
+      integrations: connectorIntegrations(connectors),
+      engine: {
+        name: 'x',
+        health: async () => true,
+        decide: async () => ok({ allow: true, deny: false, reason: 'x', constraints: {} }),
+      },
+      audit: new InMemoryAuditSink(),
+    });
+    const w = makeTrackerWrite({ tenantId: 'acme', ticketId: 'ENG-12' });
+    await wt.store.recordDelivery({
+      delivery: {
+        tenantId: 'acme',
+        source: 'codehost',
+        deliveryId: 'd-1',
+        event: 'x',
+        receivedAt: w.createdAt,
+      },
+      activities: [],
+      writes: [w],
+    });
+    expect(await wt.outbox.drain()).toEqual({ delivered: 0, retrying: 1, failed: 0 });
+    expect(server.requests).toEqual([]);
+    expect((await wt.store.getWrite('acme', w.id))?.lastError).toContain(
+      `tracker connector ${c.id} has a config work tracking cannot read (projectKeys:`,
+    );
   });
 });

@@ -4,7 +4,8 @@
  * `@agentgov/audit/gateway`, …); the kernel routes, authenticates, limits, validates and documents
  * the plugin's routes and asks it for health and metrics.
  */
-import type { RateLimit } from '../index';
+import type { z } from 'zod';
+import type { ConnectorType, RateLimit } from '../index';
 import type { RequestObserver } from './observe';
 import type { AnyRoute } from './route';
 
@@ -35,6 +36,16 @@ export interface GatewayPlugin {
    * on arrival; the function returned gets the outcome once the response is built.
    */
   onRequest?: RequestObserver;
+  /**
+   * The `config` this plugin can use, by the connector types it reads (work tracking: `tracker`,
+   * `codehost`). When a connector of such a type is written (POST, PATCH `/connectors`), the kernel
+   * checks its config against every plugin's schema for the type and refuses one that does not
+   * parse — 400 `invalid_type` (`missing_type` for an absent required field) naming the field
+   * (`config.baseUrl`), nothing stored — instead of storing a config the plugin would later skip.
+   * The schema only checks (the config is stored as sent); keep it tolerant of keys it does not
+   * know. A type no plugin names accepts any JSON object.
+   */
+  readonly connectorConfigs?: Readonly<Partial<Record<ConnectorType, z.ZodType>>>;
 }
 
 /** Identity helper for a plugin object (keeps literal route types checked). */

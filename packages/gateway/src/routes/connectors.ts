@@ -4,7 +4,8 @@
  * (JSON merge patch), the credentials reference or the status, or rotate the webhook secret (the
  * previous one stays valid for a window). A tenant has at most one active `tracker` and one active
  * `codehost` connector (CONNECTOR_SINGLE_ACTIVE_TYPES): a second is refused with 409
- * CONNECTOR_ALREADY_ACTIVE. Writes are audited as `tool_invocation`.
+ * CONNECTOR_ALREADY_ACTIVE. A config the plugins reading that connector type cannot use (their
+ * `connectorConfigs`) is a 400 naming the field. Writes are audited as `tool_invocation`.
  */
 import {
   type AnyRoute,
@@ -17,13 +18,16 @@ import {
   ConnectorCreateSchema,
   ConnectorPatchSchema,
   type ConnectorStore,
+  type ConnectorType,
   defineRoute,
   errorSpec as err,
   errorOf,
+  type GatewayPlugin,
   IdParams,
   newId,
   secretRefsOf,
   toConnectorView,
+  validationErrorFromZod,
 } from '@agentgov/core';
 import { z } from 'zod';
 import type { KernelServices } from '../services';
@@ -69,6 +73,24 @@ async function assertSingleActive(connectors: ConnectorStore, c: Connector): Pro
       `The tenant already has an active ${c.type} connector (${other.id}); a tenant has at most one. Change it with PATCH /connectors/${other.id}, or disable it first`,
       { type: c.type, activeConnectorId: other.id },
     );
+}
+
+/**
+ * Refuses a config a plugin that reads connectors of this type could not use (its
+ * `connectorConfigs[type]`): 400 naming the field, before anything is written. A type no plugin
+ * names takes any JSON object (the kernel itself knows no connector's config).
+ */
+function assertConfigUsable(
+  plugins: readonly GatewayPlugin[],
+  type: ConnectorType,
+  config: Record<string, unknown>,
+): void {
+  for (const p of plugins) {
+    const schema = p.connectorConfigs?.[type];
+    if (!schema) continue;
+    const r = schema.safeParse(config);
+    if (!r.success) throw validationErrorFromZod(r.error, config, 'config');
+  }
 }
 
 /**
@@ -167,6 +189,7 @@ export function connectorRoutes(ctx: KernelServices): AnyRoute[] {
         409: err('CONNECTOR_ALREADY_ACTIVE: a second active tracker or codehost connector'),
       },
       async handler({ body }, rc) {
+        assertConfigUsable(ctx.plugins, body.type, body.config);
         const connector: Connector = {
           id: newId(),
           type: body.type,
@@ -260,7 +283,12 @@ export function connectorRoutes(ctx: KernelServices): AnyRoute[] {
               next.status = 'active';
               next.errorDetails = null;
             }
-            if (next.status !== 'disabled') await assertSingleActive(connectors, next);
+            if (next.status !== 'disabled') {
+              // A config that changes, or comes back into use, must be one the plugins can use.
+              if (body.config || body.webhook_secret_ref !== undefined || c.status === 'disabled')
+                assertConfigUsable(ctx.plugins, next.type, next.config);
+              await assertSingleActive(connectors, next);
+            }
             await bindSecretRefs(rc, connectors, next, c);
             await connectors.update(next);
             // A changed config, credentials or re-activation is tried at the next scheduled round

@@ -201,6 +201,57 @@ export function connectorCases(h: Harness): void {
         credentialsSecretRef: 'm',
       });
     });
+    // Found by a black-box probe: a config work tracking cannot use was stored (201/200) and
+    // silently broke the integration (every signed code-host delivery then got 401).
+    it('a tracker or codehost config work tracking cannot use is 400 naming the field, nothing stored; other types take any config', async () => {
+      const { server: s } = await h.setup();
+      h.extra.push(s);
+      const base = s.url;
+      const post = (type: string, config: unknown) =>
+        h.call('/connectors', {
+          as: 'orgAdmin',
+          base,
+          method: 'POST',
+          body: { type, credentials_secret_ref: 'r', config },
+        });
+      for (const [type, config, field] of [
+        ['tracker', { baseUrl: 'not a url' }, 'config.baseUrl'],
+        ['tracker', { baseUrl: 'ftp://x' }, 'config.baseUrl'],
+        ['tracker', { projectKeys: 'GLX' }, 'config.projectKeys'],
+        ['tracker', { syncIntervalSeconds: 1 }, 'config.syncIntervalSeconds'],
+        ['codehost', { users: 'octocat' }, 'config.users'],
+        ['codehost', { webhookSecretRef: 'wh', apiBaseUrl: 'file:///etc' }, 'config.apiBaseUrl'],
+      ] as const) {
+        const r = await post(type, config);
+        h.expectError(r, 400, 'invalid_type');
+        expect(r.body.detail?.map((d: any) => d.field)).toEqual([field]);
+        expect(r.body.message).toContain(field);
+      }
+      expect((await h.call('/connectors', { as: 'orgAdmin', base })).body.total).toBe(0);
+      // Other types, and keys work tracking does not read, are left alone.
+      expect((await post('mail', { users: 'octocat', baseUrl: 'ftp://x' })).status).toBe(201);
+      const tracker = await post('tracker', {
+        baseUrl: 'https://jira.example.com',
+        projectKeys: ['GLX'],
+        team: 'x',
+      });
+      expect(tracker.status, tracker.text).toBe(201);
+      const patch = (body: unknown) =>
+        h.call(`/connectors/${tracker.body.id}`, { as: 'orgAdmin', base, method: 'PATCH', body });
+      const bad = await patch({ config: { projectKeys: 'GLX', syncIntervalSeconds: 86_401 } });
+      h.expectError(bad, 400, 'invalid_type');
+      expect(bad.body.detail.map((d: any) => d.field).sort()).toEqual([
+        'config.projectKeys',
+        'config.syncIntervalSeconds',
+      ]);
+      const listed = await h.call('/connectors', { as: 'orgAdmin', base });
+      expect(listed.body.connectors.find((c: any) => c.id === tracker.body.id).config).toEqual({
+        baseUrl: 'https://jira.example.com',
+        projectKeys: ['GLX'],
+        team: 'x',
+      });
+      expect((await patch({ config: { syncIntervalSeconds: 600 } })).status).toBe(200);
+    });
     it('one active tracker and one active codehost per tenant: a second is 409 CONNECTOR_ALREADY_ACTIVE', async () => {
       const { server: s } = await h.setup();
       h.extra.push(s);

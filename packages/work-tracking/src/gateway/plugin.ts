@@ -3,7 +3,8 @@
  * the standup tool, tasks, briefings, classification and the outbox routes; the outbox worker and
  * the retention schedule run between `start` and `close`. It reports `tasksDiscovered` and
  * `modelCalls` to /metrics from the counters its services keep in the WorkTrackingStore, and
- * `workTracking` (store reachable) to /status.
+ * `workTracking` (store reachable) to /status. It gives the kernel the `tracker` and `codehost`
+ * connector configs it can use (`connectorConfigs`), checked when a connector is written.
  */
 import {
   type ConnectorStore,
@@ -15,6 +16,7 @@ import {
   type ScheduledRunStore,
   tenantSecrets,
 } from '@agentgov/core';
+import { WORK_TRACKING_CONNECTOR_CONFIGS } from '../connector-config';
 import { DEFAULT_EGRESS, egressFetch } from '../egress';
 import { BriefingSchedule } from '../sync/briefing-schedule';
 import { ConnectorSync, type ConnectorSyncOptions } from '../sync/connector-sync';
@@ -103,6 +105,8 @@ export function workTrackingRoutes(options: WorkTrackingRoutesOptions): WorkTrac
     services,
     scheduler,
     rateLimits: WORK_TRACKING_RATE_LIMITS,
+    // A tracker or code-host connector whose config work tracking cannot use is refused when written.
+    connectorConfigs: WORK_TRACKING_CONNECTOR_CONFIGS,
     routes: [
       ...webhookRoutes({
         webhooks: services.webhooks,
