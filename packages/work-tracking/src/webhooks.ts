@@ -219,18 +219,20 @@ export class WebhookService {
     // Without the sender's id, the body's digest names the delivery (hashed only then).
     const deliveryId = sentId || `sha256:${createHash('sha256').update(req.rawBody).digest('hex')}`;
     // The digest of the event and the signed body is the delivery's other id: the sender's id is
-    // not signed, so the same event with the same body under a new id (a captured delivery
-    // replayed) is the same delivery — recorded as a duplicate below, after the policy has
-    // answered it as it answers today (a denial is still 403), so a replay changes nothing. The
-    // same body under another event is another delivery.
+    // not signed, so the same event with the same body under a new id (a redelivery, or a captured
+    // delivery replayed) is the same delivery. Both are looked up before anything is decided, so a
+    // duplicate asks the engine nothing and audits nothing; the same body under another event is
+    // another delivery. (`recordDelivery` still answers `duplicate` when two copies race.)
     const replayId = `event-body:sha256:${createHash('sha256').update(`${event}\n`).update(req.rawBody).digest('hex')}`;
-    if (await this.#o.store.hasDelivery(req.tenantId, source, deliveryId))
-      return {
-        status: 'duplicate',
-        deliveryId,
-        event,
-        reason: 'this delivery was already processed; nothing changed',
-      };
+    const store = this.#o.store;
+    const seen = async (id: string) => store.hasDelivery(req.tenantId, source, id);
+    const duplicate: WebhookAnswer = {
+      status: 'duplicate',
+      deliveryId,
+      event,
+      reason: 'this delivery was already processed; nothing changed',
+    };
+    if ((await seen(deliveryId)) || (await seen(replayId))) return duplicate;
 
     const parsed = this.#parse(source, event, req.payload, integ as TenantIntegrations);
     if (parsed.kind === 'ping') return { status: 'pong', deliveryId, event };
@@ -251,13 +253,7 @@ export class WebhookService {
       writes,
       aliases: [replayId],
     });
-    if (recorded === 'duplicate')
-      return {
-        status: 'duplicate',
-        deliveryId,
-        event,
-        reason: 'this delivery was already processed; nothing changed',
-      };
+    if (recorded === 'duplicate') return duplicate;
     if (writes.length > 0) this.#o.onWrites?.();
     return {
       status: 'processed',

@@ -136,21 +136,17 @@ describe('WebhookService (real @octokit/webhooks-examples payloads)', () => {
       audit: s.audit,
       directory: { users: async () => known },
     });
+    // Two merges (two bodies: the same body again would be the same delivery, decided once).
     const send = (delivery: string) => {
-      const raw = new TextEncoder().encode(JSON.stringify(mergedPullRequest()));
+      const payload = mergedPullRequest({ title: `Merge ${delivery}` });
+      const raw = new TextEncoder().encode(JSON.stringify(payload));
       const headers = new Headers({
         'content-type': 'application/json',
         'x-github-event': 'pull_request',
         'x-github-delivery': delivery,
         'x-hub-signature-256': signBody(SECRET, raw),
       });
-      return svc.receive('codehost', {
-        tenantId: TENANT,
-        headers,
-        rawBody: raw,
-        payload: mergedPullRequest(),
-        requestId: 'r',
-      });
+      return svc.receive('codehost', { tenantId: TENANT, headers, rawBody: raw, payload, requestId: 'r' });
     };
     await send('unknown-merger');
     expect(s.engine.requests.at(-1)?.userId).toBeUndefined();
@@ -260,6 +256,26 @@ describe('WebhookService (real @octokit/webhooks-examples payloads)', () => {
     expect((await s.send('deployment', mergedPullRequest(), { delivery: '' })).status).toBe('ignored');
     // A different body under a new id is a new delivery.
     expect((await s.send('push', branchPush(['ENG-12 fix']), { delivery: 'gh-3' })).status).toBe('processed');
+  });
+
+  // Found by a black-box probe: a replay under a new id was recognised only after the policy had
+  // been asked again — two more `policy_decision` entries (and `policyEvaluations`) per replay, and
+  // a 403 with denied writes audited when the policy had changed, for writes that were never due.
+  it('a redelivery under a new id is recognised before any decision: the engine is not asked, nothing is audited', async () => {
+    const s = setup();
+    expect((await s.send('pull_request', mergedPullRequest(), { delivery: 'gh-1' })).status).toBe(
+      'processed',
+    );
+    const asked = s.engine.requests.length;
+    const audited = s.audit.entries.length;
+    expect(asked).toBe(2);
+    s.engine.mode = 'deny-all';
+    for (const delivery of ['gh-2', ''])
+      expect(await s.send('pull_request', mergedPullRequest(), { delivery })).toMatchObject({
+        status: 'duplicate',
+      });
+    expect(s.engine.requests).toHaveLength(asked);
+    expect(s.audit.entries).toHaveLength(audited);
   });
 
   it('a delivery id longer than 255 characters is refused (400 invalid_type naming the header), never cut', async () => {
