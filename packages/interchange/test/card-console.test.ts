@@ -9,6 +9,7 @@ import type { Logger } from '@agentgov/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildGovernedCard, verifyGovernedCard } from '../src/a2a';
 import { generateAgentKeys, KeyRing } from '../src/index';
+import { BOB_PEER } from './harness';
 
 const METHODS = ['log', 'info', 'warn', 'error', 'debug'] as const;
 
@@ -17,16 +18,7 @@ async function tamperedCard() {
   const keys = new KeyRing();
   keys.add(pair.publicJwk);
   const card = await buildGovernedCard({
-    peer: {
-      tenantId: 'acme',
-      agentId: 'agent-bob',
-      userId: 'bob',
-      orgUnit: 'eng',
-      canReceiveQueries: true,
-      supportedExchangeTypes: ['information_query'],
-      maxClassificationShared: 'confidential',
-      maxRoundsAccepted: 3,
-    },
+    peer: BOB_PEER,
     url: 'http://127.0.0.1:1/',
     signingKey: pair.signingKey,
   });

@@ -31,6 +31,7 @@ import {
   InterchangeNode,
   KeyRing,
   type NodeOptions,
+  type PeerInfo,
   parseAgentIdentityConfig,
   type SigningKey,
   signEnvelope,
@@ -156,6 +157,18 @@ export async function makeWorld(options: WorldOptions = {}): Promise<World> {
   }
   return w as World;
 }
+
+/** bob's agent as its governed card publishes it: information queries, up to confidential, 3 rounds. */
+export const BOB_PEER: PeerInfo = {
+  tenantId: 'acme',
+  agentId: 'agent-bob',
+  userId: 'bob',
+  orgUnit: 'eng',
+  canReceiveQueries: true,
+  supportedExchangeTypes: ['information_query'],
+  maxClassificationShared: 'confidential',
+  maxRoundsAccepted: 3,
+};
 
 /** Items at each level, from one source. */
 export const itemsAt = (...levels: ('public' | 'internal' | 'confidential' | 'restricted')[]) =>

@@ -20,6 +20,7 @@ import { type GovernedOutcome, governedExecutor, type TaskBinding } from '../src
 import { immediateAnswer, isPlainJson } from '../src/a2a/immediate';
 import { EXCHANGE_MEDIA_TYPE, GOVERNANCE_EXTENSION_URI, type WireMessage } from '../src/a2a/wire';
 import { generateAgentKeys } from '../src/index';
+import { BOB_PEER } from './harness';
 
 type Transport = JsonRpcTransportHandler;
 let transport: Transport;
@@ -28,16 +29,7 @@ const outcomes = new WeakMap<ServerCallContext, GovernedOutcome>();
 beforeAll(async () => {
   const keys = await generateAgentKeys('acme', 'agent-bob', { userId: 'bob' });
   const card = await buildGovernedCard({
-    peer: {
-      tenantId: 'acme',
-      agentId: 'agent-bob',
-      userId: 'bob',
-      orgUnit: 'eng',
-      canReceiveQueries: true,
-      supportedExchangeTypes: ['information_query'],
-      maxClassificationShared: 'confidential',
-      maxRoundsAccepted: 3,
-    },
+    peer: BOB_PEER,
     url: 'http://127.0.0.1:1/',
     signingKey: keys.signingKey,
   });
